@@ -1,0 +1,3 @@
+from assista_mcp.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,46 @@
+"""``assista-odoo`` command line: one sub-command module per job.
+
+Exit codes: 0 success, 1 the job's own failure (findings, failed install), 2 usage or
+environment errors (with a message saying what to do), 130 interrupted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from assista_mcp import __version__
+from assista_mcp.cli import agent_cmds, check, odoo_cmds, safety, serve
+from odoo_tools.errors import AssistaError
+
+SUBCOMMANDS = (serve, check, odoo_cmds, agent_cmds, safety)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="assista-odoo",
+        description="MCP server, bundled agent and CI gate for Odoo addon developers.",
+    )
+    parser.add_argument("--version", action="version", version=f"assista-odoo {__version__}")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for module in SUBCOMMANDS:
+        module.add_parsers(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 2
+    try:
+        code: int = args.func(args)
+        return code
+    except AssistaError as exc:
+        print(f"assista-odoo: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("assista-odoo: interrupted", file=sys.stderr)
+        return 130

@@ -1,0 +1,11 @@
+"""MCP prompts (being built)."""
+
+from __future__ import annotations
+
+from mcp.server.mcpserver import MCPServer
+
+from assista_mcp.context import AppContext
+
+
+def register(server: MCPServer, ctx: AppContext) -> None:
+    """Add this group's prompts to the server."""

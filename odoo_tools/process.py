@@ -1,0 +1,141 @@
+"""The one way to run a child process: argv list (never a shell), timeout, whole-group kill.
+
+Each child starts in its own session, so a timeout, a cancellation (MCP cancel, Ctrl-C) or an
+error kills the child *and* everything it spawned. Output lines can be streamed to a callback
+while the process runs (progress reporting), and are always collected for the result.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import signal
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from odoo_tools.errors import ProcessFailed, ToolMissing
+
+LineCallback = Callable[[str], None]
+KILL_GRACE_SECONDS = 3.0
+
+
+@dataclass(frozen=True)
+class ProcessResult:
+    argv: tuple[str, ...]
+    returncode: int
+    stdout: str
+    stderr: str
+    seconds: float
+    timed_out: bool = False
+
+
+async def run_process(
+    argv: Sequence[str],
+    *,
+    cwd: Path | str | None = None,
+    env: Mapping[str, str] | None = None,
+    timeout: float | None = 600.0,
+    on_stdout_line: LineCallback | None = None,
+    on_stderr_line: LineCallback | None = None,
+    stdin_data: bytes | None = None,
+) -> ProcessResult:
+    """Run ``argv`` to completion. ``env`` replaces the environment when given (no leaking).
+
+    On timeout the group is killed and the result has ``timed_out=True`` (returncode -9).
+    On cancellation the group is killed and the cancellation propagates.
+    """
+    if not argv:
+        raise ProcessFailed("Empty command line.", "Pass the program and its arguments as a list.")
+    started = time.monotonic()
+    try:
+        proc = await asyncio.create_subprocess_exec(
+            *argv,
+            cwd=str(cwd) if cwd is not None else None,
+            env=dict(env) if env is not None else None,
+            stdin=asyncio.subprocess.PIPE if stdin_data is not None else asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+            start_new_session=True,
+        )
+    except FileNotFoundError as exc:
+        raise ToolMissing(f"Cannot run {argv[0]!r}: not found.", "Install it or give its full path.") from exc
+    except PermissionError as exc:
+        raise ProcessFailed(f"Cannot run {argv[0]!r}: permission denied.", "Make it executable.") from exc
+
+    out: list[str] = []
+    err: list[str] = []
+    assert proc.stdout is not None and proc.stderr is not None
+    readers = asyncio.gather(
+        _pump(proc.stdout, out, on_stdout_line),
+        _pump(proc.stderr, err, on_stderr_line),
+        _feed(proc, stdin_data),
+    )
+    timed_out = False
+    try:
+        await asyncio.wait_for(asyncio.shield(readers), timeout)
+        await proc.wait()
+    except asyncio.TimeoutError:
+        timed_out = True
+        await _kill_group(proc)
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(readers, KILL_GRACE_SECONDS)
+    except BaseException:
+        await _kill_group(proc)
+        readers.cancel()
+        raise
+    return ProcessResult(
+        argv=tuple(argv),
+        returncode=-9 if timed_out else (proc.returncode if proc.returncode is not None else -1),
+        stdout="".join(out),
+        stderr="".join(err),
+        seconds=time.monotonic() - started,
+        timed_out=timed_out,
+    )
+
+
+def run_process_sync(argv: Sequence[str], **kwargs: object) -> ProcessResult:
+    """Blocking form for synchronous callers (threads, the CI gate). Same semantics."""
+    return asyncio.run(run_process(argv, **kwargs))  # type: ignore[arg-type]
+
+
+async def _pump(stream: asyncio.StreamReader, sink: list[str], callback: LineCallback | None) -> None:
+    while True:
+        raw = await stream.readline()
+        if not raw:
+            return
+        line = raw.decode("utf-8", errors="replace")
+        sink.append(line)
+        if callback is not None:
+            callback(line.rstrip("\n"))
+
+
+async def _feed(proc: asyncio.subprocess.Process, data: bytes | None) -> None:
+    if data is None or proc.stdin is None:
+        return
+    with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+        proc.stdin.write(data)
+        await proc.stdin.drain()
+        proc.stdin.close()
+
+
+async def _kill_group(proc: asyncio.subprocess.Process) -> None:
+    """SIGTERM the whole group, then SIGKILL whatever is left after a grace period."""
+    if proc.returncode is not None:
+        return
+    _signal_group(proc.pid, signal.SIGTERM)
+    try:
+        await asyncio.wait_for(proc.wait(), KILL_GRACE_SECONDS)
+    except asyncio.TimeoutError:
+        _signal_group(proc.pid, signal.SIGKILL)
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(proc.wait(), KILL_GRACE_SECONDS)
+    # Grandchildren may outlive the leader; make sure the group is gone.
+    _signal_group(proc.pid, signal.SIGKILL)
+
+
+def _signal_group(pid: int, sig: signal.Signals) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pid, sig)

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Install assista-odoo into ./.venv with the exact, known-good dependency set (constraints.txt).
+# Usage: bash scripts/install.sh [EXTRAS]   e.g. "test"
+set -euo pipefail
+cd "$(dirname "$0")/.."
+extras="${1:-}"
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+
+if [ ! -x .venv/bin/python ]; then
+  if ! python3 -m venv .venv 2>/dev/null; then
+    # Debian/Ubuntu ship venv separately.
+    rm -rf .venv
+    as_root apt-get update -qq
+    as_root apt-get install -y -qq python3-venv >/dev/null
+    python3 -m venv .venv
+  fi
+fi
+spec="."
+[ -n "$extras" ] && spec=".[${extras}]"
+.venv/bin/python -m pip install -q --disable-pip-version-check -c constraints.txt -e "$spec"
