@@ -1,11 +1,123 @@
-"""MCP prompts (being built)."""
+"""MCP prompts (a version-aware system prompt and task prompts) and the per-series guidelines.
+
+Many agents only call tools, so the guidelines are a resource (``odoo://guidelines/{version}``) and
+also a tool (``get_guidelines``) returning the same text.
+"""
 
 from __future__ import annotations
 
+from typing import Annotated
+
 from mcp.server.mcpserver import MCPServer
+from pydantic import BaseModel, Field
 
 from assista_mcp.context import AppContext
+from assista_mcp.guidelines import SERIES, guidelines_for, normalize_series
+from assista_mcp.tools._base import register_tool
+
+
+class Guidelines(BaseModel):
+    series: str = Field(description="The Odoo series these guidelines are for")
+    text: str = Field(description="The guidelines, as markdown")
+
+
+def project_series(ctx: AppContext) -> str:
+    """The project's Odoo series from the one place that decides it."""
+    return normalize_series(ctx.settings.odoo_series)
+
+
+def odoo_developer_text(series: str) -> str:
+    return f"""\
+You are an expert Odoo {series} developer working on the addons of this project through the
+assista-odoo tools. Work like a careful senior developer:
+1. Read before you write. Start with `project_map`, then `module_info`, `find_model`, `find_field`,
+   `find_xml_id` and `find_references` to learn where things are defined and who extends them;
+   `read_file` and `grep` for the code itself. Never guess a field, model or xml id name.
+2. Change the smallest thing that does the job, in the module that owns the feature; extend other
+   modules with `_inherit` / `inherit_id` and keep `depends` in the manifest complete.
+3. Edit with `edit_file` (exact old_text -> new_text) or `apply_patch`; create files with `write_file`
+   and list new data files in the manifest. A new model needs an access rule in
+   `security/ir.model.access.csv`.
+4. Validate after every edit: `check_module` (static checks) and `lint_module` (pylint-odoo, flake8);
+   then `install_module` / `upgrade_module` / `test_module` when an Odoo is configured. Findings come
+   back at file:line with a hint: fix them and validate again until clean.
+5. Use Odoo {series} syntax only (read `get_guidelines` / odoo://guidelines/{series} once).
+When you finish, say what you changed (files), how you validated it, and anything left open."""
 
 
 def register(server: MCPServer, ctx: AppContext) -> None:
-    """Add this group's prompts to the server."""
+    """Add the guidelines resource and tool, and the prompts."""
+
+    @server.resource(
+        "odoo://guidelines/{version}",
+        name="guidelines",
+        title="Odoo development guidelines",
+        description=f"What models get wrong most, per Odoo series ({', '.join(SERIES)}).",
+        mime_type="text/markdown",
+    )
+    def guidelines_resource(version: str) -> str:
+        return guidelines_for(version)
+
+    def get_guidelines(
+        version: Annotated[
+            str | None,
+            Field(description="Odoo series such as 17.0 or 18.0; default: the project's series"),
+        ] = None,
+    ) -> Guidelines:
+        """Odoo development guidelines for a series: view syntax by version, ORM idioms, security,
+        manifests, tests, translations. Read once before writing code for this project.
+        Same text as the resource odoo://guidelines/{version}."""
+        series = normalize_series(version) if version else project_series(ctx)
+        return Guidelines(series=series, text=guidelines_for(series))
+
+    register_tool(server, get_guidelines, read_only=True, idempotent=True, title="Odoo guidelines")
+    _register_prompts(server, ctx)
+
+
+def _register_prompts(server: MCPServer, ctx: AppContext) -> None:
+    @server.prompt(title="Odoo developer", description="System prompt for working on this Odoo project.")
+    def odoo_developer(version: str | None = None) -> str:
+        return odoo_developer_text(normalize_series(version) if version else project_series(ctx))
+
+    @server.prompt(title="Add a field", description="Add a field to a model, with view and validation.")
+    def add_field(module: str, model: str, field_name: str, field_type: str, purpose: str = "") -> str:
+        return (
+            f"In module `{module}`, add a `{field_type}` field `{field_name}` to model `{model}`"
+            f"{': ' + purpose if purpose else ''}.\n"
+            f"Steps: `find_model` {model} to see where it is defined and extended; add the field in "
+            f"`{module}` (use `_inherit = '{model}'` if `{module}` does not define the model); show it "
+            "in the model's form and list views by inheriting them (`find_xml_id`); keep the manifest "
+            f"`depends` complete; then `check_module` {module} and fix every finding."
+        )
+
+    @server.prompt(title="New model", description="Create a new model with security, views and menu.")
+    def new_model(module: str, model_name: str, description: str) -> str:
+        return (
+            f"In module `{module}`, create model `{model_name}` ({description}).\n"
+            "Add: the Python class (`_name`, `_description`, fields) imported from `models/__init__.py`; "
+            "an access rule per group in `security/ir.model.access.csv`; list and form views, an action "
+            "and a menu in `views/`; every new file listed in the manifest `data` in load order "
+            f"(security, views, menus). Then `check_module` {module} and `install_module` {module} "
+            "if an Odoo is configured, and fix every finding."
+        )
+
+    @server.prompt(title="Fix install error", description="Diagnose and fix a module that fails to install.")
+    def fix_install_error(module: str, error: str = "") -> str:
+        given = f"\nThe error reported:\n```\n{error}\n```" if error else ""
+        return (
+            f"Module `{module}` fails to install.{given}\n"
+            f"Run `install_module` {module} (or use the error above): each finding names the file and "
+            "line and has a hint. Read that file around the line, fix the cause (not the symptom), "
+            f"then run `install_module` {module} again until it installs, and `test_module` {module}."
+        )
+
+    @server.prompt(title="Migrate module", description="Port a module from one Odoo series to another.")
+    def migrate_module(module: str, from_series: str, to_series: str) -> str:
+        target = normalize_series(to_series)
+        return (
+            f"Port module `{module}` from Odoo {from_series} to Odoo {target}.\n"
+            f"Read `get_guidelines` for {target}, then `check_module` {module}: its findings flag "
+            "constructs removed in the target series (view attributes, list tags, name_get...). "
+            f"Bump the manifest version to {target}.1.0.0, fix each finding, add migration scripts "
+            "under `migrations/` if stored data changes, and validate until clean."
+        )

@@ -9,6 +9,7 @@ from mcp.server.mcpserver import MCPServer
 
 from assista_mcp import __version__, prompts, resources
 from assista_mcp.context import AppContext
+from assista_mcp.errors_mw import ClearErrors
 from assista_mcp.settings import Settings
 from assista_mcp.tools import files, knowledge, lint, odoo
 
@@ -41,6 +42,7 @@ def build_server(settings: Settings, ctx: AppContext | None = None) -> MCPServer
         instructions=INSTRUCTIONS,
         version=__version__,
         log_level="WARNING",
+        middleware=[ClearErrors()],
     )
     for register in REGISTRARS:
         register(server, ctx)

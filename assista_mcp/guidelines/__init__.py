@@ -1,0 +1,26 @@
+"""Guidelines we write ourselves, per Odoo series, on what a model gets wrong most."""
+
+from __future__ import annotations
+
+from importlib import resources
+
+SERIES = ("16.0", "17.0", "18.0", "19.0")
+DEFAULT_SERIES = "18.0"
+
+
+def normalize_series(value: str | None) -> str:
+    """'18', '18.0', 'saas~18.2' and '18.0.1.0.0' all mean 18.0; unknown or missing -> default."""
+    if not value:
+        return DEFAULT_SERIES
+    digits = value.replace("saas~", "").split(".")[0].strip()
+    candidate = f"{digits}.0"
+    return candidate if candidate in SERIES else DEFAULT_SERIES
+
+
+def guidelines_for(series: str | None) -> str:
+    """The guidelines for one series: what is specific to it first, then what holds for all."""
+    chosen = normalize_series(series)
+    folder = resources.files(__name__)
+    specific = (folder / f"{chosen}.md").read_text(encoding="utf-8")
+    common = (folder / "common.md").read_text(encoding="utf-8")
+    return f"# Odoo {chosen} development guidelines\n\n{specific}\n{common}"

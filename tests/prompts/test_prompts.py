@@ -1,0 +1,109 @@
+"""Guidelines (resource + tool mirror) and prompts, through the MCP protocol."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from mcp import Client, MCPError
+
+from assista_mcp.guidelines import guidelines_for, normalize_series
+
+pytestmark = pytest.mark.anyio
+
+
+def _text(result: Any) -> str:
+    return "".join(getattr(c, "text", "") for c in result.contents)
+
+
+@pytest.mark.parametrize(
+    ("series", "must", "must_not"),
+    [
+        ("16.0", "attrs=", "<chatter/>"),
+        ("17.0", "invisible=\"state != 'draft'\"", "<chatter/>"),
+        ("18.0", "<chatter/>", "models.Constraint"),
+        ("19.0", "models.Constraint", "name_get()` (or `_rec_name`)"),
+    ],
+)
+async def test_guidelines_resource_is_series_specific(
+    server_for: Callable[..., Any], addons: Path, series: str, must: str, must_not: str
+) -> None:
+    async with Client(server_for(addons)) as client:
+        text = _text(await client.read_resource(f"odoo://guidelines/{series}"))
+    assert text.startswith(f"# Odoo {series} development guidelines")
+    assert must in text
+    assert must_not not in text
+    assert "ir.model.access.csv" in text  # the common part is always there
+
+
+async def test_guidelines_tool_mirrors_the_resource(server_for: Callable[..., Any], addons: Path) -> None:
+    async with Client(server_for(addons)) as client:
+        resource = _text(await client.read_resource("odoo://guidelines/17.0"))
+        result = await client.call_tool("get_guidelines", {"version": "17.0"})
+    assert not result.is_error
+    assert result.structured_content == {"series": "17.0", "text": resource}
+
+
+async def test_guidelines_tool_defaults_to_the_project_series(
+    server_for: Callable[..., Any], addons: Path
+) -> None:
+    async with Client(server_for(addons, odoo_series="16.0")) as client:
+        result = await client.call_tool("get_guidelines", {})
+    assert result.structured_content is not None
+    assert result.structured_content["series"] == "16.0"
+
+
+def test_series_normalization() -> None:
+    assert normalize_series("18.0.1.0.0") == "18.0"
+    assert normalize_series("saas~17.2") == "17.0"
+    assert normalize_series("17") == "17.0"
+    assert normalize_series(None) == "18.0"
+    assert normalize_series("12.0") == "18.0"  # unsupported series fall back to the default
+    assert guidelines_for("nonsense").startswith("# Odoo 18.0")
+
+
+async def test_prompts_are_listed_with_their_arguments(server_for: Callable[..., Any], addons: Path) -> None:
+    async with Client(server_for(addons)) as client:
+        prompts = {p.name: p for p in (await client.list_prompts()).prompts}
+    assert set(prompts) >= {"odoo_developer", "add_field", "new_model", "fix_install_error", "migrate_module"}
+    required = {a.name for a in prompts["add_field"].arguments or [] if a.required}
+    assert required == {"module", "model", "field_name", "field_type"}
+
+
+async def test_task_prompts_render_their_arguments(server_for: Callable[..., Any], addons: Path) -> None:
+    async with Client(server_for(addons)) as client:
+        dev = await client.get_prompt("odoo_developer", {"version": "17.0"})
+        field = await client.get_prompt(
+            "add_field",
+            {"module": "library_loan", "model": "library.book", "field_name": "shelf", "field_type": "Char"},
+        )
+        model = await client.get_prompt(
+            "new_model", {"module": "library_loan", "model_name": "library.fine", "description": "Fines"}
+        )
+        fix = await client.get_prompt("fix_install_error", {"module": "library_broken", "error": "boom"})
+        migrate = await client.get_prompt(
+            "migrate_module", {"module": "library_base", "from_series": "16.0", "to_series": "18"}
+        )
+
+    def text(prompt: Any) -> str:
+        return "".join(m.content.text for m in prompt.messages)
+
+    assert "Odoo 17.0" in text(dev) and "check_module" in text(dev)
+    assert "`shelf`" in text(field) and "_inherit = 'library.book'" in text(field)
+    assert "ir.model.access.csv" in text(model) and "library.fine" in text(model)
+    assert "boom" in text(fix)
+    assert "18.0.1.0.0" in text(migrate)
+
+
+async def test_prompt_with_missing_argument_is_an_error(server_for: Callable[..., Any], addons: Path) -> None:
+    async with Client(server_for(addons)) as client:
+        with pytest.raises(MCPError, match="Missing required arguments"):
+            await client.get_prompt("new_model", {"module": "x"})
+
+
+async def test_unknown_prompt_is_a_clear_error(server_for: Callable[..., Any], addons: Path) -> None:
+    async with Client(server_for(addons)) as client:
+        with pytest.raises(MCPError, match="Unknown prompt: nope"):
+            await client.get_prompt("nope", {})
