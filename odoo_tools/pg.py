@@ -1,0 +1,326 @@
+"""PostgreSQL for Odoo runs: connection parameters, and helpers that touch OUR databases only.
+
+"Ours" means a name that starts with our prefix (``assista_`` by default). Every helper that
+creates, drops or clones refuses any other name, so a typo can never reach a user's database.
+The password never goes on a command line: children get it through ``PGPASSWORD``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import re
+import secrets
+import time
+from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import psycopg2
+import psycopg2.errors
+from psycopg2 import sql
+
+from odoo_tools.errors import DatabaseError, InvalidInput, SandboxViolation
+
+DEFAULT_PREFIX = "assista_"
+MAX_DB_NAME = 63  # PostgreSQL's NAMEDATALEN - 1
+MAINTENANCE_DB = "postgres"
+_NAME_OK = re.compile(r"^[a-z0-9_]+$")
+# psycopg2 ships no type information; connections are typed as Any behind this alias.
+Connection = Any
+
+
+@dataclass(frozen=True)
+class PgParams:
+    """Where PostgreSQL is and who we are. ``None`` means libpq's default (unix socket, OS user)."""
+
+    host: str | None = None
+    port: int | None = None
+    user: str | None = None
+    password: str | None = field(default=None, repr=False)
+
+    @classmethod
+    def resolve(
+        cls,
+        *,
+        host: str | None = None,
+        port: int | str | None = None,
+        user: str | None = None,
+        password: str | None = None,
+        env: Mapping[str, str] | None = None,
+        conf: Mapping[str, str] | None = None,
+    ) -> PgParams:
+        """Flags (the arguments) > ``PG*`` environment > ``odoo.conf`` values (``db_host``...)."""
+        env = os.environ if env is None else env
+        conf = conf or {}
+
+        def pick(flag: Any, env_key: str, conf_key: str) -> Any:
+            if flag not in (None, ""):
+                return flag
+            return env.get(env_key) or conf.get(conf_key) or None
+
+        raw_port = pick(port, "PGPORT", "db_port")
+        try:
+            port_value = int(raw_port) if raw_port is not None else None
+        except ValueError as exc:
+            raise InvalidInput(f"Database port {raw_port!r} is not a number.", "Give e.g. 5432.") from exc
+        return cls(
+            host=pick(host, "PGHOST", "db_host"),
+            port=port_value,
+            user=pick(user, "PGUSER", "db_user"),
+            password=pick(password, "PGPASSWORD", "db_password"),
+        )
+
+    def connect_kwargs(self, dbname: str) -> dict[str, Any]:
+        kwargs: dict[str, Any] = {"dbname": dbname, "connect_timeout": 10}
+        for key, value in (("host", self.host), ("port", self.port), ("user", self.user)):
+            if value is not None:
+                kwargs[key] = value
+        if self.password:
+            kwargs["password"] = self.password
+        return kwargs
+
+    def child_env(self) -> dict[str, str]:
+        """Variables a child (odoo-bin, psql) needs to reach the same server, password included."""
+        env: dict[str, str] = {}
+        for key, value in (("PGHOST", self.host), ("PGPORT", self.port), ("PGUSER", self.user)):
+            if value is not None:
+                env[key] = str(value)
+        if self.password:
+            env["PGPASSWORD"] = self.password
+        return env
+
+    def describe(self) -> str:
+        """Safe for logs and messages: never the password."""
+        return f"{self.user or '(os user)'}@{self.host or '(local socket)'}:{self.port or 5432}"
+
+
+def new_db_name(purpose: str, prefix: str = DEFAULT_PREFIX) -> str:
+    """``<prefix><purpose>_<random>``: unique, ours, and a valid unquoted identifier."""
+    clean = re.sub(r"[^a-z0-9_]+", "_", purpose.lower()).strip("_") or "db"
+    suffix = secrets.token_hex(4)
+    head = f"{prefix}{clean}"[: MAX_DB_NAME - len(suffix) - 1]
+    return f"{head}_{suffix}"
+
+
+class Pg:
+    """Helpers bound to one server and one prefix. Synchronous: call from a thread in async code."""
+
+    def __init__(self, params: PgParams, prefix: str = DEFAULT_PREFIX) -> None:
+        if not prefix or not _NAME_OK.match(prefix):
+            raise InvalidInput(f"Database prefix {prefix!r} is not valid.", "Use lowercase letters, _ .")
+        self.params = params
+        self.prefix = prefix
+
+    # -- connections -------------------------------------------------------------------------
+    def open(self, dbname: str = MAINTENANCE_DB) -> Connection:
+        """A new autocommit connection; the caller closes it (prefer ``connect``)."""
+        try:
+            conn = psycopg2.connect(**self.params.connect_kwargs(dbname))
+        except psycopg2.OperationalError as exc:
+            raise DatabaseError(
+                f"Cannot connect to PostgreSQL ({self.params.describe()}, database {dbname!r}): "
+                f"{str(exc).strip()}",
+                "Start PostgreSQL or set --db-host/--db-port/--db-user (or PGHOST, PGPORT, PGUSER, "
+                "PGPASSWORD, or db_* in odoo.conf).",
+            ) from exc
+        conn.autocommit = True
+        return conn
+
+    @contextlib.contextmanager
+    def connect(self, dbname: str = MAINTENANCE_DB) -> Iterator[Connection]:
+        """An autocommit connection, always closed afterwards."""
+        conn = self.open(dbname)
+        try:
+            yield conn
+        finally:
+            conn.close()
+
+    def _execute(self, statement: sql.Composable | str, args: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        with self.connect() as conn, conn.cursor() as cur:
+            try:
+                cur.execute(statement, args)
+            except psycopg2.Error as exc:
+                raise DatabaseError(f"PostgreSQL refused: {str(exc).strip()}") from exc
+            return list(cur.fetchall()) if cur.description else []
+
+    # -- what exists -------------------------------------------------------------------------
+    def is_ours(self, name: str) -> bool:
+        return name.startswith(self.prefix) and bool(_NAME_OK.match(name)) and len(name) <= MAX_DB_NAME
+
+    def ensure_ours(self, name: str) -> None:
+        if not self.is_ours(name):
+            raise SandboxViolation(
+                f"Database {name!r} was not created by assista-odoo (prefix {self.prefix!r}).",
+                "assista-odoo only creates, clones and drops its own databases.",
+            )
+
+    def exists(self, name: str) -> bool:
+        return bool(self._execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)))
+
+    def list_ours(self, prefix: str | None = None) -> list[str]:
+        """Our databases (optionally a narrower prefix), sorted."""
+        narrow = prefix or self.prefix
+        if not narrow.startswith(self.prefix):
+            raise SandboxViolation(f"Prefix {narrow!r} is outside ours ({self.prefix!r}).")
+        like = narrow.replace("_", r"\_") + "%"
+        rows = self._execute("SELECT datname FROM pg_database WHERE datname LIKE %s ORDER BY 1", (like,))
+        return [r[0] for r in rows]
+
+    def server_info(self) -> tuple[str, bool]:
+        """(server version, whether our role may create databases)."""
+        rows = self._execute(
+            "SELECT current_setting('server_version'), "
+            "(SELECT rolcreatedb OR rolsuper FROM pg_roles WHERE rolname = current_user)"
+        )
+        return str(rows[0][0]), bool(rows[0][1])
+
+    # -- create / clone / drop -----------------------------------------------------------------
+    def create(self, name: str, template: str | None = None) -> None:
+        """Create ``name`` empty (from template0) or as a copy of our ``template``.
+
+        Cloning needs nobody connected to the template; we close stray sessions of our own first
+        and retry briefly, because PostgreSQL refuses (after ~5 s) rather than waits.
+        """
+        self.ensure_ours(name)
+        if template is None:
+            self._execute(sql.SQL("CREATE DATABASE {} TEMPLATE template0").format(sql.Identifier(name)))
+            return
+        self.ensure_ours(template)
+        statement = sql.SQL("CREATE DATABASE {} TEMPLATE {}").format(
+            sql.Identifier(name), sql.Identifier(template)
+        )
+        for attempt in range(3):
+            self.terminate(template)
+            try:
+                self._execute(statement)
+                return
+            except DatabaseError as exc:
+                if "being accessed by other users" not in exc.message or attempt == 2:
+                    raise
+                time.sleep(0.2)
+
+    def terminate(self, name: str) -> int:
+        """Close every session on our database ``name``; returns how many were closed."""
+        self.ensure_ours(name)
+        rows = self._execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            "WHERE datname = %s AND pid <> pg_backend_pid()",
+            (name,),
+        )
+        return len(rows)
+
+    def drop(self, name: str) -> bool:
+        """Drop our database ``name`` if it exists (sessions closed first). True if dropped."""
+        self.ensure_ours(name)
+        for attempt in range(3):
+            if not self.exists(name):
+                return False
+            self.terminate(name)
+            try:
+                self._execute(sql.SQL("DROP DATABASE IF EXISTS {}").format(sql.Identifier(name)))
+                return True
+            except DatabaseError as exc:
+                if "being accessed by other users" not in exc.message or attempt == 2:
+                    raise
+                time.sleep(0.2)
+        return False
+
+    def rename(self, old: str, new: str) -> None:
+        self.ensure_ours(old)
+        self.ensure_ours(new)
+        self.terminate(old)
+        self._execute(
+            sql.SQL("ALTER DATABASE {} RENAME TO {}").format(sql.Identifier(old), sql.Identifier(new))
+        )
+
+    def allow_connections(self, name: str, allow: bool) -> None:
+        """Templates refuse connections, so nothing can sit on them and block a clone."""
+        self.ensure_ours(name)
+        self._execute(
+            sql.SQL("ALTER DATABASE {} ALLOW_CONNECTIONS {}").format(sql.Identifier(name), sql.Literal(allow))
+        )
+
+    # -- Odoo content ------------------------------------------------------------------------
+    def module_states(self, name: str, modules: Sequence[str]) -> dict[str, str]:
+        """``ir_module_module.state`` of each module; "absent" when the row or the table is missing."""
+        states = dict.fromkeys(modules, "absent")
+        if not modules:
+            return states
+        with self.connect(name) as conn, conn.cursor() as cur:
+            try:
+                cur.execute("SELECT name, state FROM ir_module_module WHERE name = ANY(%s)", (list(modules),))
+            except psycopg2.errors.UndefinedTable:
+                return states
+            except psycopg2.Error as exc:
+                raise DatabaseError(f"Cannot read module states in {name!r}: {str(exc).strip()}") from exc
+            states.update({str(n): str(s) for n, s in cur.fetchall()})
+        return states
+
+    # -- locks -------------------------------------------------------------------------------
+    @contextlib.contextmanager
+    def advisory_lock(self, key: str, timeout: float | None = None, poll: float = 0.1) -> Iterator[bool]:
+        """Hold ``pg_advisory_lock(hashtext(key))`` for the block, on a connection to ``postgres``.
+
+        Polls with try-lock so a waiting caller stays interruptible. Yields True when held;
+        with ``timeout`` it raises DatabaseError if the lock is still taken after that long.
+        The lock dies with the connection, so a crashed holder never blocks anyone for good.
+        """
+        with self.connect() as conn, conn.cursor() as cur:
+            deadline = None if timeout is None else time.monotonic() + timeout
+            while True:
+                cur.execute("SELECT pg_try_advisory_lock(hashtext(%s))", (key,))
+                row = cur.fetchone()
+                if row and row[0]:
+                    break
+                if deadline is not None and time.monotonic() >= deadline:
+                    raise DatabaseError(
+                        f"Timed out after {timeout:.0f}s waiting for lock {key!r}.",
+                        "Another validation is using it; retry when it has finished.",
+                    )
+                time.sleep(poll)
+            try:
+                yield True
+            finally:
+                with contextlib.suppress(psycopg2.Error):
+                    cur.execute("SELECT pg_advisory_unlock(hashtext(%s))", (key,))
+
+    @contextlib.asynccontextmanager
+    async def async_advisory_lock(self, key: str, poll: float = 0.1) -> AsyncIterator[None]:
+        """The same lock for async callers: waiting never blocks the event loop and a
+        cancellation while waiting (or while holding) just closes the connection, releasing it."""
+        conn = await asyncio.to_thread(self.open)
+        try:
+            while True:
+                if await asyncio.to_thread(_try_lock_on, conn, key):
+                    break
+                await asyncio.sleep(poll)
+            yield
+        finally:
+            conn.close()
+
+    def try_advisory_lock(self, key: str) -> contextlib.AbstractContextManager[bool]:
+        """Like ``advisory_lock`` but never waits: yields False when someone else holds it."""
+        return _try_lock(self, key)
+
+
+def _try_lock_on(conn: Connection, key: str) -> bool:
+    with conn.cursor() as cur:
+        cur.execute("SELECT pg_try_advisory_lock(hashtext(%s))", (key,))
+        row = cur.fetchone()
+        return bool(row and row[0])
+
+
+@contextlib.contextmanager
+def _try_lock(pg: Pg, key: str) -> Iterator[bool]:
+    with pg.connect() as conn, conn.cursor() as cur:
+        cur.execute("SELECT pg_try_advisory_lock(hashtext(%s))", (key,))
+        row = cur.fetchone()
+        held = bool(row and row[0])
+        try:
+            yield held
+        finally:
+            if held:
+                with contextlib.suppress(psycopg2.Error):
+                    cur.execute("SELECT pg_advisory_unlock(hashtext(%s))", (key,))

@@ -1,0 +1,52 @@
+"""Fixtures for the runner, template-cache and tool tests (room D2), imported by those tests.
+
+Every test gets its own database prefix, so parallel runs and other engineers' databases are
+never touched, and teardown asserts that no database with that prefix is left behind.
+"""
+
+from __future__ import annotations
+
+import secrets
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from odoo_tools.errors import DatabaseError
+from odoo_tools.pg import Pg, PgParams
+
+REPO = Path(__file__).resolve().parents[2]
+STUB_ODOO_BIN = REPO / "fixtures" / "odoo_stub" / "odoo-bin"
+
+
+def _postgres_or_skip() -> Pg:
+    pg = Pg(PgParams.resolve(), prefix=f"assista_t{secrets.token_hex(3)}_")
+    try:
+        pg.server_info()
+    except DatabaseError as exc:  # pragma: no cover - depends on the machine
+        pytest.skip(f"PostgreSQL not reachable: {exc}")
+    return pg
+
+
+@pytest.fixture
+def pg() -> Iterator[Pg]:
+    """A Pg bound to a fresh prefix; fails the test if any database with it is left over."""
+    helper = _postgres_or_skip()
+    yield helper
+    leftovers = helper.list_ours()
+    for name in leftovers:
+        helper.drop(name)
+    assert leftovers == [], f"databases left behind: {leftovers}"
+
+
+@pytest.fixture
+def stub_odoo_bin() -> Path:
+    if not STUB_ODOO_BIN.is_file():  # pragma: no cover - until room D1's stand-in lands
+        pytest.skip("stand-in odoo-bin not available")
+    return STUB_ODOO_BIN
+
+
+def copy_tree(src: Path, dst: Path) -> Path:
+    shutil.copytree(src, dst)
+    return dst
