@@ -1,0 +1,148 @@
+"""mcp-config: each host's entry, validated against the host's documented shape, and safe merging."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+
+from assista_mcp.cli import main
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+STDIO_ENTRY = {
+    "type": "object",
+    "required": ["command"],
+    "properties": {
+        "type": {"const": "stdio"},
+        "command": {"type": "string", "pattern": "^/"},
+        "args": {"type": "array", "items": {"type": "string"}},
+        "env": {"type": "object", "additionalProperties": {"type": "string"}},
+    },
+    "additionalProperties": False,
+}
+# Claude Desktop, Cursor: {"mcpServers": {name: {command, args, env}}}
+MCP_SERVERS = {
+    "type": "object",
+    "required": ["mcpServers"],
+    "properties": {"mcpServers": {"type": "object", "additionalProperties": STDIO_ENTRY}},
+}
+# Claude Code .mcp.json: same key, entries carry "type": "stdio"
+CLAUDE_CODE = {
+    "type": "object",
+    "required": ["mcpServers"],
+    "properties": {
+        "mcpServers": {
+            "type": "object",
+            "additionalProperties": {**STDIO_ENTRY, "required": ["type", "command"]},
+        }
+    },
+}
+# VS Code .vscode/mcp.json: {"servers": {name: {"type": "stdio", command, args, env}}}
+VSCODE = {
+    "type": "object",
+    "required": ["servers"],
+    "properties": {
+        "servers": {
+            "type": "object",
+            "additionalProperties": {**STDIO_ENTRY, "required": ["type", "command"]},
+        }
+    },
+}
+SCHEMAS = {"claude-desktop": MCP_SERVERS, "cursor": MCP_SERVERS, "claude-code": CLAUDE_CODE, "vscode": VSCODE}
+
+
+def _print_config(client: str, addons: Path, capsys: pytest.CaptureFixture[str]) -> str:
+    assert main(["mcp-config", "--client", client, "--addons-path", str(addons)]) == 0
+    return capsys.readouterr().out
+
+
+@pytest.mark.parametrize("client", sorted(SCHEMAS))
+def test_json_hosts_match_their_documented_shape(
+    client: str, addons: Path, isolated_env: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    document = json.loads(_print_config(client, addons, capsys))
+    jsonschema.validate(document, SCHEMAS[client])
+    entry = next(iter(document["mcpServers" if client != "vscode" else "servers"].values()))
+    assert entry["command"] == sys.executable
+    assert entry["args"][:3] == ["-m", "assista_mcp", "serve"]
+    assert entry["args"][entry["args"].index("--addons-path") + 1] == str(addons.resolve())
+
+
+def test_codex_config_is_valid_toml(
+    addons: Path, isolated_env: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    parsed = tomllib.loads(_print_config("codex", addons, capsys))
+    entry = parsed["mcp_servers"]["assista-odoo"]
+    assert entry["command"] == sys.executable
+    assert entry["args"][-1] == str(addons.resolve())
+
+
+def test_write_merges_and_keeps_other_servers(addons: Path, isolated_env: Path, tmp_path: Path) -> None:
+    project = tmp_path / "project"
+    (project / ".vscode").mkdir(parents=True)
+    target = project / ".vscode" / "mcp.json"
+    target.write_text(
+        json.dumps({"servers": {"other": {"type": "stdio", "command": "/bin/true"}}, "inputs": []})
+    )
+    argv = ["mcp-config", "--client", "vscode", "--write", "--project-dir", str(project)]
+    assert main([*argv, "--addons-path", str(addons)]) == 0
+    assert main([*argv, "--addons-path", str(addons)]) == 0  # idempotent
+    document: dict[str, Any] = json.loads(target.read_text())
+    assert set(document["servers"]) == {"other", "assista-odoo"}
+    assert document["inputs"] == []
+    jsonschema.validate(document, VSCODE)
+
+
+def test_codex_write_replaces_only_our_section(addons: Path, isolated_env: Path, tmp_path: Path) -> None:
+    from assista_mcp import hostconfig
+
+    existing = (
+        'model = "o3"\n\n[mcp_servers.assista-odoo]\ncommand = "old"\nargs = []\n\n'
+        '[mcp_servers.x]\ncommand = "y"\n'
+    )
+    merged = hostconfig.merge("codex", existing, "/usr/bin/python3", ["-m", "assista_mcp", "serve"])
+    parsed = tomllib.loads(merged)
+    assert parsed["model"] == "o3"
+    assert parsed["mcp_servers"]["x"] == {"command": "y"}
+    assert parsed["mcp_servers"]["assista-odoo"]["command"] == "/usr/bin/python3"
+    assert merged.count("[mcp_servers.assista-odoo]") == 1
+
+
+def test_broken_existing_file_is_refused_and_left_untouched(
+    addons: Path, isolated_env: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    project = tmp_path / "p"
+    project.mkdir()
+    target = project / ".mcp.json"
+    target.write_text("{not json")
+    code = main(
+        [
+            "mcp-config",
+            "--client",
+            "claude-code",
+            "--write",
+            "--project-dir",
+            str(project),
+            "--addons-path",
+            str(addons),
+        ]
+    )
+    assert code == 2
+    assert target.read_text() == "{not json"
+    assert "not valid JSON" in capsys.readouterr().err
+
+
+def test_bad_addons_path_is_a_usage_error(
+    tmp_path: Path, isolated_env: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = main(["mcp-config", "--client", "cursor", "--addons-path", str(tmp_path / "missing")])
+    assert code == 2
+    assert "is not a folder" in capsys.readouterr().err
