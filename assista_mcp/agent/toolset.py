@@ -1,0 +1,232 @@
+"""The agent's tools, reached over MCP exactly as an external host reaches them.
+
+By default one server: our own, in-process (``Client(build_server(settings))``). ``--mcp-server CMD``
+(stdio) and ``--mcp-url URL`` (streamable HTTP) add more; with several servers connected, tool names
+become ``<server>__<tool>``. Arguments are checked against each tool's input schema before the call,
+so the model gets a precise complaint instead of a server-side stack of validation errors.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+from contextlib import AsyncExitStack
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlsplit
+
+import jsonschema  # type: ignore[import-untyped]
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters
+from mcp.server.mcpserver import MCPServer
+from mcp.types import CallToolResult, TextContent, Tool
+
+from assista_mcp.agent.approvals import ToolKind, classify
+from assista_mcp.server import build_server
+from assista_mcp.settings import Settings
+from odoo_tools.errors import ConfigError, InvalidInput
+
+OWN_SERVER = "assista"
+NAMESPACE_SEP = "__"
+MAX_RESULT_CHARS = 60_000
+_NAMED = re.compile(r"^([A-Za-z][A-Za-z0-9_-]{0,30})=(.+)$", re.DOTALL)
+_UNSAFE = re.compile(r"[^A-Za-z0-9_-]+")
+
+ServerTarget = MCPServer | StdioServerParameters | str
+
+
+@dataclass(frozen=True)
+class ServerSpec:
+    name: str
+    target: ServerTarget
+    own: bool = False
+
+
+@dataclass(frozen=True)
+class ToolInfo:
+    """One tool as offered to the model."""
+
+    name: str
+    server: str
+    remote_name: str
+    description: str
+    input_schema: dict[str, Any]
+    kind: ToolKind
+
+    def openai_spec(self) -> dict[str, Any]:
+        return {
+            "type": "function",
+            "function": {"name": self.name, "description": self.description, "parameters": self.input_schema},
+        }
+
+
+@dataclass
+class ToolOutcome:
+    """What a tool call produced, ready to go back to the model."""
+
+    text: str
+    is_error: bool = False
+    data: dict[str, Any] | None = None
+
+
+def own_spec(settings: Settings) -> ServerSpec:
+    """Our own server, in-process."""
+    return ServerSpec(OWN_SERVER, build_server(settings), own=True)
+
+
+def stdio_spec(raw: str, taken: set[str]) -> ServerSpec:
+    """``[NAME=]COMMAND ARGS...`` -> a stdio server spec."""
+    name, command = _split_name(raw)
+    argv = shlex.split(command)
+    if not argv:
+        raise InvalidInput(f"--mcp-server {raw!r} has no command.", "Example: --mcp-server 'fs=npx server'.")
+    base = name or _UNSAFE.sub("_", argv[0].rsplit("/", 1)[-1]) or "server"
+    return ServerSpec(_unique(base, taken), StdioServerParameters(command=argv[0], args=argv[1:]))
+
+
+def url_spec(raw: str, taken: set[str]) -> ServerSpec:
+    """``[NAME=]URL`` -> a streamable HTTP server spec."""
+    name, url = _split_name(raw)
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise InvalidInput(f"--mcp-url {url!r} is not an http(s) URL.", "Example: http://127.0.0.1:8765/mcp")
+    base = name or _UNSAFE.sub("_", parts.hostname)
+    return ServerSpec(_unique(base, taken), url)
+
+
+def _split_name(raw: str) -> tuple[str, str]:
+    match = _NAMED.match(raw.strip())
+    if match:
+        return match.group(1), match.group(2)
+    return "", raw.strip()
+
+
+def _unique(base: str, taken: set[str]) -> str:
+    name, n = base, 1
+    while name in taken:
+        n += 1
+        name = f"{base}{n}"
+    taken.add(name)
+    return name
+
+
+@dataclass
+class Toolset:
+    """Connected MCP clients and the tools they offer. Use as ``async with Toolset(specs) as ts``."""
+
+    specs: list[ServerSpec]
+    tools: dict[str, ToolInfo] = field(default_factory=dict)
+    instructions: dict[str, str] = field(default_factory=dict)
+    _clients: dict[str, Client] = field(default_factory=dict)
+    _validators: dict[str, jsonschema.protocols.Validator | None] = field(default_factory=dict)
+    _stack: AsyncExitStack = field(default_factory=AsyncExitStack)
+
+    async def __aenter__(self) -> Toolset:
+        namespaced = len(self.specs) > 1
+        try:
+            for spec in self.specs:
+                await self._connect(spec, namespaced)
+        except BaseException:
+            await self._stack.aclose()
+            raise
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self._stack.aclose()
+
+    async def _connect(self, spec: ServerSpec, namespaced: bool) -> None:
+        try:
+            client = await self._stack.enter_async_context(Client(spec.target))
+            listed = await _list_all_tools(client)
+        except Exception as exc:
+            raise ConfigError(
+                f"Could not connect to MCP server {spec.name!r}: {type(exc).__name__}: {exc}.",
+                "Check the command or URL given with --mcp-server / --mcp-url.",
+            ) from exc
+        self._clients[spec.name] = client
+        if client.instructions:
+            self.instructions[spec.name] = client.instructions
+        for tool in listed:
+            info = _tool_info(spec, tool, namespaced)
+            self.tools[info.name] = info
+            self._validators[info.name] = _validator(info.input_schema)
+
+    def openai_specs(self, offered: set[ToolKind] | None = None) -> list[dict[str, Any]]:
+        return [t.openai_spec() for t in self.tools.values() if offered is None or t.kind in offered]
+
+    def parse_arguments(self, tool: ToolInfo, raw: str) -> dict[str, Any]:
+        """The call's arguments, or InvalidInput saying exactly what is wrong with them."""
+        try:
+            arguments = json.loads(raw) if raw.strip() else {}
+        except json.JSONDecodeError as exc:
+            raise InvalidInput(
+                f"The arguments for {tool.name} are not valid JSON ({exc.msg} at position {exc.pos}).",
+                "Send one JSON object matching the tool's parameters.",
+            ) from exc
+        if not isinstance(arguments, dict):
+            raise InvalidInput(
+                f"The arguments for {tool.name} must be a JSON object, not {type(arguments).__name__}."
+            )
+        validator = self._validators.get(tool.name)
+        error = jsonschema.exceptions.best_match(validator.iter_errors(arguments)) if validator else None
+        if error is not None:
+            where = "/".join(str(p) for p in error.absolute_path) or "arguments"
+            raise InvalidInput(
+                f"The arguments for {tool.name} do not match its schema: {where}: {error.message}.",
+                f"Expected parameters: {json.dumps(tool.input_schema.get('properties', {}))[:1500]}",
+            )
+        return arguments
+
+    async def call(self, tool: ToolInfo, arguments: dict[str, Any]) -> ToolOutcome:
+        """Call the tool; a task cancel cancels the MCP request (and the work behind it)."""
+        try:
+            result = await self._clients[tool.server].call_tool(tool.remote_name, arguments)
+        except Exception as exc:
+            return ToolOutcome(
+                text=f"The call to {tool.name} failed: {type(exc).__name__}: {exc}", is_error=True
+            )
+        return _outcome(result)
+
+
+async def _list_all_tools(client: Client) -> list[Tool]:
+    tools: list[Tool] = []
+    cursor: str | None = None
+    while True:
+        page = await client.list_tools(cursor=cursor)
+        tools.extend(page.tools)
+        cursor = page.next_cursor
+        if not cursor:
+            return tools
+
+
+def _tool_info(spec: ServerSpec, tool: Tool, namespaced: bool) -> ToolInfo:
+    name = f"{spec.name}{NAMESPACE_SEP}{tool.name}" if namespaced else tool.name
+    read_only = tool.annotations.read_only_hint if tool.annotations else None
+    return ToolInfo(
+        name=_UNSAFE.sub("_", name)[:64],
+        server=spec.name,
+        remote_name=tool.name,
+        description=tool.description or tool.title or tool.name,
+        input_schema=dict(tool.input_schema or {"type": "object", "properties": {}}),
+        kind=classify(tool.name, read_only, own_server=spec.own),
+    )
+
+
+def _validator(schema: dict[str, Any]) -> jsonschema.protocols.Validator | None:
+    try:
+        cls = jsonschema.validators.validator_for(schema)
+        cls.check_schema(schema)
+        return cls(schema)
+    except jsonschema.exceptions.SchemaError:
+        return None  # a foreign server's broken schema: let the server judge the arguments
+
+
+def _outcome(result: CallToolResult) -> ToolOutcome:
+    parts = [c.text if isinstance(c, TextContent) else f"[{c.type} content]" for c in result.content]
+    text = "\n".join(parts)
+    if not text and result.structured_content is not None:
+        text = json.dumps(result.structured_content)
+    if len(text) > MAX_RESULT_CHARS:
+        text = text[:MAX_RESULT_CHARS] + f"\n[... {len(text) - MAX_RESULT_CHARS} more characters cut]"
+    return ToolOutcome(text=text, is_error=bool(result.is_error), data=result.structured_content)

@@ -1,0 +1,106 @@
+"""The sessions store: written as it happens, read back whole, exported, deleted, no secrets."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from assista_mcp.agent.events import StreamEvent, Usage
+from assista_mcp.agent.sessions import REDACTED, SessionStore
+from odoo_tools.errors import InvalidInput, NotFound
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> SessionStore:
+    return SessionStore.in_home(tmp_path / "home")
+
+
+def test_messages_and_events_are_readable_by_another_connection_immediately(
+    store: SessionStore, tmp_path: Path
+) -> None:
+    info = store.create(model="openai/x", mode="ask", title="add a field")
+    store.add_message(info.id, {"role": "user", "content": "add a field"})
+    store.add_event(info.id, StreamEvent(type="text", text="On it", step=1))
+    # A second connection (e.g. `sessions show` while the agent runs) sees it without any close/flush.
+    other = SessionStore(store.path)
+    assert other.messages(info.id) == [{"role": "user", "content": "add a field"}]
+    assert [(e.type, e.text, e.step) for e in other.events(info.id)] == [("text", "On it", 1)]
+    assert other.get(info.id).title == "add a field"
+
+
+def test_usage_totals_accumulate(store: SessionStore) -> None:
+    info = store.create(model="m", mode="ask")
+    store.add_usage(info.id, Usage(prompt_tokens=10, completion_tokens=2, cached_tokens=4, cost_usd=0.5))
+    store.add_usage(info.id, Usage(prompt_tokens=5, completion_tokens=1, cost_usd=0.25))
+    got = store.get(info.id)
+    assert got.steps == 2
+    assert got.usage == Usage(prompt_tokens=15, completion_tokens=3, cached_tokens=4, cost_usd=0.75)
+
+
+def test_get_by_prefix_latest_and_list(store: SessionStore) -> None:
+    first = store.create(model="m", mode="ask", title="one")
+    second = store.create(model="m", mode="ask", title="two")
+    store.add_message(first.id, {"role": "user", "content": "again"})
+    assert store.get(first.id[:6]).id == first.id
+    latest = store.latest()
+    assert latest is not None and latest.id == first.id
+    assert {s.id for s in store.list_sessions()} == {first.id, second.id}
+
+
+def test_unknown_and_malformed_ids_are_clear_errors(store: SessionStore) -> None:
+    with pytest.raises(NotFound, match="sessions list"):
+        store.get("abc123")
+    with pytest.raises(NotFound):
+        store.get("%")
+
+
+def test_ambiguous_prefix_is_refused(store: SessionStore) -> None:
+    ids = {store.create(model="m", mode="ask").id for _ in range(40)}
+    # With 40 random hex ids some single-character prefix is shared by two of them.
+    counts: dict[str, int] = {}
+    for sid in ids:
+        counts[sid[0]] = counts.get(sid[0], 0) + 1
+    shared = next(c for c, n in counts.items() if n > 1)
+    with pytest.raises(InvalidInput, match="ambiguous"):
+        store.get(shared)
+
+
+def test_delete_removes_history(store: SessionStore) -> None:
+    info = store.create(model="m", mode="ask")
+    store.add_message(info.id, {"role": "user", "content": "x"})
+    store.delete(info.id)
+    with pytest.raises(NotFound):
+        store.get(info.id)
+    assert store.messages(info.id) == []
+
+
+def test_exports_json_and_markdown(store: SessionStore) -> None:
+    info = store.create(model="openai/x", mode="auto-edit", title="t")
+    store.add_message(info.id, {"role": "user", "content": "read it"})
+    call = {"id": "c1", "type": "function", "function": {"name": "read_file", "arguments": '{"path": "a"}'}}
+    store.add_message(info.id, {"role": "assistant", "content": None, "tool_calls": [call]})
+    store.add_message(info.id, {"role": "tool", "tool_call_id": "c1", "content": "hello"})
+    exported = store.export_json(info.id)
+    assert exported["session"]["mode"] == "auto-edit"
+    assert [m["role"] for m in exported["messages"]] == ["user", "assistant", "tool"]
+    json.dumps(exported)  # serialisable as is
+    markdown = store.export_markdown(info.id)
+    assert "## user" in markdown and "read_file" in markdown and "hello" in markdown
+
+
+def test_api_keys_never_reach_the_database(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    secret = "sk-live-0123456789abcdef"
+    monkeypatch.setenv("OPENAI_API_KEY", secret)
+    store = SessionStore.in_home(tmp_path / "h")
+    info = store.create(model="m", mode="ask", title=f"use {secret}")
+    store.add_message(info.id, {"role": "user", "content": f"my key is {secret}"})
+    store.add_event(info.id, StreamEvent(type="text", text=secret))
+    store.close()
+    raw = (tmp_path / "h" / "sessions.sqlite3").read_bytes()
+    wal = tmp_path / "h" / "sessions.sqlite3-wal"
+    raw += wal.read_bytes() if wal.exists() else b""
+    assert secret.encode() not in raw
+    reopened = SessionStore.in_home(tmp_path / "h")
+    assert reopened.messages(info.id)[0]["content"] == f"my key is {REDACTED}"
