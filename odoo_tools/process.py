@@ -15,6 +15,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from odoo_tools.errors import ProcessFailed, ToolMissing
 
@@ -83,8 +84,14 @@ async def run_process(
         with contextlib.suppress(Exception):
             await asyncio.wait_for(readers, KILL_GRACE_SECONDS)
     except BaseException:
-        await _kill_group(proc)
-        readers.cancel()
+        try:
+            await _kill_group(proc)
+        finally:
+            # Under an anyio cancel scope (an MCP cancel) the graceful wait is cancelled too:
+            # make sure a child that ignores SIGTERM still dies.
+            _signal_group(proc.pid, signal.SIGKILL)
+            readers.cancel()
+            readers.add_done_callback(_retrieve)  # no "exception never retrieved" noise
         raise
     return ProcessResult(
         argv=tuple(argv),
@@ -119,6 +126,11 @@ async def _feed(proc: asyncio.subprocess.Process, data: bytes | None) -> None:
         proc.stdin.write(data)
         await proc.stdin.drain()
         proc.stdin.close()
+
+
+def _retrieve(future: asyncio.Future[Any]) -> None:
+    if not future.cancelled():
+        future.exception()
 
 
 async def _kill_group(proc: asyncio.subprocess.Process) -> None:
