@@ -160,6 +160,10 @@ def _validate_text(user_path: str) -> None:
         raise InvalidInput("Empty path.", "Give a path relative to an addons root, e.g. 'my_module'.")
     if "\x00" in user_path:
         raise InvalidInput("The path contains a NUL byte.", "Remove it.")
+    try:
+        user_path.encode("utf-8")
+    except UnicodeEncodeError as exc:  # lone surrogates: no file name to map them to, os calls crash
+        raise InvalidInput("The path is not valid Unicode (lone surrogate).", "Send UTF-8 text.") from exc
     if len(user_path) > MAX_PATH_CHARS:
         raise InvalidInput(f"The path is longer than {MAX_PATH_CHARS} characters.", "Shorten it.")
     if any(len(part.encode("utf-8", "surrogateescape")) > 255 for part in user_path.split("/")):
@@ -168,11 +172,15 @@ def _validate_text(user_path: str) -> None:
 
 def _realpath(path: Path) -> Path:
     try:
-        return Path(os.path.realpath(path))
+        real = os.path.realpath(path)
     except OSError as exc:  # symlink loops, too-long names
         if exc.errno in (errno.ELOOP, errno.ENAMETOOLONG):
             raise InvalidInput(f"Cannot resolve {path}: {exc.strerror}.") from exc
         raise
+    # Non-strict realpath stops at a symlink loop and returns a path that is still a link.
+    if os.path.islink(real):
+        raise InvalidInput(f"Cannot resolve {path}: symbolic link loop.", "Remove or fix the link.")
+    return Path(real)
 
 
 def _inside(path: Path, root: Path) -> bool:
