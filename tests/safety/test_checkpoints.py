@@ -1,0 +1,184 @@
+"""Checkpoints and undo: byte for byte, created/modified/deleted/binary files, user repo untouched."""
+
+from __future__ import annotations
+
+import os
+import stat
+import subprocess
+from pathlib import Path
+
+import pytest
+from git import Repo
+
+from odoo_tools.checkpoints import CheckpointStore, blob_sha, commit_to_user_repo
+from odoo_tools.errors import EditConflict, NotFound
+
+BINARY = bytes(range(256)) * 4
+
+
+def _turn(store: CheckpointStore, changes: dict[Path, bytes | None]) -> str:
+    """Play an agent turn: snapshot each file before writing it, then write or delete."""
+    turn = store.begin_turn("test turn")
+    for path, data in changes.items():
+        store.record_before_write(turn.id, path)
+        if data is None:
+            path.unlink()
+        else:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(data)
+    store.end_turn(turn.id)
+    return turn.id
+
+
+@pytest.fixture
+def tree(tmp_path: Path) -> Path:
+    root = tmp_path / "addons"
+    (root / "mod").mkdir(parents=True)
+    (root / "mod" / "a.py").write_bytes(b"x = 1\n")
+    (root / "mod" / "gone.xml").write_bytes(b"<odoo/>\n")
+    (root / "mod" / "icon.png").write_bytes(BINARY)
+    os.chmod(root / "mod" / "a.py", 0o640)
+    return root
+
+
+def _snapshot(root: Path) -> dict[str, tuple[bytes, int]]:
+    return {
+        str(p.relative_to(root)): (p.read_bytes(), stat.S_IMODE(p.stat().st_mode))
+        for p in sorted(root.rglob("*"))
+        if p.is_file() and ".git" not in p.parts
+    }
+
+
+def test_undo_restores_created_modified_deleted_and_binary_files(tree: Path, tmp_path: Path) -> None:
+    store = CheckpointStore(tmp_path / "state")
+    before = _snapshot(tree)
+    _turn(
+        store,
+        {
+            tree / "mod" / "a.py": b"x = 2\n",
+            tree / "mod" / "new" / "b.py": b"y = 1\n",
+            tree / "mod" / "gone.xml": None,
+            tree / "mod" / "icon.png": BINARY[::-1],
+        },
+    )
+    assert _snapshot(tree) != before
+    undone = store.undo()
+    assert undone.undone
+    assert _snapshot(tree) == before  # bytes and modes, and the created file is gone
+
+
+def test_diff_shows_text_changes_and_binary_notes(tree: Path, tmp_path: Path) -> None:
+    store = CheckpointStore(tmp_path / "state")
+    _turn(store, {tree / "mod" / "a.py": b"x = 2\n", tree / "mod" / "icon.png": b"\0new"})
+    turn = store.last_turn()
+    assert turn is not None
+    text = store.diff(turn, relative_to=[tree])
+    assert "--- a/mod/a.py" in text and "-x = 1" in text and "+x = 2" in text
+    assert "Binary file mod/icon.png changed" in text
+
+
+def test_undo_refuses_when_a_file_changed_after_the_turn(tree: Path, tmp_path: Path) -> None:
+    store = CheckpointStore(tmp_path / "state")
+    _turn(store, {tree / "mod" / "a.py": b"x = 2\n"})
+    (tree / "mod" / "a.py").write_bytes(b"x = 3  # the user's own work\n")
+    with pytest.raises(EditConflict, match="changed after the agent's turn"):
+        store.undo()
+    assert (tree / "mod" / "a.py").read_bytes() == b"x = 3  # the user's own work\n"
+
+
+def test_undo_refuses_when_a_deleted_file_was_recreated(tree: Path, tmp_path: Path) -> None:
+    store = CheckpointStore(tmp_path / "state")
+    _turn(store, {tree / "mod" / "gone.xml": None})
+    (tree / "mod" / "gone.xml").write_bytes(b"<odoo>mine</odoo>")
+    with pytest.raises(EditConflict):
+        store.undo()
+
+
+def test_nothing_to_undo_and_double_undo(tree: Path, tmp_path: Path) -> None:
+    store = CheckpointStore(tmp_path / "state")
+    with pytest.raises(NotFound, match="no agent turn"):
+        store.undo()
+    turn_id = _turn(store, {tree / "mod" / "a.py": b"x = 2\n"})
+    store.undo()
+    with pytest.raises(EditConflict, match="already undone"):
+        store.undo(turn_id)
+
+
+def test_first_snapshot_of_a_turn_wins(tree: Path, tmp_path: Path) -> None:
+    store = CheckpointStore(tmp_path / "state")
+    turn = store.begin_turn()
+    target = tree / "mod" / "a.py"
+    store.record_before_write(turn.id, target)
+    target.write_bytes(b"step 1\n")
+    store.record_before_write(turn.id, target)  # a second write in the same turn
+    target.write_bytes(b"step 2\n")
+    store.end_turn(turn.id)
+    store.undo()
+    assert target.read_bytes() == b"x = 1\n"
+
+
+def test_store_survives_a_restart(tree: Path, tmp_path: Path) -> None:
+    _turn(CheckpointStore(tmp_path / "state"), {tree / "mod" / "a.py": b"x = 9\n"})
+    CheckpointStore(tmp_path / "state").undo()
+    assert (tree / "mod" / "a.py").read_bytes() == b"x = 1\n"
+
+
+def _git(repo: Path, *args: str) -> str:
+    return subprocess.run(["git", *args], cwd=repo, capture_output=True, text=True, check=True).stdout
+
+
+def test_dirty_user_repository_is_left_alone(tree: Path, tmp_path: Path) -> None:
+    repo = Repo.init(tree)
+    with repo.config_writer() as config:
+        config.set_value("user", "name", "Dev")
+        config.set_value("user", "email", "dev@example.com")
+    repo.index.add(["mod/a.py", "mod/gone.xml"])
+    repo.index.commit("initial")
+    (tree / "mod" / "a.py").write_bytes(b"x = 1  # staged work\n")
+    repo.index.add(["mod/a.py"])
+    (tree / "stash_me.txt").write_text("wip")
+    _git(tree, "stash", "push", "--include-untracked", "-m", "user stash")
+    (tree / "mod" / "a.py").write_bytes(b"x = 1  # unstaged work\n")
+    state = (_git(tree, "rev-parse", "HEAD"), _git(tree, "diff", "--cached"), _git(tree, "stash", "list"))
+    branch = repo.active_branch.name
+
+    store = CheckpointStore(tmp_path / "state")
+    _turn(store, {tree / "mod" / "a.py": b"agent\n", tree / "mod" / "c.py": b"new\n"})
+    store.undo()
+
+    assert (tree / "mod" / "a.py").read_bytes() == b"x = 1  # unstaged work\n"
+    assert not (tree / "mod" / "c.py").exists()
+    assert (
+        _git(tree, "rev-parse", "HEAD"),
+        _git(tree, "diff", "--cached"),
+        _git(tree, "stash", "list"),
+    ) == state
+    assert repo.active_branch.name == branch
+
+
+def test_auto_commit_commits_exactly_the_turns_files(tree: Path) -> None:
+    repo = Repo.init(tree)
+    with repo.config_writer() as config:
+        config.set_value("user", "name", "Dev")
+        config.set_value("user", "email", "dev@example.com")
+    repo.index.add(["mod/a.py", "mod/gone.xml"])
+    repo.index.commit("initial")
+    (tree / "mod" / "a.py").write_bytes(b"x = 5\n")
+    (tree / "mod" / "gone.xml").unlink()
+    (tree / "unrelated.txt").write_text("not the agent's")
+    sha = commit_to_user_repo([tree / "mod" / "a.py", tree / "mod" / "gone.xml"], "assista-odoo agent: t")
+    assert sha == repo.head.commit.hexsha
+    changed = set(repo.head.commit.stats.files)
+    assert changed == {"mod/a.py", "mod/gone.xml"}
+    assert "unrelated.txt" in repo.untracked_files
+
+
+def test_blob_sha_matches_git(tmp_path: Path) -> None:
+    sample = tmp_path / "f"
+    sample.write_bytes(BINARY)
+    assert (
+        blob_sha(BINARY)
+        == subprocess.run(
+            ["git", "hash-object", str(sample)], capture_output=True, text=True, check=True
+        ).stdout.strip()
+    )
