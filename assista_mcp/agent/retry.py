@@ -1,0 +1,157 @@
+"""What to do after a failed model request: retry (and when), give up, or condense the context.
+
+Pure decisions over exceptions and headers, so they are tested without a network.
+"""
+
+from __future__ import annotations
+
+import email.utils
+import json
+import random
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Literal
+
+from assista_mcp.agent.provider import redact
+
+RETRYABLE_STATUS = frozenset({408, 409, 425, 429})
+CONTEXT_WINDOW_MARKERS = ("context_length_exceeded", "maximum context length", "context window")
+MAX_REASON_CHARS = 400
+FailureKind = Literal["retry", "context_window", "fatal"]
+
+
+@dataclass(frozen=True)
+class Failure:
+    kind: FailureKind
+    reason: str  # one line for people: what went wrong
+    hint: str = ""  # what to do about it, when retries do not help
+    retry_after: float | None = None  # seconds the provider asked us to wait
+
+
+def classify(exc: BaseException) -> Failure:
+    """Sort an exception raised while calling or streaming from a model."""
+    status = _status_code(exc)
+    detail = _describe(exc)
+    if _is_context_window(exc):
+        return Failure("context_window", f"The conversation no longer fits the model's context: {detail}")
+    if isinstance(exc, TimeoutError) or type(exc).__name__ in {"Timeout", "APITimeoutError"}:
+        return Failure("retry", f"The model did not answer in time ({detail})")
+    if status == 429:
+        return Failure("retry", f"Rate limited (429): {detail}", retry_after=retry_after_of(exc))
+    if status is not None and (status >= 500 or status in RETRYABLE_STATUS):
+        return Failure("retry", f"Provider error ({status}): {detail}", retry_after=retry_after_of(exc))
+    if status is None and _is_transient(exc):
+        return Failure("retry", f"Connection or stream problem: {detail}")
+    return Failure("fatal", _fatal_reason(status, detail), _fatal_hint(status))
+
+
+def backoff_delay(
+    retry: int,
+    base_delay: float,
+    retry_after: float | None = None,
+    *,
+    max_delay: float = 60.0,
+    jitter: Callable[[], float] = random.random,
+) -> float:
+    """Seconds to wait before retry number ``retry`` (0-based): exponential with up to 25% jitter,
+    never less than the provider's Retry-After, never more than ``max_delay``."""
+    delay = base_delay * (2.0**retry) * (1 + 0.25 * jitter())
+    if retry_after is not None:
+        delay = max(delay, retry_after)
+    return min(delay, max_delay)
+
+
+def retry_after_of(exc: BaseException) -> float | None:
+    """The Retry-After (or retry-after-ms) the provider sent with this error, in seconds."""
+    for headers in _header_sources(exc):
+        value = parse_retry_after(headers)
+        if value is not None:
+            return value
+    return None
+
+
+def parse_retry_after(headers: Mapping[str, str], now: Callable[[], float] = time.time) -> float | None:
+    lowered = {str(k).lower(): str(v) for k, v in headers.items()}
+    millis = lowered.get("retry-after-ms")
+    if millis is not None:
+        try:
+            return max(float(millis) / 1000.0, 0.0)
+        except ValueError:
+            pass
+    raw = lowered.get("retry-after")
+    if raw is None:
+        return None
+    try:
+        return max(float(raw), 0.0)
+    except ValueError:
+        pass
+    try:  # an HTTP date
+        when = email.utils.parsedate_to_datetime(raw)
+    except (TypeError, ValueError):
+        return None
+    return max(when.timestamp() - now(), 0.0)
+
+
+def _header_sources(exc: BaseException) -> list[Mapping[str, str]]:
+    """LiteLLM keeps the provider's headers in ``litellm_response_headers``; others on the response."""
+    response = getattr(exc, "response", None)
+    candidates = (
+        getattr(exc, "litellm_response_headers", None),
+        getattr(exc, "headers", None),
+        getattr(response, "headers", None),
+    )
+    return [value for value in candidates if value is not None and hasattr(value, "items")]
+
+
+def _status_code(exc: BaseException) -> int | None:
+    status = getattr(exc, "status_code", None)
+    try:
+        return int(status) if status is not None else None
+    except (TypeError, ValueError):
+        return None
+
+
+def _is_context_window(exc: BaseException) -> bool:
+    if type(exc).__name__ == "ContextWindowExceededError":
+        return True
+    code = getattr(exc, "code", None)
+    body = getattr(exc, "body", None)
+    texts = [str(code or ""), json.dumps(body, default=str) if body else "", str(exc)]
+    return _status_code(exc) == 400 and any(m in t.lower() for t in texts for m in CONTEXT_WINDOW_MARKERS)
+
+
+def _is_transient(exc: BaseException) -> bool:
+    names = {cls.__name__ for cls in type(exc).__mro__}
+    transient = {"APIConnectionError", "TransportError", "JSONDecodeError", "RemoteProtocolError"}
+    return bool(names & transient) or isinstance(exc, (ConnectionError, ValueError))
+
+
+def _describe(exc: BaseException) -> str:
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    text = redact(text)
+    return text if len(text) <= MAX_REASON_CHARS else text[: MAX_REASON_CHARS - 1] + "…"
+
+
+def _fatal_reason(status: int | None, detail: str) -> str:
+    return (
+        f"The model request failed ({status}): {detail}" if status else f"The model request failed: {detail}"
+    )
+
+
+def _fatal_hint(status: int | None) -> str:
+    hints: dict[int | None, str] = {
+        401: "Check the provider's API key environment variable (e.g. OPENAI_API_KEY, ANTHROPIC_API_KEY).",
+        403: "The API key lacks access to this model; check the provider account or pick another --model.",
+        404: "Check the model id (a LiteLLM id such as openai/gpt-4o) and --api-base.",
+        400: "The provider rejected the request; check the model id and its supported features.",
+    }
+    return hints.get(status, "Check --model, --api-base and the provider's API key, then run again.")
+
+
+def describe_attempt(failure: Failure, delay: float, retry: int, retries: int, partial: bool) -> str:
+    """The error-event text for a retry about to happen."""
+    text = f"{failure.reason}. Retrying in {delay:.1f}s (retry {retry} of {retries})."
+    if partial:
+        text += " The partial answer streamed so far is discarded."
+    return text
