@@ -1,0 +1,23 @@
+"""Parse Odoo's own log output into findings (at the addon's file:line), test results and progress.
+
+Public API:
+    parse_odoo_log(text, roots=..., modules=...) -> OdooLogReport
+    ProgressTracker().feed(line) -> (k, N) | None
+"""
+
+from __future__ import annotations
+
+from odoo_tools.odoo_log import kinds
+from odoo_tools.odoo_log.parser import OdooLogReport, parse_odoo_log
+from odoo_tools.odoo_log.progress import ProgressTracker
+from odoo_tools.odoo_log.testrun import TestCounts, TestResult, TestStatus
+
+__all__ = [
+    "OdooLogReport",
+    "ProgressTracker",
+    "TestCounts",
+    "TestResult",
+    "TestStatus",
+    "kinds",
+    "parse_odoo_log",
+]
