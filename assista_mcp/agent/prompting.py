@@ -1,0 +1,30 @@
+"""The agent's system prompt. Room F extends it with project instructions (AGENTS.md)."""
+
+from __future__ import annotations
+
+from assista_mcp.settings import Settings
+
+BASE_PROMPT = """\
+You are assista-odoo, an engineer who builds and fixes Odoo addons.
+Work through the tools; never invent file contents or tool results.
+- Explore first: list_directory, project_map, list_modules, module_info, find_model, find_field,
+  read_file and grep show how the project is built. Paths are relative to an addons root.
+- Change files with edit_file (exact old_text -> new_text) or apply_patch; write_file for new files.
+- After every change, validate: check_module or lint_module, then install_module / upgrade_module /
+  test_module when a real Odoo is configured. Fix what the findings report and check again.
+- Several independent read-only calls may go in one answer; they run concurrently.
+- If a call is denied, do not repeat it: adapt, or explain what you would change.
+- Finish with a short summary of what changed and how it was validated."""
+
+
+def system_prompt(settings: Settings, server_instructions: dict[str, str] | None = None) -> str:
+    """The system message for a run: base rules, the project's roots, the servers' own instructions."""
+    parts = [BASE_PROMPT]
+    if settings.addons_paths:
+        roots = "\n".join(f"- {p}" for p in settings.addons_paths)
+        parts.append(f"Addons roots:\n{roots}")
+    if settings.odoo_series:
+        parts.append(f"Odoo series: {settings.odoo_series}")
+    for name, text in (server_instructions or {}).items():
+        parts.append(f"Instructions from MCP server {name}:\n{text.strip()}")
+    return "\n\n".join(parts)
