@@ -1,9 +1,223 @@
-"""CLI sub-commands: check (being built)."""
+"""``assista-odoo check``: the CI gate. Exit 0 clean, 1 findings at or above --fail-on, 2 usage.
+
+Findings come from a list of producers (``PRODUCERS``); each adds its own flags and returns
+findings for the selected modules. The lint producer (pylint-odoo, flake8, OCA hooks, static
+checks) is the first; others (e.g. Odoo install/test runs) plug in the same way.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+import argparse
+import os
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from assista_mcp.cli.common import add_project_flags, settings_from_args
+from assista_mcp.settings import Settings
+from odoo_tools.addons import Addon
+from odoo_tools.errors import ConfigError
+from odoo_tools.findings import Finding, sort_findings
+from odoo_tools.lint import CHECKS, FileDigests, LintCache, LintProject, lint_addons_sync, load_project
+from odoo_tools.lint.changes import changed_files, changed_modules, shard
+from odoo_tools.lint.reporters import FORMATS, Report, render
+
+Advance = Callable[[str, int], None]
+
+
+@dataclass
+class CheckContext:
+    """What every producer gets: parsed flags, settings, the project and the chosen modules."""
+
+    args: argparse.Namespace
+    settings: Settings
+    project: LintProject
+    addons: list[Addon]
+    advance: Advance
+    checks: list[str] = field(default_factory=list)  # names reported (JUnit cases, SARIF runs)
+
+
+class Producer(Protocol):
+    def add_flags(self, parser: argparse.ArgumentParser) -> None: ...
+
+    def units(self, args: argparse.Namespace, addons: list[Addon]) -> int:
+        """How many progress steps ``produce`` will report (0 when disabled)."""
+        ...
+
+    def produce(self, ctx: CheckContext) -> list[Finding]: ...
+
+
+class LintProducer:
+    def add_flags(self, parser: argparse.ArgumentParser) -> None:
+        parser.add_argument(
+            "--checks",
+            metavar="NAME[,NAME...]",
+            help=f"which checks to run (default: all of {','.join(CHECKS)})",
+        )
+        parser.add_argument(
+            "--jobs", type=int, metavar="N", help="parallel linter processes (default: cores)"
+        )
+        parser.add_argument(
+            "--no-cache", action="store_true", help="ignore and do not write the findings cache"
+        )
+
+    def units(self, args: argparse.Namespace, addons: list[Addon]) -> int:
+        return len(addons) * len(_checks(args))
+
+    def produce(self, ctx: CheckContext) -> list[Finding]:
+        checks = _checks(ctx.args)
+        ctx.checks.extend(checks)
+        cache = LintCache(None if ctx.args.no_cache else ctx.settings.cache_dir)
+        run = lint_addons_sync(
+            ctx.project,
+            ctx.addons,
+            checks,
+            cache=cache,
+            digests=FileDigests(),
+            jobs=ctx.args.jobs,
+            on_progress=ctx.advance,
+        )
+        return run.findings
+
+
+PRODUCERS: list[Producer] = [LintProducer()]
 
 
 def add_parsers(subparsers: Any) -> None:
     """Add this module's sub-commands."""
+    parser = subparsers.add_parser(
+        "check",
+        help="lint and statically check modules (CI gate)",
+        description="Check Odoo modules with pylint-odoo, flake8, OCA's XML/CSV/PO hooks and static "
+        "cross-file checks. Exit 0 when clean, 1 when findings reach --fail-on, 2 on usage errors.",
+    )
+    parser.add_argument("targets", nargs="*", metavar="PATH_OR_MODULE", help="default: every module")
+    add_project_flags(parser)
+    selection = parser.add_argument_group("selection")
+    selection.add_argument(
+        "--changed", action="store_true", help="only modules with files changed since --base"
+    )
+    selection.add_argument(
+        "--base", metavar="REF", help="git base for --changed (default: origin/HEAD, main...)"
+    )
+    selection.add_argument(
+        "--with-dependents", action="store_true", help="with --changed: add their dependents"
+    )
+    selection.add_argument("--shard", metavar="I/N", help="check only the I-th of N deterministic slices")
+    output = parser.add_argument_group("output")
+    output.add_argument("--format", choices=sorted(FORMATS), default="text")
+    output.add_argument("--output", metavar="FILE", help="write the report there (a summary still prints)")
+    output.add_argument("--fail-on", choices=("error", "warning", "info"), default="error")
+    for producer in PRODUCERS:
+        producer.add_flags(parser)
+    parser.set_defaults(func=run_check)
+
+
+def run_check(args: argparse.Namespace) -> int:
+    settings = settings_from_args(args)
+    if not settings.addons_paths:
+        raise ConfigError(
+            "No addons path configured.",
+            "Pass --addons-path DIR[,DIR...], set ASSISTA_ADDONS_PATH, or give --odoo-config.",
+        )
+    for root in settings.addons_paths:
+        if not root.is_dir():
+            raise ConfigError(f"Addons path {root} is not a folder.", "Fix --addons-path.")
+    project = load_project(
+        settings.addons_paths, odoo_path=settings.odoo_path, series_setting=settings.odoo_series
+    )
+    started = time.monotonic()
+    addons = _select(args, project)
+    findings: list[Finding] = []
+    checks: list[str] = []
+    with _progress(sum(p.units(args, addons) for p in PRODUCERS)) as advance:
+        for producer in PRODUCERS:
+            ctx = CheckContext(args, settings, project, addons, advance)
+            findings += producer.produce(ctx)
+            checks += ctx.checks
+    report = Report(
+        findings=sort_findings(findings),
+        modules=[a.name for a in addons],
+        checks=tuple(checks),
+        fail_on=args.fail_on,
+        series=project.series,
+        seconds=time.monotonic() - started,
+        display_path=_display_path(project),
+    )
+    _emit(args, report)
+    return 1 if report.failed else 0
+
+
+def _checks(args: argparse.Namespace) -> list[str]:
+    from odoo_tools.lint.runner import validate_checks
+
+    raw = getattr(args, "checks", None)
+    return list(validate_checks([c.strip() for c in raw.split(",") if c.strip()] if raw else None))
+
+
+def _select(args: argparse.Namespace, project: LintProject) -> list[Addon]:
+    addons = project.select(args.targets)
+    if args.changed:
+        _, paths = changed_files(Path.cwd(), args.base)
+        wanted = {a.name for a in changed_modules(project, paths, with_dependents=args.with_dependents)}
+        addons = [a for a in addons if a.name in wanted]
+    if args.shard:
+        addons = shard(addons, args.shard)
+    return addons
+
+
+def _display_path(project: LintProject) -> Callable[[Finding], str]:
+    """Findings hold root-relative paths; CI wants them relative to the working directory."""
+    cwd = Path.cwd().resolve()
+
+    def display(finding: Finding) -> str:
+        addon = project.addon_set.addons.get(finding.module)
+        if not finding.path or addon is None:
+            return finding.path
+        full = addon.root / finding.path
+        try:
+            return full.relative_to(cwd).as_posix()
+        except ValueError:
+            return full.as_posix()
+
+    return display
+
+
+def _emit(args: argparse.Namespace, report: Report) -> None:
+    text = render(args.format, report)
+    if args.output:
+        Path(args.output).write_text(text, encoding="utf-8")
+        summary = report.summary
+        verdict = "FAILED" if report.failed else "ok"
+        print(
+            f"{verdict}: {summary.errors} error(s), {summary.warnings} warning(s) "
+            f"in {len(report.modules)} module(s); {args.format} report written to {args.output}"
+        )
+    else:
+        sys.stdout.write(text)
+
+
+class _progress:
+    """A rich progress bar on an interactive terminal; nothing in CI or when piped."""
+
+    def __init__(self, total: int) -> None:
+        self.total = total
+        self.bar: Any = None
+
+    def __enter__(self) -> Advance:
+        interactive = sys.stderr.isatty() and os.environ.get("CI", "").lower() not in ("true", "1")
+        if not interactive or self.total == 0:
+            return lambda what, count: None
+        from rich.progress import Progress
+
+        self.bar = Progress(transient=True)
+        self.bar.start()
+        task = self.bar.add_task("checking", total=self.total)
+        return lambda what, count: self.bar.update(task, advance=count, description=what)
+
+    def __exit__(self, *exc: object) -> None:
+        if self.bar is not None:
+            self.bar.stop()

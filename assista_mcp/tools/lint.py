@@ -1,11 +1,161 @@
-"""MCP tools: lint (being built)."""
+"""MCP tools: lint and static checks (thin adapters over ``odoo_tools.lint``).
+
+Answers are cached by content, so calling them after every edit is cheap: only the modules
+whose files changed are checked again.
+"""
 
 from __future__ import annotations
 
+import os
+from typing import Annotated, Literal
+
+import anyio.to_thread
 from mcp.server.mcpserver import MCPServer
+from pydantic import BaseModel, Field
 
 from assista_mcp.context import AppContext
+from assista_mcp.tools._base import register_tool
+from odoo_tools.addons import Addon
+from odoo_tools.errors import InvalidInput
+from odoo_tools.findings import SEVERITY_RANK, Finding, Severity
+from odoo_tools.lint import (
+    FileDigests,
+    LintCache,
+    LintProject,
+    LintRun,
+    Summary,
+    lint_addons,
+    load_project,
+    summarize,
+)
+
+CheckName = Literal["pylint", "flake8", "oca-hooks", "static"]
+DEFAULT_LIMIT = 200
+
+
+class LintResult(BaseModel):
+    """Findings for the checked modules, worst first within each file."""
+
+    modules: list[str] = Field(description="Modules that were checked")
+    checks: list[str] = Field(description="Checks that ran")
+    series: str | None = Field(description="Odoo series the checks assumed")
+    passed: bool = Field(description="True when no finding has severity error")
+    summary: Summary
+    findings: list[Finding]
+    from_cache: list[str] = Field(description="'check:module' pairs answered from the cache (unchanged)")
+    seconds: float
+    note: str = Field(default="", description="Set when findings were left out (limit, min_severity)")
+
+
+ModulesArg = Annotated[
+    list[str] | str,
+    Field(description="Module name(s) (folder names, e.g. 'my_module') or paths inside modules."),
+]
 
 
 def register(server: MCPServer, ctx: AppContext) -> None:
-    """Add this group's tools to the server."""
+    """Add the lint tools to the server."""
+    digests = ctx.service("lint_digests", FileDigests)
+
+    async def run(
+        modules: list[str] | str, checks: list[str] | None, min_severity: Severity, limit: int
+    ) -> LintResult:
+        project = await anyio.to_thread.run_sync(_load, ctx)
+        addons = await anyio.to_thread.run_sync(_select, ctx, project, modules)
+        run = await lint_addons(
+            project, addons, checks, cache=LintCache(ctx.settings.cache_dir), digests=digests
+        )
+        return _result(run, project.series, min_severity, limit)
+
+    async def lint_module(
+        modules: ModulesArg,
+        checks: Annotated[
+            list[CheckName] | None,
+            Field(
+                description="Which checks; default all: pylint (pylint-odoo), flake8, oca-hooks "
+                "(XML/CSV/PO), static (cross-file: manifest files, ACLs, xml ids, dependencies)."
+            ),
+        ] = None,
+        min_severity: Annotated[
+            Severity, Field(description="Leave out findings below this severity ('info' keeps all).")
+        ] = "info",
+        limit: Annotated[
+            int, Field(description="At most this many findings are returned.", ge=1)
+        ] = DEFAULT_LIMIT,
+    ) -> LintResult:
+        """Lint one or many Odoo modules the way OCA's CI does and return findings as data.
+
+        Use it after editing Python, XML, CSV or the manifest. Each finding has file:line, a
+        severity ('error' fails CI, 'warning' informs) and a hint saying how to fix it. Fix the
+        errors, then call it again: unchanged modules are answered from the cache instantly.
+        """
+        return await run(modules, list(checks) if checks else None, min_severity, limit)
+
+    async def check_module(
+        module: Annotated[str, Field(description="Module name (its folder name) or a path inside it.")],
+        min_severity: Annotated[
+            Severity, Field(description="Leave out findings below this severity ('info' keeps all).")
+        ] = "info",
+    ) -> LintResult:
+        """Run every static check on one module: pylint-odoo, flake8, OCA's XML/CSV/PO checks
+        and cross-file checks (data files listed and present, access rules for new models,
+        models and xml ids reachable through the dependencies, constructs removed in the
+        project's Odoo series). No database needed. Call it before install_module.
+        """
+        return await run([module], None, min_severity, DEFAULT_LIMIT)
+
+    register_tool(server, lint_module, read_only=True, idempotent=True, title="Lint modules")
+    register_tool(server, check_module, read_only=True, idempotent=True, title="Check a module")
+
+
+def _load(ctx: AppContext) -> LintProject:
+    settings = ctx.settings
+    readonly = [r.path for r in ctx.workspace.roots if r.readonly]
+    return load_project(
+        ctx.workspace.writable_roots,
+        readonly,
+        odoo_path=settings.odoo_path,
+        series_setting=settings.odoo_series,
+    )
+
+
+def _select(ctx: AppContext, project: LintProject, modules: list[str] | str) -> list[Addon]:
+    names = [modules] if isinstance(modules, str) else list(modules)
+    if not names:
+        raise InvalidInput("No module given.", "Pass a module name, e.g. modules=['my_module'].")
+    targets = []
+    for name in names:
+        if "/" not in name and os.sep not in name:
+            project.addon_set.get(name)  # NotFound with a hint when there is no such module
+            targets.append(name)
+        else:  # a path: it must stay inside the sandbox
+            targets.append(str(ctx.workspace.resolve(name, purpose="read").path))
+    return project.select(targets)
+
+
+def _result(run: LintRun, series: str | None, min_severity: Severity, limit: int) -> LintResult:
+    findings = run.findings
+    floor = SEVERITY_RANK[min_severity]
+    kept = [f for f in findings if SEVERITY_RANK[f.severity] >= floor]
+    kept.sort(key=lambda f: (f.module, f.path, -SEVERITY_RANK[f.severity], f.line or 0))
+    notes = []
+    if len(kept) < len(findings):
+        notes.append(f"{len(findings) - len(kept)} finding(s) below {min_severity} left out")
+    if len(kept) > limit:
+        notes.append(f"showing {limit} of {len(kept)} findings; raise limit or check fewer modules")
+        kept = kept[:limit]
+    summary = summarize(findings)
+    return LintResult(
+        modules=run.modules,
+        checks=list(run.checks),
+        series=series,
+        passed=summary.errors == 0,
+        summary=summary,
+        findings=kept,
+        from_cache=[f"{check}:{name}" for check, names in run.cached.items() for name in names],
+        seconds=round(run.seconds, 3),
+        note="; ".join(notes),
+    )
+
+
+__all__ = ["LintResult", "register"]

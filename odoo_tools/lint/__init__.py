@@ -1,0 +1,30 @@
+"""Lint and static checks for Odoo addons: pylint-odoo, flake8, oca-odoo-pre-commit-hooks and
+our own cross-file checks, normalized into ``odoo_tools.findings.Finding``.
+
+Public API:
+- ``load_project(roots, readonly_roots=(), odoo_path=None, series_setting=None) -> LintProject``
+  (``.select(targets)`` -> addons, ``.series``, ``.addon_set``);
+- ``lint_addons(project, addons, checks=None, cache=..., digests=..., jobs=None,
+  on_progress=None) -> LintRun`` (async) and ``lint_addons_sync``; ``CHECKS``;
+- ``LintCache(directory)``, ``FileDigests()``; ``summarize(findings)``.
+"""
+
+from __future__ import annotations
+
+from odoo_tools.lint.cache import FileDigests, LintCache
+from odoo_tools.lint.project import LintProject, load_project
+from odoo_tools.lint.runner import CHECKS, LintRun, lint_addons, lint_addons_sync
+from odoo_tools.lint.summary import Summary, summarize
+
+__all__ = [
+    "CHECKS",
+    "FileDigests",
+    "LintCache",
+    "LintProject",
+    "LintRun",
+    "Summary",
+    "lint_addons",
+    "lint_addons_sync",
+    "load_project",
+    "summarize",
+]

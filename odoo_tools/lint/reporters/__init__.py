@@ -1,0 +1,27 @@
+"""Report formats for the CI gate: text, json, junit, sarif, github (workflow annotations).
+
+Every reporter takes the same ``Report`` and returns text. ``Report.display_path`` turns a
+finding's root-relative path into the path a CI system shows (relative to the working tree).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from odoo_tools.lint.reporters import github, json_report, junit, sarif, text
+from odoo_tools.lint.reporters.base import Report
+
+FORMATS: dict[str, Callable[[Report], str]] = {
+    "text": text.render,
+    "json": json_report.render,
+    "junit": junit.render,
+    "sarif": sarif.render,
+    "github": github.render,
+}
+
+
+def render(fmt: str, report: Report) -> str:
+    return FORMATS[fmt](report)
+
+
+__all__ = ["FORMATS", "Report", "render"]
