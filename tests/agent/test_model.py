@@ -108,14 +108,15 @@ async def test_tools_omitted_when_none_are_offered(model_server: StartServer) ->
     assert "tools" not in server.requests[0]
 
 
-async def test_rate_limit_waits_at_least_retry_after(model_server: StartServer) -> None:
-    server = model_server([{"status": 429, "retry_after": 1}, {"text": "after the wait"}])
+@pytest.mark.parametrize("status", [429, 503])
+async def test_retry_after_is_honoured(model_server: StartServer, status: int) -> None:
+    server = model_server([{"status": status, "retry_after": 1}, {"text": "after the wait"}])
     reply, events = await complete(client_for(server, base_delay=0.05))
     assert reply.text == "after the wait"
     gap = server.request_times[1] - server.request_times[0]
     assert gap >= 1.0
     (error,) = [e for e in events if e.type == "error"]
-    assert "429" in error.text and "Retrying in 1.0s (retry 1 of 4)" in error.text
+    assert str(status) in error.text and "Retrying in 1.0s (retry 1 of 4)" in error.text
 
 
 async def test_server_errors_back_off_exponentially_then_succeed(model_server: StartServer) -> None:
@@ -183,8 +184,8 @@ async def test_slow_answer_times_out_and_is_retried(model_server: StartServer) -
     assert "did not answer in time" in next(e.text for e in events if e.type == "error")
 
 
-async def test_api_key_never_appears_in_errors(
-    model_server: StartServer, monkeypatch: pytest.MonkeyPatch
+async def test_api_key_never_appears_in_errors_or_output(
+    model_server: StartServer, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]
 ) -> None:
     secret = "sk-very-secret-value-123456"
     monkeypatch.setenv("OPENAI_API_KEY", secret)
@@ -195,6 +196,8 @@ async def test_api_key_never_appears_in_errors(
     assert server.request_headers[0]["authorization"] == f"Bearer {secret}"  # it was used...
     assert secret not in str(caught.value)  # ...but never shown
     assert all(secret not in e.text for e in events)
+    printed = capfd.readouterr()
+    assert printed.out == "" and printed.err == ""  # no LiteLLM banners or log lines either
 
 
 async def test_summarize_sends_a_transcript_without_tools(model_server: StartServer) -> None:
