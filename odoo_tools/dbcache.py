@@ -1,0 +1,265 @@
+"""Template databases: dependencies installed once, cloned in a fraction of a second per run.
+
+A template holds the dependency closure of the modules under validation (auto_install modules
+included), never those modules themselves, so editing them keeps the template valid. Its key is
+the sha1 of the Odoo version, the demo flag, our data dir, the sorted module names and the path and
+bytes of every file of those modules: any edit to a dependency builds a new template.
+
+Concurrency: everything about one template (build, clone, evict) happens under a PostgreSQL
+advisory lock on its name, so two validations never build the same template twice and never clone a
+half-built one. A build happens in a scratch database that is renamed to the template's name
+only once it succeeded. Templates refuse connections, so nothing can sit on them and block a
+clone. Odoo's filestore (``<data_dir>/filestore/<db>``) is copied alongside each clone.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import shutil
+import time
+from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from odoo_tools.pg import Pg, new_db_name
+
+KEY_CHARS = 20
+SECONDS_PER_DAY = 86400.0
+LOCK_PREFIX = "assista-template:"
+BuildFn = Callable[[str], Awaitable[bool]]
+
+# Files we never hash: caches that change without the module changing.
+_SKIP_DIRS = {"__pycache__", ".git", ".mypy_cache", ".ruff_cache", ".pytest_cache"}
+_SKIP_SUFFIXES = (".pyc", ".pyo", ".swp", "~")
+
+
+class TemplateInfo(BaseModel):
+    """One template database, as recorded in its sidecar file."""
+
+    name: str
+    key: str
+    odoo_version: str = ""
+    demo: bool = False
+    modules: list[str] = Field(default_factory=list)
+    created: float = 0.0
+    last_used: float = 0.0
+    build_seconds: float = 0.0
+    orphan: bool = Field(default=False, description="Database without a record (or the reverse)")
+
+
+@dataclass(frozen=True)
+class CloneOutcome:
+    status: Literal["hit", "built", "build_failed"]
+    template: str
+    build_seconds: float = 0.0
+    build_database: str = ""  # the scratch database a failed build used (already dropped)
+
+
+_FILE_DIGESTS: dict[tuple[str, int, int], str] = {}
+
+
+def template_key(odoo_version: str, demo: bool, data_dir: Path, modules: Iterable[tuple[str, Path]]) -> str:
+    """sha1 over the version, demo flag, data dir and each module's name, files and bytes."""
+    digest = hashlib.sha1()
+    digest.update(f"odoo={odoo_version}\ndemo={demo}\ndata_dir={data_dir}\n".encode())
+    for name, folder in sorted(modules):
+        digest.update(f"module={name}\n".encode())
+        for path in _module_files(folder):
+            digest.update(f"file={path.relative_to(folder).as_posix()}\n".encode())
+            digest.update(_file_digest(path).encode())
+    return digest.hexdigest()
+
+
+def _module_files(folder: Path) -> list[Path]:
+    found: list[Path] = []
+    for dirpath, dirnames, filenames in os.walk(folder):
+        dirnames[:] = sorted(d for d in dirnames if d not in _SKIP_DIRS)
+        found.extend(Path(dirpath, f) for f in sorted(filenames) if not f.endswith(_SKIP_SUFFIXES))
+    return found
+
+
+def _file_digest(path: Path) -> str:
+    """sha1 of the bytes, remembered per (path, size, mtime) so big core modules hash once."""
+    try:
+        st = path.stat()
+    except OSError:
+        return "missing"
+    key = (str(path), st.st_size, st.st_mtime_ns)
+    cached = _FILE_DIGESTS.get(key)
+    if cached is None:
+        digest = hashlib.sha1()
+        with path.open("rb") as handle:
+            for chunk in iter(lambda: handle.read(1 << 20), b""):
+                digest.update(chunk)
+        cached = _FILE_DIGESTS[key] = digest.hexdigest()
+    return cached
+
+
+class TemplateCache:
+    """Templates of one cache dir on one PostgreSQL server, under one database prefix."""
+
+    def __init__(self, pg: Pg, cache_dir: Path, *, max_count: int = 5, max_age_days: float = 14.0) -> None:
+        self.pg = pg
+        self.cache_dir = cache_dir
+        self.meta_dir = cache_dir / "templates"
+        self.data_dir = cache_dir / "odoo-data"  # odoo-bin --data-dir: filestores are ours to copy
+        self.max_count = max_count
+        self.max_age_days = max_age_days
+
+    @property
+    def template_prefix(self) -> str:
+        return f"{self.pg.prefix}tpl_"
+
+    def template_name(self, key: str) -> str:
+        return f"{self.template_prefix}{key[:KEY_CHARS]}"
+
+    def filestore(self, database: str) -> Path:
+        return self.data_dir / "filestore" / database
+
+    # -- the one entry point of a validation ----------------------------------------------------
+    async def clone(self, key: str, clone_name: str, build: BuildFn, info: TemplateInfo) -> CloneOutcome:
+        """Make ``clone_name`` a copy of the template for ``key``, building it first if needed.
+
+        ``build(scratch_db)`` must install the dependencies into the (existing, empty) scratch
+        database and say whether that worked; it runs under the key's lock.
+        """
+        template = self.template_name(key)
+        async with self.pg.async_advisory_lock(LOCK_PREFIX + template):
+            outcome = CloneOutcome("hit", template)
+            if not self._usable(template):
+                outcome = await self._build(template, build, info)
+                if outcome.status == "build_failed":
+                    return outcome
+            self._copy_filestore(template, clone_name)
+            try:
+                self.pg.create(clone_name, template=template)
+            except BaseException:
+                self._remove_filestore(clone_name)
+                raise
+            self._touch(template)
+        self.evict()
+        return outcome
+
+    def _usable(self, template: str) -> bool:
+        return self._meta_path(template).is_file() and self.pg.exists(template)
+
+    async def _build(self, template: str, build: BuildFn, info: TemplateInfo) -> CloneOutcome:
+        scratch = new_db_name("build", self.pg.prefix)
+        self.drop_database(template)  # a leftover without a record: rebuild from scratch
+        self._meta_path(template).unlink(missing_ok=True)
+        started = time.time()
+        self.pg.create(scratch)
+        try:
+            ok = await build(scratch)
+        except BaseException:
+            self.drop_database(scratch)
+            raise
+        seconds = time.time() - started
+        if not ok:
+            self.drop_database(scratch)
+            return CloneOutcome("build_failed", template, seconds, scratch)
+        self.pg.rename(scratch, template)
+        self.pg.allow_connections(template, False)
+        self._move_filestore(scratch, template)
+        now = time.time()
+        record = info.model_copy(
+            update={"name": template, "created": now, "last_used": now, "build_seconds": seconds}
+        )
+        self._write_meta(record)
+        return CloneOutcome("built", template, seconds)
+
+    # -- databases and their filestores ---------------------------------------------------------
+    def drop_database(self, name: str) -> bool:
+        """Drop one of our databases and its filestore. Safe to call twice."""
+        dropped = self.pg.drop(name)
+        self._remove_filestore(name)
+        return dropped
+
+    def _copy_filestore(self, source: str, target: str) -> None:
+        src = self.filestore(source)
+        self._remove_filestore(target)
+        if src.is_dir():
+            shutil.copytree(src, self.filestore(target))
+
+    def _move_filestore(self, source: str, target: str) -> None:
+        src = self.filestore(source)
+        self._remove_filestore(target)
+        if src.is_dir():
+            os.replace(src, self.filestore(target))
+
+    def _remove_filestore(self, name: str) -> None:
+        path = self.filestore(name)
+        if path.is_dir():
+            shutil.rmtree(path, ignore_errors=True)
+
+    # -- records -------------------------------------------------------------------------------
+    def _meta_path(self, template: str) -> Path:
+        return self.meta_dir / f"{template}.json"
+
+    def _write_meta(self, info: TemplateInfo) -> None:
+        self.meta_dir.mkdir(parents=True, exist_ok=True)
+        target = self._meta_path(info.name)
+        tmp = target.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(info.model_dump_json(indent=2), encoding="utf-8")
+        os.replace(tmp, target)
+
+    def _read_meta(self, template: str) -> TemplateInfo | None:
+        try:
+            return TemplateInfo.model_validate_json(self._meta_path(template).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+
+    def _touch(self, template: str) -> None:
+        info = self._read_meta(template)
+        if info is not None:
+            self._write_meta(info.model_copy(update={"last_used": time.time()}))
+
+    # -- list / evict / clear -------------------------------------------------------------------
+    def templates(self) -> list[TemplateInfo]:
+        """Every template: in the database and recorded, or either alone (``orphan``)."""
+        in_db = set(self.pg.list_ours(self.template_prefix))
+        recorded = {p.name.removesuffix(".json") for p in self._meta_files()}
+        result: list[TemplateInfo] = []
+        for name in sorted(in_db | recorded):
+            info = self._read_meta(name) if name in recorded else None
+            orphan = info is None or name not in in_db
+            info = info or TemplateInfo(name=name, key=name.removeprefix(self.template_prefix))
+            result.append(info.model_copy(update={"name": name, "orphan": orphan}))
+        return sorted(result, key=lambda i: i.last_used, reverse=True)
+
+    def evict(self, now: float | None = None) -> list[str]:
+        """Drop templates beyond ``max_count`` (least recently used first) or older than the age
+        limit, and orphans. A template whose lock is held (in use) is skipped."""
+        now = time.time() if now is None else now
+        max_age = self.max_age_days * SECONDS_PER_DAY
+        doomed = [
+            info
+            for rank, info in enumerate(self.templates())
+            if info.orphan or rank >= self.max_count or now - info.last_used > max_age
+        ]
+        return [info.name for info in doomed if self._remove_template(info, wait=False)]
+
+    def clear(self) -> list[str]:
+        """Drop every template of this cache (waiting for ones in use)."""
+        return [info.name for info in self.templates() if self._remove_template(info, wait=True)]
+
+    def _remove_template(self, info: TemplateInfo, *, wait: bool) -> bool:
+        lock = LOCK_PREFIX + info.name  # the same lock clone() holds while building or cloning
+        manager = self.pg.advisory_lock(lock) if wait else self.pg.try_advisory_lock(lock)
+        with manager as held:
+            if not held:
+                return False
+            self.drop_database(info.name)
+            with contextlib.suppress(OSError):
+                self._meta_path(info.name).unlink()
+        return True
+
+    def _meta_files(self) -> list[Path]:
+        if not self.meta_dir.is_dir():
+            return []
+        return sorted(p for p in self.meta_dir.glob(f"{self.template_prefix}*.json"))

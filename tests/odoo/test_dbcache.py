@@ -1,0 +1,193 @@
+"""The template cache against the real PostgreSQL: key, build once, clone, evict, list, clear.
+
+The build step here writes a marker table into the scratch database in place of odoo-bin (the
+cache only needs "something that fills a database and says whether it worked"); the end-to-end
+path with the stand-in odoo-bin is in test_runner_validate.py.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+
+import pytest
+
+from odoo_tools.dbcache import TemplateCache, TemplateInfo, template_key
+from odoo_tools.errors import DatabaseError
+from odoo_tools.pg import Pg, new_db_name
+from tests.odoo.runner_support import pg  # noqa: F401  (fixture)
+
+
+class Builder:
+    """Fills the scratch database like an install would, and counts how often it ran."""
+
+    def __init__(self, pg: Pg, cache: TemplateCache, ok: bool = True, delay: float = 0.0) -> None:  # noqa: F811
+        self.pg, self.cache, self.ok, self.delay = pg, cache, ok, delay
+        self.calls: list[str] = []
+        self.started = asyncio.Event()
+
+    async def __call__(self, database: str) -> bool:
+        self.calls.append(database)
+        self.started.set()
+        await asyncio.sleep(self.delay)
+        with self.pg.connect(database) as conn, conn.cursor() as cur:
+            cur.execute("CREATE TABLE deps (name text); INSERT INTO deps VALUES ('base')")
+        store = self.cache.filestore(database) / "ab"
+        store.mkdir(parents=True)
+        (store / "abc123").write_bytes(b"attachment")
+        return self.ok
+
+
+def _cache(pg: Pg, tmp_path: Path, **kwargs: float) -> TemplateCache:  # noqa: F811
+    return TemplateCache(pg, tmp_path / "cache", **kwargs)  # type: ignore[arg-type]
+
+
+def _info(key: str) -> TemplateInfo:
+    return TemplateInfo(name="", key=key, odoo_version="18.0", modules=["base"])
+
+
+def _module(root: Path, name: str) -> Path:
+    folder = root / name
+    (folder / "models").mkdir(parents=True)
+    (folder / "__manifest__.py").write_text("{'name': 'x', 'depends': ['base']}")
+    (folder / "models" / "a.py").write_text("x = 1\n")
+    return folder
+
+
+def test_key_changes_with_dependency_files_version_and_demo_only(tmp_path: Path) -> None:
+    dep = _module(tmp_path, "dep")
+    other = _module(tmp_path, "other")
+    data = tmp_path / "data"
+    base = template_key("18.0", False, data, [("dep", dep), ("other", other)])
+    assert base == template_key("18.0", False, data, [("other", other), ("dep", dep)])
+    (dep / "__pycache__").mkdir()
+    (dep / "__pycache__" / "a.cpython-311.pyc").write_bytes(b"junk")
+    assert template_key("18.0", False, data, [("dep", dep), ("other", other)]) == base
+    assert template_key("18.0", True, data, [("dep", dep), ("other", other)]) != base
+    assert template_key("17.0", False, data, [("dep", dep), ("other", other)]) != base
+    assert template_key("18.0", False, tmp_path / "d2", [("dep", dep), ("other", other)]) != base
+    (dep / "models" / "a.py").write_text("x = 2\n")
+    assert template_key("18.0", False, data, [("dep", dep), ("other", other)]) != base
+    (dep / "models" / "a.py").write_text("x = 1\n")
+    (dep / "models" / "b.py").write_text("")
+    assert template_key("18.0", False, data, [("dep", dep), ("other", other)]) != base
+
+
+@pytest.mark.anyio
+async def test_first_clone_builds_then_hits_and_clones_carry_content_and_filestore(
+    pg: Pg,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    cache = _cache(pg, tmp_path)
+    build = Builder(pg, cache)
+    first, second = new_db_name("install", pg.prefix), new_db_name("install", pg.prefix)
+    try:
+        outcome = await cache.clone("a" * 40, first, build, _info("a" * 40))
+        assert outcome.status == "built" and outcome.template == cache.template_name("a" * 40)
+        outcome2 = await cache.clone("a" * 40, second, build, _info("a" * 40))
+        assert outcome2.status == "hit"
+        assert len(build.calls) == 1
+        for clone in (first, second):
+            with pg.connect(clone) as conn, conn.cursor() as cur:
+                cur.execute("SELECT name FROM deps")
+                assert cur.fetchall() == [("base",)]
+            assert (cache.filestore(clone) / "ab" / "abc123").read_bytes() == b"attachment"
+        # Templates refuse connections: nothing can sit on one and block a clone.
+        with pytest.raises(DatabaseError), pg.connect(outcome.template):
+            pass
+        [listed] = cache.templates()
+        assert (listed.name, listed.key, listed.orphan) == (outcome.template, "a" * 40, False)
+        assert listed.last_used >= listed.created
+        assert not cache.filestore(build.calls[0]).exists()  # the scratch filestore moved
+    finally:
+        for name in (first, second):
+            cache.drop_database(name)
+        assert cache.clear() == [cache.template_name("a" * 40)]
+    assert not cache.filestore(first).exists()
+    assert cache.templates() == []
+
+
+@pytest.mark.anyio
+async def test_concurrent_validations_build_the_template_once(pg: Pg, tmp_path: Path) -> None:  # noqa: F811
+    cache = _cache(pg, tmp_path)
+    build = Builder(pg, cache, delay=0.5)
+    clones = [new_db_name("test", pg.prefix) for _ in range(3)]
+    try:
+        outcomes = await asyncio.gather(*(cache.clone("b" * 40, c, build, _info("b" * 40)) for c in clones))
+        assert sorted(o.status for o in outcomes) == ["built", "hit", "hit"]
+        assert len(build.calls) == 1
+        assert all(pg.exists(c) for c in clones)
+    finally:
+        for name in clones:
+            cache.drop_database(name)
+        cache.clear()
+
+
+@pytest.mark.anyio
+async def test_failed_build_leaves_nothing_and_is_retried_next_time(pg: Pg, tmp_path: Path) -> None:  # noqa: F811
+    cache = _cache(pg, tmp_path)
+    clone = new_db_name("install", pg.prefix)
+    outcome = await cache.clone("c" * 40, clone, Builder(pg, cache, ok=False), _info("c" * 40))
+    assert outcome.status == "build_failed"
+    assert pg.list_ours() == []
+    assert cache.templates() == []
+    assert not cache.filestore(outcome.build_database).exists()
+    retry = Builder(pg, cache)
+    try:
+        assert (await cache.clone("c" * 40, clone, retry, _info("c" * 40))).status == "built"
+        assert len(retry.calls) == 1
+    finally:
+        cache.drop_database(clone)
+        cache.clear()
+
+
+@pytest.mark.anyio
+async def test_cancelled_build_drops_its_scratch_database_and_releases_the_lock(
+    pg: Pg,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    cache = _cache(pg, tmp_path)
+    build = Builder(pg, cache, delay=30)
+    task = asyncio.create_task(cache.clone("d" * 40, new_db_name("x", pg.prefix), build, _info("d" * 40)))
+    await build.started.wait()
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    assert pg.list_ours() == []
+    with pg.try_advisory_lock("assista-template:" + cache.template_name("d" * 40)) as held:
+        assert held
+
+
+@pytest.mark.anyio
+async def test_eviction_by_count_and_age_skips_templates_in_use(pg: Pg, tmp_path: Path) -> None:  # noqa: F811
+    cache = _cache(pg, tmp_path, max_count=2, max_age_days=1)
+    keys = [c * 40 for c in "efg"]
+    for key in keys:
+        clone = new_db_name("x", pg.prefix)
+        await cache.clone(key, clone, Builder(pg, cache), _info(key))
+        cache.drop_database(clone)
+        await asyncio.sleep(0.01)  # distinct last_used stamps, oldest first
+    remaining = [t.key for t in cache.templates()]
+    assert remaining == ["g" * 40, "f" * 40]  # the least recently used one went at the third build
+    in_use = cache.template_name("f" * 40)
+    with pg.advisory_lock("assista-template:" + in_use):
+        evicted = cache.evict(now=time.time() + 2 * 86400)
+    assert evicted == [cache.template_name("g" * 40)]
+    assert [t.name for t in cache.templates()] == [in_use]
+    assert cache.clear() == [in_use]
+    assert pg.list_ours() == []
+
+
+def test_orphans_are_listed_and_cleared(pg: Pg, tmp_path: Path) -> None:  # noqa: F811
+    cache = _cache(pg, tmp_path)
+    stray_db = cache.template_name("1" * 40)
+    pg.create(stray_db)
+    cache.meta_dir.mkdir(parents=True)
+    stray_meta = cache.template_name("2" * 40)
+    (cache.meta_dir / f"{stray_meta}.json").write_text(_info("2" * 40).model_dump_json())
+    listed = {t.name: t.orphan for t in cache.templates()}
+    assert listed == {stray_db: True, stray_meta: True}
+    assert sorted(cache.evict()) == sorted([stray_db, stray_meta])
+    assert cache.templates() == []
+    assert pg.list_ours() == []
