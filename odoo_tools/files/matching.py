@@ -1,0 +1,147 @@
+"""Finding ``old_text`` in a file: exact first, then a whitespace-tolerant line match.
+
+The tolerant match compares whole lines with leading/trailing whitespace stripped and inner
+runs of whitespace collapsed, so a model that got the indentation wrong still hits the right
+lines; the replacement is then re-indented to the file's real indentation.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+from odoo_tools.errors import EditConflict
+from odoo_tools.files.textio import split_lines
+
+_SPACES = re.compile(r"\s+")
+MAX_LOCATIONS_SHOWN = 10
+
+
+@dataclass(frozen=True)
+class Match:
+    start: int  # character offsets into the text
+    end: int
+    line: int  # 1-based line of ``start``
+    strategy: Literal["exact", "whitespace"]
+    replacement: str
+
+
+def find_unique(text: str, old: str, new: str, label: str) -> Match:
+    """The one place ``old`` occurs in ``text``, or EditConflict saying how many / what is closest."""
+    exact = _exact_offsets(text, old)
+    if len(exact) == 1:
+        start = exact[0]
+        return Match(start, start + len(old), _line_of(text, start), "exact", new)
+    if len(exact) > 1:
+        raise _ambiguous(label, [_line_of(text, o) for o in exact])
+    lines = split_lines(text)
+    windows = _tolerant_windows(lines, old)
+    if len(windows) == 1:
+        return _tolerant_match(lines, windows[0], old, new)
+    if len(windows) > 1:
+        raise _ambiguous(label, [w[0] + 1 for w in windows])
+    raise EditConflict(
+        f"{label}: old_text was not found (not even ignoring whitespace).",
+        "Read the file again and copy old_text exactly. Closest region:\n" + closest_region(lines, old),
+    )
+
+
+def _exact_offsets(text: str, old: str) -> list[int]:
+    found: list[int] = []
+    start = text.find(old)
+    while start != -1:
+        found.append(start)
+        start = text.find(old, start + 1)
+    return found
+
+
+def _line_of(text: str, offset: int) -> int:
+    return text.count("\n", 0, offset) + 1
+
+
+def _ambiguous(label: str, lines: list[int]) -> EditConflict:
+    shown = ", ".join(str(n) for n in lines[:MAX_LOCATIONS_SHOWN])
+    more = f" and {len(lines) - MAX_LOCATIONS_SHOWN} more" if len(lines) > MAX_LOCATIONS_SHOWN else ""
+    return EditConflict(
+        f"{label}: old_text matches {len(lines)} places (lines {shown}{more}).",
+        "Include more surrounding lines in old_text so it matches exactly one place.",
+    )
+
+
+def _norm(line: str) -> str:
+    return _SPACES.sub(" ", line.strip())
+
+
+def _old_lines(old: str) -> list[str]:
+    lines = old.split("\n")
+    while lines and not lines[0].strip():
+        lines.pop(0)
+    while lines and not lines[-1].strip():
+        lines.pop()
+    return lines
+
+
+def _tolerant_windows(lines: list[str], old: str) -> list[tuple[int, int]]:
+    wanted = [_norm(line) for line in _old_lines(old)]
+    if not wanted:
+        return []
+    normed = [_norm(line) for line in lines]
+    size = len(wanted)
+    return [
+        (i, i + size)
+        for i in range(len(normed) - size + 1)
+        if normed[i] == wanted[0] and normed[i : i + size] == wanted
+    ]
+
+
+def _indent(line: str) -> str:
+    return line[: len(line) - len(line.lstrip(" \t"))]
+
+
+def _tolerant_match(lines: list[str], window: tuple[int, int], old: str, new: str) -> Match:
+    first, last = window
+    start = sum(len(line) for line in lines[:first])
+    end = start + sum(len(line) for line in lines[first:last])
+    old_indent = _indent(_old_lines(old)[0])
+    file_indent = _indent(lines[first])
+    replacement = _reindent(new, old_indent, file_indent)
+    if lines[last - 1].endswith("\n") and replacement and not replacement.endswith("\n"):
+        replacement += "\n"
+    return Match(start, end, first + 1, "whitespace", replacement)
+
+
+def _reindent(new: str, old_indent: str, file_indent: str) -> str:
+    """Shift ``new`` from the indentation old_text used to the one the file really has."""
+    body = _old_lines(new)
+    out: list[str] = []
+    for line in body:
+        if not line.strip():
+            out.append("")
+        elif line.startswith(old_indent):
+            out.append(file_indent + line[len(old_indent) :])
+        else:
+            out.append(file_indent + line.lstrip(" \t"))
+    return "\n".join(out)
+
+
+def closest_region(lines: list[str], old: str, context: int = 2) -> str:
+    """The file lines most similar to ``old``, numbered, to show where a failed edit aimed."""
+    wanted = "\n".join(_norm(line) for line in _old_lines(old))
+    size = max(len(_old_lines(old)), 1)
+    if not lines:
+        return "(the file is empty)"
+    normed = [_norm(line) for line in lines]
+    scored: list[tuple[float, int]] = []
+    for i in range(max(len(lines) - size + 1, 1)):
+        matcher = difflib.SequenceMatcher(None, "\n".join(normed[i : i + size]), wanted, autojunk=False)
+        scored.append((matcher.quick_ratio(), i))
+    best_ratio, best = -1.0, 0
+    for _, i in sorted(scored, reverse=True)[:10]:
+        window = "\n".join(normed[i : i + size])
+        ratio = difflib.SequenceMatcher(None, window, wanted, autojunk=False).ratio()
+        if ratio > best_ratio:
+            best_ratio, best = ratio, i
+    lo, hi = max(best - context, 0), min(best + size + context, len(lines))
+    return "".join(f"{n + 1:>6}\t{lines[n].rstrip(chr(10))}\n" for n in range(lo, hi)).rstrip("\n")

@@ -1,0 +1,134 @@
+"""grep: a regular expression over file contents, with include globs, context lines and caps."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from odoo_tools.errors import InvalidInput
+from odoo_tools.files.listing import entries_under
+from odoo_tools.files.models import GrepMatch, GrepResult
+from odoo_tools.files.textio import decode_utf8
+from odoo_tools.files.walking import Found, glob_matches
+from odoo_tools.workspace import Workspace
+
+MAX_MATCHES = 200
+MAX_CONTEXT = 10
+MAX_LINE_CHARS = 500
+MAX_FILE_BYTES = 5 * 1024 * 1024  # larger files are skipped (and counted in the note)
+MAX_OUTPUT_CHARS = 200_000
+
+
+@dataclass
+class _Tally:
+    matches: list[GrepMatch] = field(default_factory=list)
+    chars: int = 0
+    searched: int = 0
+    matched_files: int = 0
+    skipped_large: int = 0
+    truncated: bool = False
+
+
+def grep(
+    ws: Workspace,
+    pattern: str,
+    path: str = ".",
+    *,
+    include: Sequence[str] = (),
+    exclude: Sequence[str] = (),
+    context: int = 0,
+    ignore_case: bool = False,
+    max_matches: int = MAX_MATCHES,
+) -> GrepResult:
+    """Lines matching ``pattern`` in the text files under ``path`` (a folder or one file)."""
+    regex = _compile(pattern, ignore_case)
+    if not 0 <= context <= MAX_CONTEXT:
+        raise InvalidInput(f"context must be between 0 and {MAX_CONTEXT}, got {context}.")
+    if max_matches < 1:
+        raise InvalidInput("max_matches must be at least 1.")
+    tally = _Tally()
+    for found in _files(ws, path, include, exclude):
+        if tally.truncated:
+            break
+        _grep_file(found, regex, context, max_matches, tally)
+    return GrepResult(
+        pattern=pattern,
+        matches=tally.matches,
+        files_searched=tally.searched,
+        files_matched=tally.matched_files,
+        truncated=tally.truncated,
+        note=_note(tally, max_matches),
+    )
+
+
+def _compile(pattern: str, ignore_case: bool) -> re.Pattern[str]:
+    if not pattern:
+        raise InvalidInput("Empty pattern.", "Give a regular expression, e.g. 'def _compute_'.")
+    try:
+        return re.compile(pattern, re.IGNORECASE if ignore_case else 0)
+    except re.error as exc:
+        raise InvalidInput(
+            f"Invalid regular expression {pattern!r}: {exc}.",
+            "Escape special characters such as ( ) [ ] . * + ? with a backslash.",
+        ) from exc
+
+
+def _files(ws: Workspace, path: str, include: Sequence[str], exclude: Sequence[str]) -> list[Found]:
+    target = None if path.strip() in (".", "./") else ws.resolve(path)
+    if target is not None and target.path.is_file():
+        size = target.path.stat().st_size
+        return [Found(target.path, target.rel, "file", 0, size)]
+    files = [f for f in entries_under(ws, path, None, exclude) if f.kind == "file"]
+    if include:
+        files = [f for f in files if any(glob_matches(p, f.rel) for p in include)]
+    return files
+
+
+def _grep_file(found: Found, regex: re.Pattern[str], context: int, cap: int, tally: _Tally) -> None:
+    if (found.size or 0) > MAX_FILE_BYTES:
+        tally.skipped_large += 1
+        return
+    try:
+        text = decode_utf8(found.path.read_bytes())
+    except OSError:
+        return
+    if text is None:
+        return  # binary files are not searched
+    tally.searched += 1
+    lines = text.split("\n")
+    hit = False
+    for index, line in enumerate(lines):
+        if not regex.search(line):
+            continue
+        if len(tally.matches) >= cap or tally.chars >= MAX_OUTPUT_CHARS:
+            tally.truncated = True
+            return
+        hit = True
+        match = GrepMatch(
+            path=found.rel,
+            line=index + 1,
+            text=_clip(line),
+            before=[_clip(x) for x in lines[max(index - context, 0) : index]],
+            after=[_clip(x) for x in lines[index + 1 : index + 1 + context]],
+        )
+        tally.chars += len(match.text) + sum(len(x) for x in (*match.before, *match.after))
+        tally.matches.append(match)
+    tally.matched_files += hit
+
+
+def _clip(line: str) -> str:
+    line = line.rstrip("\r")
+    return line if len(line) <= MAX_LINE_CHARS else line[:MAX_LINE_CHARS] + "…[line cut]"
+
+
+def _note(tally: _Tally, cap: int) -> str | None:
+    parts = []
+    if tally.truncated:
+        parts.append(
+            f"Stopped after {len(tally.matches)} matches (cap {cap} matches / ~200 KB); "
+            "narrow the pattern, the folder or include globs to see the rest."
+        )
+    if tally.skipped_large:
+        parts.append(f"{tally.skipped_large} file(s) over {MAX_FILE_BYTES} bytes were not searched.")
+    return " ".join(parts) or None

@@ -1,0 +1,165 @@
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from odoo_tools.errors import EditConflict, InvalidInput
+from odoo_tools.files import apply_patch
+from odoo_tools.files.patching import parse_patch
+from odoo_tools.workspace import Workspace
+from tests.files.conftest import BOOK, error_text
+
+pytestmark = pytest.mark.anyio
+LOAN = "library_loan/models/library_loan.py"
+
+
+def _snapshot(root: Path) -> dict[str, bytes]:
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def _git_diff(before: Path, after: Path) -> str:
+    """A real `git diff` between two trees, with a/ b/ prefixes as git prints them."""
+    out = subprocess.run(
+        ["git", "diff", "--no-index", "--no-color", "-M", "before", "after"],
+        cwd=before.parent, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert out.returncode == 1, out.stderr  # 1 = differences found
+    return out.stdout.replace("a/before/", "a/").replace("b/after/", "b/")
+
+
+def _edited_copy(addons: Path, tmp_path: Path) -> tuple[Path, Path]:
+    before, after = tmp_path / "before", tmp_path / "after"
+    shutil.copytree(addons, before)
+    shutil.copytree(addons, after)
+    book = after / BOOK
+    text = book.read_text(encoding="utf-8")
+    book.write_text(text.replace("pages = fields.Integer()", "pages = fields.Integer(default=1)")
+                    .replace("# Copyright 2026", "# Copyright 2027"), encoding="utf-8")  # fmt: skip
+    (after / "library_base/models/extra.py").write_text("X = 1\n", encoding="utf-8")
+    (after / "library_broken/views/unlisted_views.xml").unlink()
+    return before, after
+
+
+async def test_git_diff_with_new_deleted_and_multi_hunk_files(
+    call: Any, addons: Path, tmp_path: Path
+) -> None:
+    before, after = _edited_copy(addons, tmp_path)
+    patch = _git_diff(before, after)
+    result = await call("apply_patch", patch=patch)
+    assert not result.is_error, result
+    actions = {f["path"]: f["action"] for f in result.structured_content["files"]}
+    assert actions == {
+        BOOK: "modify",
+        "library_base/models/extra.py": "create",
+        "library_broken/views/unlisted_views.xml": "delete",
+    }
+    assert _snapshot(addons) == _snapshot(after)
+
+
+def test_diff_u_output_applies(ws: Workspace, addons: Path, tmp_path: Path) -> None:
+    _, after = _edited_copy(addons, tmp_path)
+    out = subprocess.run(
+        ["diff", "-u", f"before/{BOOK}", f"after/{BOOK}"], cwd=tmp_path, capture_output=True, text=True
+    )
+    assert out.stdout.startswith(f"--- before/{BOOK}\t")  # diff -u adds a timestamp after a tab
+    result = apply_patch(ws, out.stdout)
+    assert [(f.path, f.action, f.hunks) for f in result.files] == [(BOOK, "modify", 2)]
+    assert (addons / BOOK).read_bytes() == (after / BOOK).read_bytes()
+
+
+async def test_bad_hunk_leaves_every_file_unchanged(call: Any, addons: Path, tmp_path: Path) -> None:
+    before, after = _edited_copy(addons, tmp_path)
+    patch = _git_diff(before, after)
+    # Break the second hunk of library_book.py: its context no longer matches the file.
+    broken = patch.replace("     date_published = fields.Date(", "     date_published = fields.Datetime(")
+    assert broken != patch
+    original = _snapshot(addons)
+    result = await call("apply_patch", patch=broken)
+    message = error_text(result)
+    assert BOOK in message and "hunk 2" in message and "Nothing was written" in message
+    assert "fields.Datetime" in message  # shows what it expected
+    assert _snapshot(addons) == original
+
+
+def test_new_file_that_exists_is_a_conflict_and_nothing_changes(ws: Workspace, addons: Path) -> None:
+    original = _snapshot(addons)
+    patch = (
+        f"--- a/{BOOK}\n+++ b/{BOOK}\n@@ -1 +1 @@\n-# Copyright 2026 Assista Examples\n+# Copyright 2027\n"
+        "--- /dev/null\n+++ b/library_base/__init__.py\n@@ -0,0 +1 @@\n+x\n"
+    )
+    with pytest.raises(EditConflict, match="already exists"):
+        apply_patch(ws, patch)
+    assert _snapshot(addons) == original
+
+
+def test_dry_run_writes_nothing(ws: Workspace, addons: Path) -> None:
+    original = _snapshot(addons)
+    patch = "--- /dev/null\n+++ b/new_mod/__init__.py\n@@ -0,0 +1,2 @@\n+a\n+b\n"
+    result = apply_patch(ws, patch, dry_run=True)
+    assert result.dry_run and result.files[0].added == 2
+    assert _snapshot(addons) == original
+
+
+def test_hunk_found_when_lines_moved(ws: Workspace, addons: Path) -> None:
+    target = addons / "m.py"
+    target.write_text("".join(f"l{n}\n" for n in range(1, 21)), encoding="utf-8")
+    # The header claims line 2; the text sits at line 12 (earlier edits moved it).
+    patch = "--- a/m.py\n+++ b/m.py\n@@ -2,3 +2,3 @@\n l11\n-l12\n+L12\n l13\n"
+    apply_patch(ws, patch)
+    assert "L12\n" in target.read_text(encoding="utf-8") and "l12\n" not in target.read_text(encoding="utf-8")
+
+
+def test_no_newline_at_end_of_file_markers(ws: Workspace, addons: Path) -> None:
+    target = addons / "eol.txt"
+    target.write_text("a\nb", encoding="utf-8")
+    patch = "--- a/eol.txt\n+++ b/eol.txt\n@@ -1,2 +1,2 @@\n a\n-b\n\\ No newline at end of file\n+c\n"
+    apply_patch(ws, patch)
+    assert target.read_text(encoding="utf-8") == "a\nc\n"
+
+
+def test_rename_with_git_headers(ws: Workspace, addons: Path) -> None:
+    patch = (
+        "diff --git a/library_broken/views/unlisted_views.xml b/library_broken/views/listed.xml\n"
+        "similarity index 100%\n"
+        "rename from library_broken/views/unlisted_views.xml\n"
+        "rename to library_broken/views/listed.xml\n"
+    )
+    before = (addons / "library_broken/views/unlisted_views.xml").read_bytes()
+    result = apply_patch(ws, patch)
+    assert result.files[0].action == "rename" and result.files[0].path == "library_broken/views/listed.xml"
+    assert (addons / "library_broken/views/listed.xml").read_bytes() == before
+    assert not (addons / "library_broken/views/unlisted_views.xml").exists()
+
+
+def test_new_file_mode_is_applied(ws: Workspace, addons: Path) -> None:
+    patch = (
+        "diff --git a/tools/run.sh b/tools/run.sh\nnew file mode 100755\nindex 0000000..e69de29\n"
+        "--- /dev/null\n+++ b/tools/run.sh\n@@ -0,0 +1 @@\n+#!/bin/sh\n"
+    )
+    apply_patch(ws, patch)
+    assert (addons / "tools/run.sh").stat().st_mode & 0o111
+
+
+def test_malformed_patches_name_the_problem(ws: Workspace) -> None:
+    with pytest.raises(InvalidInput, match="No file changes"):
+        apply_patch(ws, "just some text\n")
+    with pytest.raises(InvalidInput, match=r"hunk 1 .*shorter than its header"):
+        apply_patch(ws, f"--- a/{BOOK}\n+++ b/{BOOK}\n@@ -1,5 +1,5 @@\n a\n")
+    with pytest.raises(InvalidInput, match="does not start with"):
+        apply_patch(ws, f"--- a/{BOOK}\n+++ b/{BOOK}\n@@ -1,2 +1,2 @@\n a\n*b\n")
+
+
+def test_patch_outside_the_sandbox_is_refused(ws: Workspace, tmp_path: Path) -> None:
+    with pytest.raises(Exception, match="outside"):
+        apply_patch(ws, "--- /dev/null\n+++ b/../../evil.py\n@@ -0,0 +1 @@\n+x\n")
+    assert not (tmp_path / "evil.py").exists()
+
+
+def test_parser_reads_removed_lines_that_look_like_headers() -> None:
+    patch = "--- a/x.sql\n+++ b/x.sql\n@@ -1 +1 @@\n--- a comment\n+++ b/not-a-header\n"
+    (item,) = parse_patch(patch)
+    assert item.hunks[0].lines == [("-", "-- a comment"), ("+", "++ b/not-a-header")]
