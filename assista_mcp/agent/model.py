@@ -19,7 +19,12 @@ from assista_mcp.agent.events import StreamEvent, Usage
 from assista_mcp.agent.model_stream import StreamAssembler
 from assista_mcp.agent.provider import load_litellm
 from assista_mcp.agent.retry import Failure, backoff_delay, classify, describe_attempt
-from assista_mcp.agent.summary import SUMMARY_SYSTEM_PROMPT, transcript
+from assista_mcp.agent.summary import (
+    MAX_TRANSCRIPT_CHARS,
+    MIN_TRANSCRIPT_CHARS,
+    SUMMARY_SYSTEM_PROMPT,
+    transcript,
+)
 from odoo_tools.errors import AssistaError, ConfigError
 
 OnEvent = Callable[[StreamEvent], None]
@@ -102,26 +107,41 @@ class ModelClient:
     ) -> ModelReply:
         """Stream one answer. Emits text/reasoning deltas, one usage event, and an error event
         before each retry or fallback. Raises ContextWindowExceeded or ModelError."""
-        models = [self.model] + ([self.fallback_model] if self.fallback_model else [])
-        for position, model in enumerate(models):
-            try:
-                return await self._complete_with_retries(model, messages, tools, on_event)
-            except ContextWindowExceeded:
+        try:
+            return await self._complete_with_retries(self.model, messages, tools, on_event)
+        except ContextWindowExceeded:
+            raise
+        except ModelError as error:
+            if not self.fallback_model:
                 raise
-            except ModelError as error:
-                if position + 1 == len(models):
-                    raise
-                text = f"{model} keeps failing ({error.message}). Switching to fallback model {models[-1]}."
-                on_event(StreamEvent(type="error", text=text))
-        raise AssertionError("unreachable: the last model re-raises")
+            primary_error = error
+        text = f"{self.model} keeps failing ({primary_error.message}). Switching to fallback model "
+        on_event(StreamEvent(type="error", text=f"{text}{self.fallback_model}."))
+        try:
+            return await self._complete_with_retries(self.fallback_model, messages, tools, on_event)
+        except ContextWindowExceeded:
+            raise
+        except ModelError as error:
+            raise ModelError(f"{error.message} (primary: {primary_error.message})", error.hint) from error
 
     async def summarize(self, messages: list[dict[str, Any]], on_event: OnEvent = _ignore) -> str:
-        """A compact summary of ``messages`` (older turns being condensed out of the history)."""
-        request = [
-            {"role": "system", "content": SUMMARY_SYSTEM_PROMPT},
-            {"role": "user", "content": transcript(messages)},
-        ]
-        reply = await self.complete(request, [], on_event)
+        """A compact summary of ``messages`` (older turns being condensed out of the history).
+
+        When even the transcript does not fit, it is cut shorter (the middle goes first) and
+        the request is tried again, down to a small fraction of the first size."""
+        budget = MAX_TRANSCRIPT_CHARS
+        while True:
+            request = [
+                {"role": "system", "content": SUMMARY_SYSTEM_PROMPT},
+                {"role": "user", "content": transcript(messages, budget)},
+            ]
+            try:
+                reply = await self.complete(request, [], on_event)
+                break
+            except ContextWindowExceeded:
+                if budget <= MIN_TRANSCRIPT_CHARS:
+                    raise
+                budget //= 4
         summary = reply.text.strip()
         if not summary:
             raise ModelError("The model returned an empty summary.", "Try again, or start a new session.")

@@ -13,16 +13,17 @@ SUMMARY_SYSTEM_PROMPT = (
 )
 MAX_MESSAGE_CHARS = 2000
 MAX_TRANSCRIPT_CHARS = 60000
+MIN_TRANSCRIPT_CHARS = 4000
 
 
-def transcript(messages: list[dict[str, Any]]) -> str:
+def transcript(messages: list[dict[str, Any]], max_chars: int = MAX_TRANSCRIPT_CHARS) -> str:
     """The messages as plain text, each cut to a readable size, the whole kept within bounds
     (the middle is dropped first: the task and the latest turns matter most)."""
     parts = [_render(m) for m in messages]
     text = "\n\n".join(parts)
-    if len(text) <= MAX_TRANSCRIPT_CHARS:
+    if len(text) <= max_chars:
         return text
-    half = MAX_TRANSCRIPT_CHARS // 2
+    half = max_chars // 2
     return text[:half] + "\n\n[... earlier middle of the conversation omitted ...]\n\n" + text[-half:]
 
 

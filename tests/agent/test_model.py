@@ -226,3 +226,39 @@ async def test_empty_summary_is_an_error(model_server: StartServer) -> None:
     server = model_server([{"text": ""}])
     with pytest.raises(ModelError):
         await client_for(server).summarize([{"role": "user", "content": "hi"}])
+
+
+async def test_dropped_connection_mid_stream_is_retried(model_server: StartServer) -> None:
+    server = model_server([{"text": "Half an ans", "split": 4, "disconnect": True}, {"text": "Whole answer"}])
+    reply, events = await complete(client_for(server))
+    assert reply.text == "Whole answer"
+    assert next(e.text for e in events if e.type == "text") == "Half"
+    (error,) = [e for e in events if e.type == "error"]
+    assert "partial answer" in error.text
+
+
+async def test_fallback_failing_too_reports_both_models(model_server: StartServer) -> None:
+    server = model_server([{"status": 500}, {"status": 404, "error": "model backup-model not found"}])
+    client = client_for(server, max_retries=0, fallback_model="openai/backup-model")
+    with pytest.raises(ModelError) as caught:
+        await complete(client)
+    assert "backup-model not found" in caught.value.message and "primary:" in caught.value.message
+    assert "model id" in caught.value.hint
+
+
+async def test_summarize_cuts_the_transcript_when_it_does_not_fit(model_server: StartServer) -> None:
+    server = model_server([{"context_window_error": True}, {"text": "Short summary."}])
+    history = [{"role": "user", "content": f"turn {n}: " + "x" * 1500} for n in range(40)]
+    assert await client_for(server).summarize(history) == "Short summary."
+    first, second = (len(body["messages"][1]["content"]) for body in server.requests)
+    assert second < first
+    assert "turn 0:" in server.requests[1]["messages"][1]["content"]  # the start (the task) is kept
+    assert "turn 39:" in server.requests[1]["messages"][1]["content"]  # and the latest turns
+
+
+async def test_summarize_gives_up_when_nothing_fits(model_server: StartServer) -> None:
+    server = model_server([{"context_window_error": True}] * 3)
+    history = [{"role": "user", "content": "x" * 1500} for _ in range(50)]
+    with pytest.raises(ContextWindowExceeded):
+        await client_for(server).summarize(history)
+    assert len(server.requests) == 3
