@@ -58,13 +58,15 @@ def finding_from_traceback(tb: Traceback, ctx: LoadContext, mapper: PathMapper) 
         kind=kind,
         traceback=tb.trimmed(),
     )
-    _add_identifiers(finding, message)
+    _add_identifiers(finding, "\n".join([message, *(cause.exc_message for cause in tb.causes)]))
     return finding
 
 
 def decisive_line(tb: Traceback) -> str:
     """The one line a developer needs: the error itself, without snippets and context dumps."""
     lines = tb.exc_lines
+    if tb.exc_short == "ParseError" and tb.causes and "somewhere inside" in (lines[0] if lines else ""):
+        return tb.causes[-1].headline  # the element is quoted; the cause says what is wrong with it
     if tb.exc_short == "ParseError":
         body = lines[1:]
         if "View error context:" in body:
@@ -84,7 +86,20 @@ def decisive_line(tb: Traceback) -> str:
     return prefix + text
 
 
+FRAME_KINDS = (
+    ("convert_csv_import", kinds.DATA_IMPORT),
+    ("convert_xml_import", kinds.XML_DATA),
+    ("load_openerp_module", kinds.PYTHON_ERROR),
+)
+QUOTED_RE = re.compile(r"'(?P<token>[^']+)'")
+
+
 def _kind_from_frames(tb: Traceback) -> str:
+    """Errors without a telling type (ValueError...) are named by the Odoo step that raised them."""
+    functions = {frame.func for frame in tb.frames}
+    for function, kind in FRAME_KINDS:
+        if function in functions:
+            return kind
     return kinds.PYTHON_ERROR if tb.addon_frames() else kinds.REGISTRY_FAILURE
 
 
@@ -100,6 +115,10 @@ def _locate(kind: str, tb: Traceback, ctx: LoadContext, mapper: PathMapper) -> P
         addon = mapper.map(csv_file["file"]) or mapper.map_relative(csv_file["file"])
         xmlid = CSV_XMLID_RE.search(message)
         return Place(addon, _line_of(addon, xmlid["xmlid"] if xmlid else ""))
+    if kind == kinds.DATA_IMPORT and ctx.data_file:
+        addon = mapper.map_relative(ctx.data_file)
+        quoted = QUOTED_RE.search(message)
+        return Place(addon, _line_of(addon, quoted["token"] if quoted else ""))
     if kind == kinds.XML_SYNTAX:
         pos = XML_LINE_RE.search(message)
         addon = mapper.map_relative(ctx.data_file) if ctx.data_file else None

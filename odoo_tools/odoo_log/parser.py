@@ -100,9 +100,11 @@ def _finding_for(
         names = [n.strip() for n in match["names"].split(",") if n.strip()]
         report.invalid_module_names.extend(names)
         return _unknown_modules_finding(names)
-    if record.has_traceback and record.level in ("ERROR", "CRITICAL"):
+    if record.has_traceback and record.logger != "py.warnings":
+        # ERROR/CRITICAL carry their traceback; on any other record it is an uncaught exception
+        # that Python printed to stderr after the last log line (the process died there).
         tb = find_traceback(record.lines, mapper)
-        if tb is not None and tb.exc_lines:
+        if tb is not None and tb.exc_lines and not PORT_BUSY_RE.search(tb.exc_message):
             return finding_from_traceback(tb, ctx, mapper)
     if record.level == "WARNING" or (record.level == "ERROR" and not record.has_traceback):
         return warning_finding(record, ctx, mapper)

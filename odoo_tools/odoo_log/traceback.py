@@ -36,6 +36,12 @@ class Traceback:
     frames: list[Frame] = field(default_factory=list)
     exc_type: str = ""
     exc_lines: list[str] = field(default_factory=list)  # the exception message, all its lines
+    causes: list[Traceback] = field(default_factory=list)  # chained exceptions, oldest first
+
+    @property
+    def headline(self) -> str:
+        first = self.exc_lines[0].strip() if self.exc_lines else ""
+        return f"{self.exc_short}: {first}" if self.exc_type else first
 
     @property
     def exc_short(self) -> str:
@@ -62,11 +68,17 @@ class Traceback:
 
 
 def find_traceback(lines: list[str], mapper: PathMapper) -> Traceback | None:
-    """Parse the last traceback in ``lines`` (the one that was finally raised)."""
+    """Parse the last traceback in ``lines`` (the one finally raised), with its chained causes."""
     starts = [i for i, line in enumerate(lines) if line.startswith(TRACEBACK_HEAD)]
     if not starts:
         return None
-    return parse_traceback(lines[starts[-1] + 1 :], mapper)
+    segments = [
+        parse_traceback(lines[start + 1 : end], mapper)
+        for start, end in zip(starts, [*starts[1:], None], strict=True)
+    ]
+    final = segments[-1]
+    final.causes = segments[:-1]
+    return final
 
 
 def parse_traceback(body: list[str], mapper: PathMapper) -> Traceback:

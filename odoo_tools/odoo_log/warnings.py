@@ -28,6 +28,8 @@ def warning_finding(record: LogRecord, ctx: LoadContext, mapper: PathMapper) -> 
         return _view_warning(record, mapper)
     if "DeprecationWarning" in message or "deprecated" in message:
         return _deprecation(record, ctx, mapper)
+    if record.logger == "odoo.sql_db" and message.startswith("bad query"):
+        return None  # the caller's traceback (or its handling) tells the real story
     if record.level == "ERROR" and not message.startswith(QUIET_ERRORS):
         kind = kinds.MISSING_DEPENDENCY if NOT_LOADED_RE.match(message) else kinds.LOG_ERROR
         return _finding(kind, ctx.module, None, None, record.text[:1000], "error")
