@@ -10,7 +10,7 @@ from itertools import islice
 
 from odoo_tools.errors import InvalidInput
 from odoo_tools.files.models import DirEntry, FileInfoResult, ListDirectoryResult, SearchFilesResult
-from odoo_tools.files.textio import count_lines, decode_utf8
+from odoo_tools.files.textio import count_lines, decode_utf8, read_regular_file
 from odoo_tools.files.walking import Found, glob_matches, walk
 from odoo_tools.workspace import Resolved, Workspace
 
@@ -97,7 +97,7 @@ def file_info(ws: Workspace, path: str) -> FileInfoResult:
     is_dir = stat.S_ISDIR(st.st_mode)
     binary, lines = None, None
     if not is_dir and st.st_size <= INFO_TEXT_LIMIT:
-        text = decode_utf8(target.path.read_bytes())
+        text = decode_utf8(read_regular_file(target.path, target.rel))
         binary = text is None
         lines = None if text is None else count_lines(text)
     return FileInfoResult(

@@ -15,7 +15,7 @@ from typing import Literal
 
 from odoo_tools.errors import AssistaError, InvalidInput
 from odoo_tools.files.models import FileContent, ReadFileResult
-from odoo_tools.files.textio import decode_utf8, split_lines
+from odoo_tools.files.textio import decode_utf8, read_regular_file, split_lines
 from odoo_tools.workspace import Workspace
 
 MAX_READ_CHARS = 200_000
@@ -74,6 +74,8 @@ def read_files(
         )
     selection = lines or LineRange()
     selection.validate()
+    if encoding == "base64" and selection != LineRange():
+        raise InvalidInput("Line ranges apply to text only.", "Drop offset/limit/head/tail for base64.")
     budget = _Budget(max_chars)
     files = [_read_one(ws, p, selection, line_numbers, encoding, budget) for p in wanted]
     return ReadFileResult(files=files, note=budget.note())
@@ -100,7 +102,7 @@ def _read_one(
         if budget.left <= 0:
             budget.cuts.append(f"{target.rel!r} was not read: call read_file again for it.")
             return FileContent(path=target.rel, truncated=True, error="Not read: output cap reached.")
-        data = target.path.read_bytes()
+        data = read_regular_file(target.path, target.rel)
     except AssistaError as exc:
         return FileContent(path=path, error=str(exc))
     except OSError as exc:

@@ -6,10 +6,10 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from odoo_tools.errors import InvalidInput
+from odoo_tools.errors import AssistaError, InvalidInput
 from odoo_tools.files.listing import entries_under
 from odoo_tools.files.models import GrepMatch, GrepResult
-from odoo_tools.files.textio import decode_utf8
+from odoo_tools.files.textio import decode_utf8, read_regular_file
 from odoo_tools.files.walking import Found, glob_matches
 from odoo_tools.workspace import Workspace
 
@@ -90,9 +90,9 @@ def _grep_file(found: Found, regex: re.Pattern[str], context: int, cap: int, tal
         tally.skipped_large += 1
         return
     try:
-        text = decode_utf8(found.path.read_bytes())
-    except OSError:
-        return
+        text = decode_utf8(read_regular_file(found.path, found.rel, MAX_FILE_BYTES))
+    except (AssistaError, OSError):
+        return  # vanished, hard-linked, swapped for a symlink, unreadable: not searched
     if text is None:
         return  # binary files are not searched
     tally.searched += 1

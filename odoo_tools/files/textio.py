@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import errno
+import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
-from odoo_tools.errors import InvalidInput
+from odoo_tools.errors import InvalidInput, NotFound, SandboxViolation
+
+MAX_FILE_BYTES = 64 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -31,9 +36,46 @@ def decode_utf8(data: bytes) -> str | None:
         return None
 
 
+def read_regular_file(path: Path, shown: str, max_bytes: int = MAX_FILE_BYTES) -> bytes:
+    """The bytes of a regular file that passed the sandbox check.
+
+    The last component is opened without following symlinks (a link swapped in after the check
+    fails instead of leading outside), and hard-linked or oversized files are refused.
+    """
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    try:
+        fd = os.open(path, flags)
+    except FileNotFoundError as exc:
+        raise NotFound(f"{shown!r} no longer exists.", "List the folder again.") from exc
+    except PermissionError as exc:
+        raise InvalidInput(f"{shown!r} cannot be read: permission denied.", "Check its permissions.") from exc
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise SandboxViolation(f"{shown!r} is a symlink that changed after it was checked.") from exc
+        raise
+    with os.fdopen(fd, "rb") as handle:
+        st = os.fstat(handle.fileno())
+        if not stat.S_ISREG(st.st_mode):
+            raise InvalidInput(f"{shown!r} is not a regular file.", "Only regular files can be read.")
+        if st.st_nlink > 1:
+            raise SandboxViolation(
+                f"{shown!r} is a hard link shared with another file.", "Copy it instead of linking."
+            )
+        if st.st_size > max_bytes:
+            raise InvalidInput(
+                f"{shown!r} is {st.st_size} bytes, over the {max_bytes}-byte limit.",
+                "Use grep to find the lines you need.",
+            )
+        return handle.read()
+
+
 def read_text_file(path: Path, shown: str) -> TextFile:
     """Read a file that is about to be edited; binary files are refused."""
-    text = decode_utf8(path.read_bytes())
+    return decode_text(read_regular_file(path, shown), shown)
+
+
+def decode_text(data: bytes, shown: str) -> TextFile:
+    text = decode_utf8(data)
     if text is None:
         raise InvalidInput(
             f"{shown!r} is a binary file (not UTF-8 text); it cannot be edited as text.",

@@ -107,3 +107,8 @@ def test_outside_the_sandbox_is_an_error_entry_not_a_crash(ws: Workspace) -> Non
 def test_too_many_paths_is_refused(ws: Workspace) -> None:
     with pytest.raises(InvalidInput, match="limit"):
         read_files(ws, [BOOK] * 101)
+
+
+def test_line_ranges_do_not_apply_to_base64(ws: Workspace) -> None:
+    with pytest.raises(InvalidInput, match="text only"):
+        read_files(ws, BOOK, lines=LineRange(head=2), encoding="base64")

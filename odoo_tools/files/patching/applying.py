@@ -19,7 +19,7 @@ from odoo_tools.files.locks import path_locks
 from odoo_tools.files.models import ApplyPatchResult, PatchedFile
 from odoo_tools.files.patching.hunks import apply_hunks
 from odoo_tools.files.patching.parser import FilePatch, parse_patch
-from odoo_tools.files.textio import TextFile, read_text_file
+from odoo_tools.files.textio import TextFile, decode_text, read_regular_file
 from odoo_tools.files.writing import atomic_write_bytes, make_parents
 from odoo_tools.workspace import Resolved, Workspace
 
@@ -138,9 +138,9 @@ def _compute(plan: _Plan) -> None:
     label = plan.target or plan.source
     assert label is not None
     if plan.source is not None:
-        st = os.stat(plan.source.path)
-        plan.raw, plan.mode = plan.source.path.read_bytes(), stat.S_IMODE(st.st_mode)
-        plan.original = read_text_file(plan.source.path, plan.source.rel)
+        plan.raw = read_regular_file(plan.source.path, plan.source.rel)
+        plan.mode = stat.S_IMODE(os.stat(plan.source.path).st_mode)
+        plan.original = decode_text(plan.raw, plan.source.rel)
     before = plan.original.text if plan.original else ""
     plan.new_text = apply_hunks(before, plan.patch.hunks, label.rel)
     if plan.action == "delete" and plan.new_text:
