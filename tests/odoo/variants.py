@@ -1,0 +1,106 @@
+"""Broken copies of the example addon ``library_base``: one edit each, one kind of Odoo failure each.
+
+The recorded logs in ``fixtures/odoo_logs/<variant>.log`` came from installing exactly these copies
+into a real Odoo 18; the stand-in odoo-bin and the opt-in real-Odoo tests use them too.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+LIBRARY_BASE = REPO / "fixtures" / "addons" / "library_base"
+SHELF_MODEL = (
+    'from odoo import fields, models\n\n\nclass LibraryShelf(models.Model):\n    _name = "library.shelf"\n'
+    '    _description = "Shelf"\n\n    name = fields.Char()\n'
+)
+
+# variant -> list of (file, old text, new text)
+EDITS: dict[str, list[tuple[str, str, str]]] = {
+    "good": [],
+    "xml_syntax": [("views/library_book_views.xml", "</group>", "</grup>")],
+    "access_model": [
+        (
+            "security/ir.model.access.csv",
+            "model_library_book,group_library_user",
+            "model_library_bok,group_library_user",
+        )
+    ],
+    "access_column": [("security/ir.model.access.csv", "perm_write", "perm_wrte")],
+    "missing_file": [
+        (
+            "__manifest__.py",
+            '"views/library_menus.xml",',
+            '"views/library_menus.xml",\n        "views/missing_file.xml",',
+        )
+    ],
+    "external_dep": [
+        (
+            "__manifest__.py",
+            '"installable": True,',
+            '"external_dependencies": {"python": ["assista_no_such_package"]},\n    "installable": True,',
+        )
+    ],
+    "import_error": [
+        (
+            "models/__init__.py",
+            "from . import library_book",
+            "from . import library_book\nfrom . import library_author",
+        )
+    ],
+    "syntax_error": [("models/library_book.py", "pages = fields.Integer()", "pages = fields.Integer(")],
+    "xml_ref": [
+        ("views/library_menus.xml", 'parent="library_menu_root"', 'parent="library_menu_does_not_exist"')
+    ],
+    "missing_dep": [
+        ("__manifest__.py", '"depends": ["base"]', '"depends": ["base", "library_missing_dependency"]')
+    ],
+    "test_fail": [
+        (
+            "tests/test_library_book.py",
+            "self.assertEqual(book.author_count, 1)",
+            "self.assertEqual(book.author_count, 2, 'deliberate')",
+        )
+    ],
+    "test_error": [
+        (
+            "tests/test_library_book.py",
+            "self.assertEqual(book.author_count, 1)",
+            "raise ValueError('deliberate error')",
+        )
+    ],
+    "deprecation": [
+        ("models/library_book.py", "pages = fields.Integer(", "pages = fields.Integer(group_operator='sum', ")
+    ],
+    "no_access": [
+        (
+            "models/__init__.py",
+            "from . import library_book",
+            "from . import library_book\nfrom . import library_shelf",
+        )
+    ],
+}
+# The stand-in cannot run real assertions: its convention is that ``self.fail(`` fails a test.
+STUB_EDITS: dict[str, list[tuple[str, str, str]]] = {
+    "test_fail": [
+        ("tests/test_library_book.py", "self.assertEqual(book.author_count, 1)", "self.fail('deliberate')")
+    ],
+}
+
+
+def make_variant(root: Path, variant: str, *, for_stub: bool = False) -> Path:
+    """Write ``root/library_base`` as the named broken copy; returns the module directory."""
+    target = root / "library_base"
+    if target.exists():
+        shutil.rmtree(target)
+    shutil.copytree(LIBRARY_BASE, target)
+    edits = STUB_EDITS.get(variant, EDITS[variant]) if for_stub else EDITS[variant]
+    for rel, old, new in edits:
+        path = target / rel
+        text = path.read_text(encoding="utf-8")
+        assert old in text, f"{variant}: {old!r} not in {rel}"
+        path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    if variant == "no_access":
+        (target / "models" / "library_shelf.py").write_text(SHELF_MODEL, encoding="utf-8")
+    return target
