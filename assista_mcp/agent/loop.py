@@ -91,7 +91,16 @@ class AgentLoop:
 
     def close(self) -> None:
         if self._started:
+            self._started = False
             self.hooks.session_end(self.session_id)
+
+    def reset(self, session_id: str) -> None:
+        """Continue in another (e.g. a fresh) session with the same model, tools and mode."""
+        self.close()
+        self.session_id = session_id
+        self.history = History(self.store.messages(session_id))
+        self.step = 0
+        self._close_dangling("No result: the previous run stopped before this call finished.")
 
     def emit(self, event: StreamEvent) -> None:
         """Send one event to the store, the sinks (renderers) and then the hooks."""

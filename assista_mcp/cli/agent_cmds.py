@@ -1,9 +1,149 @@
-"""CLI sub-commands: agent_cmds (being built)."""
+"""``assista-odoo run``, ``chat`` and ``sessions``: the bundled agent on the command line.
+
+Exit codes of ``run``: 0 final answer, 1 stopped at --max-steps or the model failed (the session is
+kept), 2 usage/environment error, 130 interrupted.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+import argparse
+import json
+import sys
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import anyio
+
+from assista_mcp.agent.approvals import MODES
+from assista_mcp.cli.common import add_odoo_flags, add_project_flags, settings_from_args
+from assista_mcp.settings import load_settings
+
+if TYPE_CHECKING:
+    from assista_mcp.agent.runner import AgentOptions
+    from assista_mcp.agent.sessions import SessionStore
+
+EXIT_CODES = {"final": 0, "max_steps": 1, "error": 1, "interrupted": 130}
 
 
 def add_parsers(subparsers: Any) -> None:
-    """Add this module's sub-commands."""
+    run = subparsers.add_parser(
+        "run", help="run the agent on one task", description="Run the bundled agent on one task."
+    )
+    run.add_argument("task", help="what to do, in plain words")
+    _add_agent_flags(run)
+    run.set_defaults(func=_run)
+
+    chat = subparsers.add_parser(
+        "chat", help="interactive agent session", description="Chat with the bundled agent (/help)."
+    )
+    _add_agent_flags(chat)
+    chat.set_defaults(func=_chat)
+
+    sessions = subparsers.add_parser("sessions", help="list, show, export or delete agent sessions")
+    actions = sessions.add_subparsers(dest="action", metavar="ACTION", required=True)
+    actions.add_parser("list", help="recent sessions").add_argument("--limit", type=int, default=20)
+    for name, text in (("show", "a session's conversation"), ("delete", "delete a session")):
+        actions.add_parser(name, help=text).add_argument("session_id", metavar="ID")
+    export = actions.add_parser("export", help="a session as JSON or markdown")
+    export.add_argument("session_id", metavar="ID")
+    export.add_argument("--format", choices=("json", "markdown"), default="json")
+    export.add_argument("--output", "-o", metavar="FILE", help="write here instead of stdout")
+    sessions.set_defaults(func=_sessions)
+
+
+def _add_agent_flags(parser: argparse.ArgumentParser) -> None:
+    add_project_flags(parser)
+    add_odoo_flags(parser)
+    group = parser.add_argument_group("agent")
+    group.add_argument("--model", metavar="ID", help="LiteLLM model id (default: ASSISTA_MODEL)")
+    group.add_argument("--fallback-model", metavar="ID", help="tried when the model keeps failing")
+    group.add_argument("--api-base", metavar="URL", help="an OpenAI-compatible endpoint")
+    group.add_argument("--mode", choices=MODES, help="approvals: read-only, ask (default), auto-edit, yolo")
+    group.add_argument("--max-steps", type=_positive, metavar="N", help="model calls per turn (default 30)")
+    resume = group.add_mutually_exclusive_group()
+    resume.add_argument("--session", metavar="ID", help="continue this session")
+    resume.add_argument("--continue", dest="resume_latest", action="store_true", help="continue the latest")
+    group.add_argument("--events", choices=("jsonl",), help="print the event stream as JSON lines")
+    group.add_argument("--mcp-server", action="append", default=[], metavar="[NAME=]CMD", help="stdio server")
+    group.add_argument("--mcp-url", action="append", default=[], metavar="[NAME=]URL", help="HTTP server")
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return value
+
+
+def _options(args: argparse.Namespace) -> AgentOptions:
+    from assista_mcp.agent.runner import AgentOptions
+
+    return AgentOptions(
+        settings=settings_from_args(args),
+        session=args.session,
+        resume_latest=args.resume_latest,
+        events_jsonl=args.events == "jsonl",
+        mcp_servers=args.mcp_server,
+        mcp_urls=args.mcp_url,
+    )
+
+
+def _run(args: argparse.Namespace) -> int:
+    from assista_mcp.agent.runner import open_agent, run_turn_interruptible
+
+    options = _options(args)
+
+    async def main() -> int:
+        async with open_agent(options) as agent:
+            result = await run_turn_interruptible(agent.loop, args.task)
+            return EXIT_CODES[result.status]
+
+    return anyio.run(main)
+
+
+def _chat(args: argparse.Namespace) -> int:
+    from assista_mcp.agent.chat import chat
+    from assista_mcp.agent.runner import open_agent
+
+    options = _options(args)
+
+    async def main() -> int:
+        async with open_agent(options) as agent:
+            return await chat(agent)
+
+    return anyio.run(main)
+
+
+def _sessions(args: argparse.Namespace) -> int:
+    from assista_mcp.agent.sessions import SessionStore
+
+    store = SessionStore.in_home(load_settings().home)
+    try:
+        if args.action == "list":
+            for info in store.list_sessions(args.limit):
+                when = datetime.fromtimestamp(info.updated).strftime("%Y-%m-%d %H:%M")
+                print(f"{info.id}  {when}  {info.status:<11} {info.model:<28} {info.title[:60]}")
+        elif args.action == "show":
+            print(store.export_markdown(args.session_id))
+        elif args.action == "delete":
+            print(f"deleted session {store.delete(args.session_id).id}")
+        else:
+            _export(store, args)
+    finally:
+        store.close()
+    return 0
+
+
+def _export(store: SessionStore, args: argparse.Namespace) -> None:
+    if args.format == "json":
+        text = json.dumps(store.export_json(args.session_id), indent=2, ensure_ascii=False)
+    else:
+        text = store.export_markdown(args.session_id)
+    if args.output:
+        Path(args.output).write_text(text + "\n", encoding="utf-8")
+    else:
+        sys.stdout.write(text + "\n")

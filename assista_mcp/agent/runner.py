@@ -1,0 +1,147 @@
+"""Wiring one agent run: settings -> session, MCP toolset, model client, renderer, loop.
+
+Shared by ``assista-odoo run`` and ``chat``. Ctrl-C cancels the current turn (the model request, or
+the tool call through MCP cancellation) and keeps the session; a second Ctrl-C exits at once.
+"""
+
+from __future__ import annotations
+
+import signal
+import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+
+import anyio
+from rich.console import Console
+
+from assista_mcp.agent.approvals import Approvals, Prompter, check_mode, terminal_prompter
+from assista_mcp.agent.loop import AgentLoop, TurnResult
+from assista_mcp.agent.loop_hooks import LoopHooks
+from assista_mcp.agent.model import ModelClient
+from assista_mcp.agent.prompting import system_prompt
+from assista_mcp.agent.render import ConsoleRenderer, JsonlRenderer
+from assista_mcp.agent.sessions import SessionInfo, SessionStore
+from assista_mcp.agent.toolset import OWN_SERVER, ServerSpec, Toolset, own_spec, stdio_spec, url_spec
+from assista_mcp.settings import Settings
+from odoo_tools.errors import ConfigError, NotFound
+
+
+@dataclass
+class AgentOptions:
+    settings: Settings
+    session: str | None = None
+    resume_latest: bool = False
+    events_jsonl: bool = False
+    mcp_servers: list[str] = field(default_factory=list)
+    mcp_urls: list[str] = field(default_factory=list)
+    interactive: bool | None = None  # None: a terminal on stdin decides
+    hooks: LoopHooks | None = None
+
+
+@dataclass
+class Agent:
+    loop: AgentLoop
+    session: SessionInfo
+    console: Console
+    renderer: ConsoleRenderer | JsonlRenderer
+
+
+def server_specs(options: AgentOptions) -> list[ServerSpec]:
+    taken = {OWN_SERVER}
+    specs = [own_spec(options.settings)]
+    specs += [stdio_spec(raw, taken) for raw in options.mcp_servers]
+    specs += [url_spec(raw, taken) for raw in options.mcp_urls]
+    return specs
+
+
+def model_client(settings: Settings) -> ModelClient:
+    if not settings.model:
+        raise ConfigError(
+            "No model was given.",
+            "Pass --model with a LiteLLM id (e.g. openai/gpt-4o, anthropic/claude-sonnet-4-5, "
+            "ollama/qwen2.5-coder) or set ASSISTA_MODEL; the provider's API key comes from its usual "
+            "environment variable.",
+        )
+    return ModelClient(settings.model, api_base=settings.api_base, fallback_model=settings.fallback_model)
+
+
+def open_session(store: SessionStore, options: AgentOptions) -> SessionInfo:
+    settings = options.settings
+    if options.session:
+        return store.get(options.session)
+    if options.resume_latest:
+        latest = store.latest()
+        if latest is None:
+            raise NotFound("There is no session to continue.", "Start one without --continue.")
+        return latest
+    return store.create(model=settings.model or "", mode=settings.mode)
+
+
+@asynccontextmanager
+async def open_agent(options: AgentOptions) -> AsyncIterator[Agent]:
+    settings = options.settings
+    check_mode(settings.mode)
+    if not settings.addons_paths:
+        raise ConfigError(
+            "No addons path is configured.",
+            "Pass --addons-path DIR, set ASSISTA_ADDONS_PATH, or add addons_path to assista-odoo.toml.",
+        )
+    model = model_client(settings)
+    store = SessionStore.in_home(settings.home)
+    try:
+        session = open_session(store, options)
+        store.update(session.id, model=model.model, mode=settings.mode)
+        console = Console(stderr=options.events_jsonl)
+        renderer: ConsoleRenderer | JsonlRenderer = (
+            JsonlRenderer() if options.events_jsonl else ConsoleRenderer(console)
+        )
+        async with Toolset(server_specs(options)) as toolset:
+            loop = AgentLoop(
+                model=model,
+                toolset=toolset,
+                approvals=Approvals(settings.mode, _prompter(options, console)),
+                store=store,
+                session_id=session.id,
+                system=system_prompt(settings, toolset.instructions),
+                max_steps=settings.max_steps,
+                hooks=options.hooks,
+                sinks=[renderer],
+            )
+            try:
+                yield Agent(loop=loop, session=session, console=console, renderer=renderer)
+            finally:
+                loop.close()
+                renderer.close()
+    finally:
+        store.close()
+
+
+def _prompter(options: AgentOptions, console: Console) -> Prompter | None:
+    interactive = sys.stdin.isatty() if options.interactive is None else options.interactive
+    return terminal_prompter(console) if interactive else None
+
+
+async def run_turn_interruptible(loop: AgentLoop, task: str) -> TurnResult:
+    """Run one turn; the first Ctrl-C cancels it (session kept), a second one exits."""
+    outcome: list[TurnResult] = []
+    with anyio.CancelScope() as turn_scope:
+        async with anyio.create_task_group() as tasks:
+
+            async def turn() -> None:
+                outcome.append(await loop.run_turn(task))
+                tasks.cancel_scope.cancel()
+
+            tasks.start_soon(_watch_interrupts, turn_scope)
+            tasks.start_soon(turn)
+    if outcome:
+        return outcome[0]
+    return TurnResult(status="interrupted", text="Interrupted.", steps=0)
+
+
+async def _watch_interrupts(turn_scope: anyio.CancelScope) -> None:
+    with anyio.open_signal_receiver(signal.SIGINT) as signals:
+        async for _ in signals:
+            if turn_scope.cancel_called:
+                raise KeyboardInterrupt
+            turn_scope.cancel()
