@@ -7,7 +7,6 @@ lines; the replacement is then re-indented to the file's real indentation.
 
 from __future__ import annotations
 
-import difflib
 import re
 from dataclasses import dataclass
 from typing import Literal
@@ -127,21 +126,40 @@ def _reindent(new: str, old_indent: str, file_indent: str) -> str:
 
 
 def closest_region(lines: list[str], old: str, context: int = 2) -> str:
-    """The file lines most similar to ``old``, numbered, to show where a failed edit aimed."""
-    wanted = "\n".join(_norm(line) for line in _old_lines(old))
-    size = max(len(_old_lines(old)), 1)
+    """The file lines most similar to ``old``, numbered, to show where a failed edit aimed.
+
+    Windows are ranked by how well their first and last lines resemble old_text's first and
+    last lines (one cheap bigram comparison per file line), then the best few line by line.
+    """
     if not lines:
         return "(the file is empty)"
-    normed = [_norm(line) for line in lines]
-    scored: list[tuple[float, int]] = []
-    for i in range(max(len(lines) - size + 1, 1)):
-        matcher = difflib.SequenceMatcher(None, "\n".join(normed[i : i + size]), wanted, autojunk=False)
-        scored.append((matcher.quick_ratio(), i))
-    best_ratio, best = -1.0, 0
-    for _, i in sorted(scored, reverse=True)[:10]:
-        window = "\n".join(normed[i : i + size])
-        ratio = difflib.SequenceMatcher(None, window, wanted, autojunk=False).ratio()
-        if ratio > best_ratio:
-            best_ratio, best = ratio, i
+    wanted_lines = [_bigrams(_norm(line)[:SCORE_CHARS]) for line in _old_lines(old)] or [frozenset()]
+    size = len(wanted_lines)
+    normed = [_bigrams(_norm(line)[:SCORE_CHARS]) for line in lines]
+    first = _line_scores(normed, wanted_lines[0])
+    last = _line_scores(normed, wanted_lines[-1]) if size > 1 else first
+    starts = range(max(len(lines) - size + 1, 1))
+    ranked = sorted(starts, key=lambda i: first[i] + last[min(i + size - 1, len(lines) - 1)], reverse=True)
+    best = max(ranked[:10], key=lambda i: _window_score(normed[i : i + size], wanted_lines))
     lo, hi = max(best - context, 0), min(best + size + context, len(lines))
     return "".join(f"{n + 1:>6}\t{lines[n].rstrip(chr(10))}\n" for n in range(lo, hi)).rstrip("\n")
+
+
+SCORE_CHARS = 200  # long (minified) lines are compared on their start only
+
+
+def _bigrams(line: str) -> frozenset[str]:
+    return frozenset(line[i : i + 2] for i in range(len(line) - 1)) if len(line) > 1 else frozenset([line])
+
+
+def _dice(a: frozenset[str], b: frozenset[str]) -> float:
+    # Dice coefficient of character bigrams: linear time, robust to typos and small changes.
+    return 2 * len(a & b) / (len(a) + len(b)) if a or b else 1.0
+
+
+def _line_scores(normed: list[frozenset[str]], target: frozenset[str]) -> list[float]:
+    return [_dice(line, target) for line in normed]
+
+
+def _window_score(window: list[frozenset[str]], wanted: list[frozenset[str]]) -> float:
+    return sum(_dice(a, b) for a, b in zip(window, wanted, strict=False))

@@ -5,9 +5,9 @@ from __future__ import annotations
 import errno
 import os
 import shutil
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
-from odoo_tools.errors import AlreadyExists, InvalidInput, SandboxViolation
+from odoo_tools.errors import AlreadyExists, AssistaError, InvalidInput, SandboxViolation
 from odoo_tools.files.locks import path_locks
 from odoo_tools.files.models import DeleteFileResult, MoveFileResult
 from odoo_tools.files.writing import make_parents
@@ -16,12 +16,12 @@ from odoo_tools.workspace import Resolved, Workspace
 
 def move_file(ws: Workspace, source: str, destination: str, *, overwrite: bool = False) -> MoveFileResult:
     """Move or rename a file or folder. An existing destination file is replaced only if asked."""
-    src = ws.resolve(source, purpose="write")
+    src = symlink_itself(ws, source) or ws.resolve(source, purpose="write")
     dst = ws.resolve(destination, purpose="write", must_exist=False)
     _refuse_root(src, "move")
     if src.path == dst.path:
         raise InvalidInput(f"{src.rel!r} and {dst.rel!r} are the same path.", "Give a different destination.")
-    if src.path.is_dir() and dst.path.is_relative_to(src.path):
+    if src.path.is_dir() and not src.path.is_symlink() and dst.path.is_relative_to(src.path):
         raise InvalidInput(f"Cannot move {src.rel!r} into itself.", "Choose a destination outside it.")
     with path_locks(src.path, dst.path):
         overwritten = dst.path.exists()
@@ -40,7 +40,7 @@ def _check_replaceable(src: Resolved, dst: Resolved, overwrite: bool) -> None:
         )
     if not overwrite:
         raise AlreadyExists(f"{dst.rel!r} already exists.", "Pass overwrite=true to replace it.")
-    if src.path.is_dir():
+    if src.path.is_dir() and not src.path.is_symlink():
         raise InvalidInput(f"Cannot replace the file {dst.rel!r} with a folder.", "Delete it first.")
 
 
@@ -56,6 +56,11 @@ def _rename(src: Path, dst: Path) -> None:
 
 def delete_file(ws: Workspace, path: str, *, recursive: bool = False) -> DeleteFileResult:
     """Delete a file; a folder only with ``recursive`` (symlinks inside it are removed, not followed)."""
+    link = symlink_itself(ws, path)
+    if link is not None:
+        with path_locks(link.path):
+            link.path.unlink()
+        return DeleteFileResult(path=link.rel, kind="symlink", files_deleted=1)
     target = ws.resolve(path, purpose="write")
     _refuse_root(target, "delete")
     with path_locks(target.path):
@@ -69,6 +74,26 @@ def delete_file(ws: Workspace, path: str, *, recursive: bool = False) -> DeleteF
         count = sum(len(files) for _, _, files in os.walk(target.path))
         shutil.rmtree(target.path)
     return DeleteFileResult(path=target.rel, kind="folder", files_deleted=count)
+
+
+def symlink_itself(ws: Workspace, user_path: str) -> Resolved | None:
+    """The symlink named by ``user_path`` (not its target), when it is one.
+
+    The sandbox resolves paths through symlinks, but deleting or moving a link must act on the
+    link, as rm and mv do. Its folder is checked by the sandbox; the link itself is never followed.
+    """
+    given = PurePosixPath(user_path)
+    if given.name in ("", ".", ".."):
+        return None
+    try:
+        folder = ws.resolve(str(given.parent), purpose="write")
+    except AssistaError:
+        return None
+    link = folder.path / given.name
+    if not link.is_symlink():
+        return None
+    rel = given.name if folder.rel == "." else f"{folder.rel}/{given.name}"
+    return Resolved(path=link, root=folder.root, rel=rel)
 
 
 def _refuse_root(target: Resolved, verb: str) -> None:

@@ -69,3 +69,33 @@ def test_deleting_a_root_is_refused(ws: Workspace, addons: Path) -> None:
     with pytest.raises(SandboxViolation, match="root"):
         delete_file(ws, str(addons), recursive=True)
     assert (addons / BOOK).exists()
+
+
+def test_deleting_a_symlink_removes_the_link_not_its_target(
+    ws: Workspace, addons: Path, tmp_path: Path
+) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "keep.txt").write_text("keep", encoding="utf-8")
+    (addons / "escape").symlink_to(outside)
+    (addons / "alias.py").symlink_to(addons / BOOK)
+    assert delete_file(ws, "escape").kind == "symlink"
+    assert delete_file(ws, "alias.py").kind == "symlink"
+    assert not (addons / "escape").is_symlink() and (outside / "keep.txt").exists()
+    assert not (addons / "alias.py").is_symlink() and (addons / BOOK).exists()
+
+
+def test_moving_a_symlink_moves_the_link(ws: Workspace, addons: Path) -> None:
+    (addons / "alias.py").symlink_to(addons / BOOK)
+    result = move_file(ws, "alias.py", "library_base/alias.py")
+    assert result.destination == "library_base/alias.py"
+    assert (addons / "library_base/alias.py").is_symlink() and (addons / BOOK).exists()
+
+
+def test_a_symlink_in_a_folder_outside_is_not_reached(ws: Workspace, tmp_path: Path) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "link").symlink_to(outside)
+    with pytest.raises(SandboxViolation):
+        delete_file(ws, "../outside/link")
+    assert (outside / "link").is_symlink()
