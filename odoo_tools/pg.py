@@ -205,8 +205,10 @@ class Pg:
         """Close every session on our database ``name``; returns how many were closed."""
         self.ensure_ours(name)
         rows = self._execute(
+            # Client sessions only: autovacuum workers are superuser processes we may not
+            # signal, and PostgreSQL stops them itself for DROP and CREATE ... TEMPLATE.
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-            "WHERE datname = %s AND pid <> pg_backend_pid()",
+            "WHERE datname = %s AND pid <> pg_backend_pid() AND backend_type = 'client backend'",
             (name,),
         )
         return len(rows)

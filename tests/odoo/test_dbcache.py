@@ -16,13 +16,12 @@ import pytest
 from odoo_tools.dbcache import TemplateCache, TemplateInfo, template_key
 from odoo_tools.errors import DatabaseError
 from odoo_tools.pg import Pg, new_db_name
-from tests.odoo.runner_support import pg  # noqa: F401  (fixture)
 
 
 class Builder:
     """Fills the scratch database like an install would, and counts how often it ran."""
 
-    def __init__(self, pg: Pg, cache: TemplateCache, ok: bool = True, delay: float = 0.0) -> None:  # noqa: F811
+    def __init__(self, pg: Pg, cache: TemplateCache, ok: bool = True, delay: float = 0.0) -> None:
         self.pg, self.cache, self.ok, self.delay = pg, cache, ok, delay
         self.calls: list[str] = []
         self.started = asyncio.Event()
@@ -39,7 +38,7 @@ class Builder:
         return self.ok
 
 
-def _cache(pg: Pg, tmp_path: Path, **kwargs: float) -> TemplateCache:  # noqa: F811
+def _cache(pg: Pg, tmp_path: Path, **kwargs: float) -> TemplateCache:
     return TemplateCache(pg, tmp_path / "cache", **kwargs)  # type: ignore[arg-type]
 
 
@@ -76,7 +75,7 @@ def test_key_changes_with_dependency_files_version_and_demo_only(tmp_path: Path)
 
 @pytest.mark.anyio
 async def test_first_clone_builds_then_hits_and_clones_carry_content_and_filestore(
-    pg: Pg,  # noqa: F811
+    pg: Pg,
     tmp_path: Path,
 ) -> None:
     cache = _cache(pg, tmp_path)
@@ -109,7 +108,7 @@ async def test_first_clone_builds_then_hits_and_clones_carry_content_and_filesto
 
 
 @pytest.mark.anyio
-async def test_concurrent_validations_build_the_template_once(pg: Pg, tmp_path: Path) -> None:  # noqa: F811
+async def test_concurrent_validations_build_the_template_once(pg: Pg, tmp_path: Path) -> None:
     cache = _cache(pg, tmp_path)
     build = Builder(pg, cache, delay=0.5)
     clones = [new_db_name("test", pg.prefix) for _ in range(3)]
@@ -125,7 +124,7 @@ async def test_concurrent_validations_build_the_template_once(pg: Pg, tmp_path: 
 
 
 @pytest.mark.anyio
-async def test_failed_build_leaves_nothing_and_is_retried_next_time(pg: Pg, tmp_path: Path) -> None:  # noqa: F811
+async def test_failed_build_leaves_nothing_and_is_retried_next_time(pg: Pg, tmp_path: Path) -> None:
     cache = _cache(pg, tmp_path)
     clone = new_db_name("install", pg.prefix)
     outcome = await cache.clone("c" * 40, clone, Builder(pg, cache, ok=False), _info("c" * 40))
@@ -144,7 +143,7 @@ async def test_failed_build_leaves_nothing_and_is_retried_next_time(pg: Pg, tmp_
 
 @pytest.mark.anyio
 async def test_cancelled_build_drops_its_scratch_database_and_releases_the_lock(
-    pg: Pg,  # noqa: F811
+    pg: Pg,
     tmp_path: Path,
 ) -> None:
     cache = _cache(pg, tmp_path)
@@ -160,7 +159,7 @@ async def test_cancelled_build_drops_its_scratch_database_and_releases_the_lock(
 
 
 @pytest.mark.anyio
-async def test_eviction_by_count_and_age_skips_templates_in_use(pg: Pg, tmp_path: Path) -> None:  # noqa: F811
+async def test_eviction_by_count_and_age_skips_templates_in_use(pg: Pg, tmp_path: Path) -> None:
     cache = _cache(pg, tmp_path, max_count=2, max_age_days=1)
     keys = [c * 40 for c in "efg"]
     for key in keys:
@@ -179,7 +178,7 @@ async def test_eviction_by_count_and_age_skips_templates_in_use(pg: Pg, tmp_path
     assert pg.list_ours() == []
 
 
-def test_orphans_are_listed_and_cleared(pg: Pg, tmp_path: Path) -> None:  # noqa: F811
+def test_orphans_are_listed_and_cleared(pg: Pg, tmp_path: Path) -> None:
     cache = _cache(pg, tmp_path)
     stray_db = cache.template_name("1" * 40)
     pg.create(stray_db)

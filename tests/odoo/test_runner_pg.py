@@ -10,7 +10,6 @@ import pytest
 
 from odoo_tools.errors import DatabaseError, InvalidInput, SandboxViolation
 from odoo_tools.pg import Pg, PgParams, new_db_name
-from tests.odoo.runner_support import pg  # noqa: F401  (fixture)
 
 
 def test_params_precedence_flags_then_env_then_conf() -> None:
@@ -43,7 +42,7 @@ def test_new_db_name_is_ours_valid_and_unique() -> None:
     assert len(new_db_name("x" * 200)) <= 63
 
 
-def test_create_clone_list_drop(pg: Pg) -> None:  # noqa: F811
+def test_create_clone_list_drop(pg: Pg) -> None:
     source = new_db_name("src", pg.prefix)
     clone = new_db_name("clone", pg.prefix)
     pg.create(source)
@@ -60,7 +59,7 @@ def test_create_clone_list_drop(pg: Pg) -> None:  # noqa: F811
     assert pg.list_ours() == []
 
 
-def test_clone_closes_our_own_sessions_on_the_template(pg: Pg) -> None:  # noqa: F811
+def test_clone_closes_our_own_sessions_on_the_template(pg: Pg) -> None:
     source = new_db_name("busy", pg.prefix)
     pg.create(source)
     lingering = pg.open(source)  # PostgreSQL refuses to clone while this is connected
@@ -74,7 +73,7 @@ def test_clone_closes_our_own_sessions_on_the_template(pg: Pg) -> None:  # noqa:
         pg.drop(clone)
 
 
-def test_drop_terminates_sessions_first(pg: Pg) -> None:  # noqa: F811
+def test_drop_terminates_sessions_first(pg: Pg) -> None:
     name = new_db_name("drop", pg.prefix)
     pg.create(name)
     holder = pg.open(name)
@@ -85,7 +84,7 @@ def test_drop_terminates_sessions_first(pg: Pg) -> None:  # noqa: F811
         holder.close()
 
 
-def test_never_touches_a_database_that_is_not_ours(pg: Pg) -> None:  # noqa: F811
+def test_never_touches_a_database_that_is_not_ours(pg: Pg) -> None:
     for call in (
         lambda: pg.drop("postgres"),
         lambda: pg.create("userdb"),
@@ -99,7 +98,7 @@ def test_never_touches_a_database_that_is_not_ours(pg: Pg) -> None:  # noqa: F81
     assert pg.exists("postgres")
 
 
-def test_module_states_reads_ir_module_module_and_reports_absent(pg: Pg) -> None:  # noqa: F811
+def test_module_states_reads_ir_module_module_and_reports_absent(pg: Pg) -> None:
     name = new_db_name("states", pg.prefix)
     pg.create(name)
     try:
@@ -122,7 +121,7 @@ def test_unreachable_server_says_how_to_fix() -> None:
     assert "--db-host" in info.value.hint
 
 
-def test_advisory_lock_excludes_a_second_holder(pg: Pg) -> None:  # noqa: F811
+def test_advisory_lock_excludes_a_second_holder(pg: Pg) -> None:
     key = f"{pg.prefix}lock"
     with pg.advisory_lock(key):
         with pg.try_advisory_lock(key) as held:
@@ -133,7 +132,7 @@ def test_advisory_lock_excludes_a_second_holder(pg: Pg) -> None:  # noqa: F811
         assert held is True
 
 
-def test_advisory_lock_serialises_threads(pg: Pg) -> None:  # noqa: F811
+def test_advisory_lock_serialises_threads(pg: Pg) -> None:
     key = f"{pg.prefix}serial"
     inside = 0
     overlaps: list[int] = []
@@ -155,7 +154,7 @@ def test_advisory_lock_serialises_threads(pg: Pg) -> None:  # noqa: F811
 
 
 @pytest.mark.anyio
-async def test_async_lock_waits_and_is_released_when_the_waiter_is_cancelled(pg: Pg) -> None:  # noqa: F811
+async def test_async_lock_waits_and_is_released_when_the_waiter_is_cancelled(pg: Pg) -> None:
     key = f"{pg.prefix}async"
     async with pg.async_advisory_lock(key):
         waiter = asyncio.create_task(_hold(pg, key))
@@ -168,6 +167,6 @@ async def test_async_lock_waits_and_is_released_when_the_waiter_is_cancelled(pg:
         assert held is True  # nobody kept it: neither us nor the cancelled waiter
 
 
-async def _hold(pg: Pg, key: str) -> None:  # noqa: F811
+async def _hold(pg: Pg, key: str) -> None:
     async with pg.async_advisory_lock(key):
         await asyncio.sleep(10)

@@ -1,0 +1,169 @@
+"""What a validation answers, and how it is judged: from the database and the log, never the
+exit code alone (Odoo exits 0 for an unknown module, and ``-u`` of a module that is not
+installed is a silent no-op)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from odoo_tools.findings import Finding
+from odoo_tools.odoo_log import OdooLogReport, TestCounts, TestResult, kinds
+
+Action = Literal["install", "upgrade", "test"]
+NOT_INSTALLED = "not-installed"
+NOT_UPGRADED = "not-upgraded"
+TIMEOUT = "timeout"
+ODOO_EXIT = "odoo-exit"
+DEPENDENCY_BUILD = "dependency-build"
+LOG_TAIL_LINES = 15
+
+
+class ModuleOutcome(BaseModel):
+    module: str
+    state: str = Field(description="ir_module_module.state after the run; 'absent' if no row")
+    ok: bool
+    tests: TestCounts | None = Field(default=None, description="Odoo's per-module test summary")
+
+
+class TemplateUse(BaseModel):
+    status: Literal["hit", "built", "build_failed", "disabled"]
+    name: str = ""
+    build_seconds: float = 0.0
+
+
+class ValidationResult(BaseModel):
+    """The answer of install_module / upgrade_module / test_module (one or several modules)."""
+
+    action: Action
+    ok: bool
+    summary: str
+    modules: list[ModuleOutcome]
+    findings: list[Finding] = Field(default_factory=list)
+    tests: list[TestResult] = Field(default_factory=list)
+    tests_total: TestCounts | None = None
+    duration_seconds: float
+    odoo_version: str = ""
+    template: TemplateUse
+    database: str = Field(default="", description="Database kept for inspection (keep_db), else ''")
+    log_path: str = Field(default="", description="The raw Odoo log of this validation")
+    exit_code: int | None = None
+    timed_out: bool = False
+
+
+def judge(
+    action: Action,
+    modules: Sequence[str],
+    states: dict[str, str],
+    report: OdooLogReport,
+    *,
+    exit_code: int,
+    timed_out: bool,
+    log: str,
+    upgraded: Sequence[str] = (),
+) -> tuple[list[ModuleOutcome], list[Finding]]:
+    """Per-module outcome plus findings; adds a finding wherever the log alone explains nothing."""
+    findings = list(report.findings)
+    outcomes: list[ModuleOutcome] = []
+    for module in modules:
+        state = states.get(module, "absent")
+        ok = state == "installed"
+        if ok and action == "upgrade" and module not in upgraded:
+            ok = False
+            findings.append(_not_upgraded(module))
+        counts = report.tests_by_module.get(module)
+        if action == "test" and counts is not None and counts.failures + counts.errors:
+            ok = False
+        if state != "installed" and not _explained(module, findings):
+            findings.append(_not_installed(module, state, exit_code, log))
+        outcomes.append(ModuleOutcome(module=module, state=state, ok=ok, tests=counts))
+    if timed_out:
+        hint = "Raise --odoo-timeout, or look for a loop or a blocking call at the end of the log."
+        findings.append(_finding(TIMEOUT, "", "odoo-bin did not finish in time and was stopped.", log, hint))
+    elif exit_code != 0 and not any(f.severity == "error" for f in findings):
+        hint = "Read the log tail in the traceback field, or the raw log."
+        findings.append(_finding(ODOO_EXIT, "", f"odoo-bin exited with code {exit_code}.", log, hint))
+    return outcomes, findings
+
+
+def is_ok(
+    outcomes: Sequence[ModuleOutcome], findings: Sequence[Finding], tests: Sequence[TestResult]
+) -> bool:
+    failing_tests = any(t.status != "pass" for t in tests)
+    return (
+        all(o.ok for o in outcomes) and not failing_tests and not any(f.severity == "error" for f in findings)
+    )
+
+
+def summarize(action: Action, ok: bool, outcomes: Sequence[ModuleOutcome], findings: Sequence[Finding],
+              tests: Sequence[TestResult]) -> str:  # fmt: skip
+    names = ", ".join(o.module for o in outcomes)
+    verb = {"install": "installed", "upgrade": "upgraded", "test": "tested"}[action]
+    passed = sum(t.status == "pass" for t in tests)
+    test_part = f"; tests {passed}/{len(tests)} passed" if action == "test" else ""
+    if ok:
+        return f"{names}: {verb} cleanly{test_part}."
+    errors = sum(f.severity == "error" for f in findings)
+    states = ", ".join(f"{o.module}={o.state}" for o in outcomes)
+    return f"{names}: not {verb} cleanly ({states}); {errors} error finding(s){test_part}."
+
+
+def dependency_failure(log: str, report: OdooLogReport, template: str) -> list[Finding]:
+    """Findings when the template (the dependencies) could not be built."""
+    found = list(report.findings)
+    found.append(
+        _finding(
+            DEPENDENCY_BUILD,
+            "",
+            "The dependencies of the modules under validation failed to install, so the modules "
+            f"themselves were not tried (template {template}).",
+            log,
+            "Fix the dependency's findings above (validate that module on its own), then retry.",
+        )
+    )
+    return found
+
+
+def _explained(module: str, findings: Sequence[Finding]) -> bool:
+    """A load error, or an unknown-module finding naming it, already says why it is not installed."""
+    for finding in findings:
+        if finding.severity != "error":
+            continue
+        if finding.kind == kinds.UNKNOWN_MODULE:
+            if module in finding.message:
+                return True
+            continue
+        if finding.kind not in (kinds.TEST_FAILURE, kinds.TEST_ERROR, kinds.DEPRECATION):
+            return True
+    return False
+
+
+def _not_installed(module: str, state: str, exit_code: int, log: str) -> Finding:
+    return _finding(
+        NOT_INSTALLED,
+        module,
+        f"Module {module} is '{state}' in the database after the run (odoo-bin exit code {exit_code}).",
+        log,
+        "Check the module name and that its folder is in --addons-path with an installable manifest; "
+        "the raw log says what Odoo did.",
+    )
+
+
+def _not_upgraded(module: str) -> Finding:
+    return Finding(
+        source="odoo",
+        code=NOT_UPGRADED,
+        kind=NOT_UPGRADED,
+        module=module,
+        message=f"odoo-bin -u did not load module {module}: nothing was upgraded.",
+        hint="An upgrade only runs for an installed module; read the raw log.",
+    )
+
+
+def _finding(code: str, module: str, message: str, log: str, hint: str) -> Finding:
+    tail = "\n".join(log.rstrip().splitlines()[-LOG_TAIL_LINES:])
+    return Finding(
+        source="odoo", code=code, kind=code, module=module, message=message, hint=hint, traceback=tail
+    )

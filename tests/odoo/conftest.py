@@ -1,0 +1,7 @@
+"""Fixtures for tests/odoo: PostgreSQL with a per-test prefix, the stand-in odoo-bin (room D2)."""
+
+from __future__ import annotations
+
+from tests.odoo.runner_support import pg, stub_odoo_bin
+
+__all__ = ["pg", "stub_odoo_bin"]
