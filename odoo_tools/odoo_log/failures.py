@@ -148,7 +148,7 @@ def _manifest_place(kind: str, message: str, ctx: LoadContext, mapper: PathMappe
     needle = ""
     if kind == kinds.MISSING_DEPENDENCY:
         dep = DEPENDS_ON_RE.search(message)
-        needle = f"'{dep['dep']}'" if dep else ""
+        needle = dep["dep"] if dep else ""
     elif kind == kinds.EXTERNAL_DEPENDENCY:
         dep = EXT_DEP_RE.search(message)
         needle = dep["dep"] if dep else ""
