@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from odoo_tools.addons import Addon, AddonSet, discover_addons
 from odoo_tools.errors import InvalidInput, NotFound
 from odoo_tools.lint.configs import LintConfig, config_for_root
 from odoo_tools.series import detect_series
+
+if TYPE_CHECKING:
+    from odoo_tools.index.project import ProjectIndex
 
 
 @dataclass
@@ -18,7 +22,18 @@ class LintProject:
     addon_set: AddonSet
     series: str | None
     roots: tuple[Path, ...]
+    index_provider: Callable[[], ProjectIndex] | None = None
     _configs: dict[Path, LintConfig] = field(default_factory=dict)
+    _index: ProjectIndex | None = None
+
+    def index(self) -> ProjectIndex:
+        """The code index (room B's ``ProjectIndex``), built on first use and refreshed."""
+        if self._index is None:
+            if self.index_provider is None:
+                raise RuntimeError("LintProject has no index provider")  # load_project always sets one
+            self._index = self.index_provider()
+            self._index.refresh()
+        return self._index
 
     def config_for(self, addon: Addon) -> LintConfig:
         if addon.root not in self._configs:
@@ -69,8 +84,21 @@ def load_project(
     *,
     odoo_path: Path | None = None,
     series_setting: str | None = None,
+    cache_dir: Path | None = None,
+    index_provider: Callable[[], ProjectIndex] | None = None,
 ) -> LintProject:
+    """Discover the addons and the series. ``index_provider`` lets a server share its index;
+    by default one is built over the same roots (cached under ``cache_dir``)."""
     addon_set = discover_addons(roots, readonly_roots)
     own = [a.manifest for a in addon_set.addons.values() if not a.readonly]
     series = detect_series(odoo_path=odoo_path, manifests=own, setting=series_setting).series
-    return LintProject(addon_set, series, tuple(Path(os.path.realpath(r)) for r in roots))
+
+    def default_index() -> ProjectIndex:
+        from odoo_tools.index.project import ProjectIndex
+
+        return ProjectIndex(
+            roots, readonly_roots, cache_dir=cache_dir, odoo_path=odoo_path, series_setting=series_setting
+        )
+
+    real_roots = tuple(Path(os.path.realpath(r)) for r in roots)
+    return LintProject(addon_set, series, real_roots, index_provider or default_index)

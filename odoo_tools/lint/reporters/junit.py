@@ -14,7 +14,7 @@ def render(report: Report) -> str:
     tests = failures = 0
     for module in report.modules:
         for check in report.checks:
-            found = [f for f in report.findings if f.module == module and f.source == _source(check, f)]
+            found = [f for f in report.findings if f.module == module and _belongs(check, f)]
             case = ET.SubElement(suite, "testcase", classname=module, name=f"{module}.{check}")
             tests += 1
             blocking = [f for f in found if report.blocking(f)]
@@ -43,11 +43,11 @@ def render(report: Report) -> str:
     return ET.tostring(suites, encoding="unicode", xml_declaration=True) + "\n"
 
 
-def _source(check: str, finding: Finding) -> str:
-    # Findings of the manifest reader and graph belong to the static check's case.
-    return (
-        finding.source if check != "static" or finding.source in ("static", "manifest", "addons") else check
-    )
+STATIC_SOURCES = ("static", "manifest", "addons", "index")  # our own checks' sources
+
+
+def _belongs(check: str, finding: Finding) -> bool:
+    return finding.source == check or (check == "static" and finding.source in STATIC_SOURCES)
 
 
 def _line(report: Report, finding: Finding) -> str:

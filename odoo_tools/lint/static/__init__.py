@@ -1,4 +1,10 @@
-"""Static cross-file checks of our own (no database), built on the code index."""
+"""Static cross-file checks of our own (no database), on top of the code index (room B).
+
+Codes: data-file-missing, data-file-unlisted, missing-access-rule, model-not-in-dependencies,
+acl-model-not-own, xml-id-undefined, xml-id-not-in-dependencies, xml-id-used-before-definition,
+duplicate-xml-id, removed-attrs, removed-states, removed-tree, removed-view-mode-tree,
+removed-name-get; plus the manifest reader's and dependency graph's findings for the module.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +12,12 @@ from typing import TYPE_CHECKING
 
 from odoo_tools.addons import Addon
 from odoo_tools.findings import Finding
+from odoo_tools.lint.static.context import StaticContext
+from odoo_tools.lint.static.deprecations import check_removed
+from odoo_tools.lint.static.manifest_files import check_manifest_files
+from odoo_tools.lint.static.models import check_models
+from odoo_tools.lint.static.xml_ids import check_refs
+from odoo_tools.lint.static.xml_scan import XmlScan, scan_xml
 
 if TYPE_CHECKING:
     from odoo_tools.lint.project import LintProject
@@ -13,4 +25,47 @@ if TYPE_CHECKING:
 
 def static_findings(project: LintProject, addon: Addon) -> list[Finding]:
     """Every static finding for ``addon``."""
-    return []
+    index = project.index()
+    major = int(project.series.split(".")[0]) if project.series and project.series[0].isdigit() else None
+    ctx = StaticContext(addon, project.addon_set, index.tables, major)
+    found = _module_findings(project, index.findings(), addon)
+    if not addon.manifest.parsed:
+        return found
+    scans = _scans(ctx)
+    found += check_manifest_files(ctx)
+    found += check_models(ctx)
+    found += check_refs(ctx, scans)
+    found += check_removed(ctx, scans)
+    return found
+
+
+def _module_findings(project: LintProject, index_findings: list[Finding], addon: Addon) -> list[Finding]:
+    """The manifest reader's, the graph's and the index's findings about this module."""
+    addon_set = project.addon_set
+    found = [f for f in addon_set.findings if f.module == addon.name]
+    found += [_graded(project, f) for f in addon_set.graph_findings() if f.module == addon.name]
+    found += [f for f in index_findings if f.module == addon.name and f.source == "index"]
+    return found
+
+
+def _graded(project: LintProject, finding: Finding) -> Finding:
+    """Without an Odoo source every core dependency (base, mail...) looks missing: say so, softly."""
+    has_odoo_source = any(a.readonly for a in project.addon_set.addons.values())
+    if finding.code != "missing-dependency" or has_odoo_source:
+        return finding
+    return finding.model_copy(
+        update={
+            "severity": "info",
+            "hint": finding.hint + " (No Odoo source is configured, so core modules are not visible; "
+            "pass --odoo-path to check dependencies fully.)",
+        }
+    )
+
+
+def _scans(ctx: StaticContext) -> list[tuple[int, str, XmlScan]]:
+    scans = []
+    for position, rel in enumerate(ctx.loaded_files):
+        path = ctx.absolute(rel)
+        if rel.endswith(".xml") and path.is_file():
+            scans.append((position, rel, scan_xml(path, ctx.addon.name)))
+    return scans

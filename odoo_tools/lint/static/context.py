@@ -1,0 +1,83 @@
+"""What every static check reads: the addon, its declared dependency closure, the index."""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from pathlib import Path
+
+from odoo_tools.addons import Addon, AddonSet
+from odoo_tools.findings import Finding, Severity
+from odoo_tools.index.records import FileData
+from odoo_tools.index.tables import Tables
+from odoo_tools.lint.static.core_models import CORE_MODEL_OWNERS
+
+SOURCE = "static"
+
+
+def declared_closure(addon_set: AddonSet, name: str) -> frozenset[str]:
+    """``name`` and everything it depends on, including dependencies not found on disk
+    (``base`` without an Odoo source is still a dependency)."""
+    seen: set[str] = set()
+    todo = [name]
+    while todo:
+        current = todo.pop()
+        if current in seen:
+            continue
+        seen.add(current)
+        addon = addon_set.addons.get(current)
+        todo.extend(addon.depends if addon else ())
+    return frozenset(seen)
+
+
+@dataclass
+class StaticContext:
+    addon: Addon
+    addon_set: AddonSet
+    tables: Tables
+    major: int | None  # the Odoo series' major version
+
+    @functools.cached_property
+    def closure(self) -> frozenset[str]:
+        return declared_closure(self.addon_set, self.addon.name)
+
+    @functools.cached_property
+    def loaded_files(self) -> list[str]:
+        """Root-relative paths of the data files the manifest loads, in load order."""
+        manifest = self.addon.manifest
+        ordered = list(manifest.data) + list(manifest.qweb) + list(manifest.demo)
+        return [f"{self.addon.name}/{path}" for path in ordered]
+
+    def files(self) -> list[FileData]:
+        return self.tables.files_by_module.get(self.addon.name, [])
+
+    def loaded_file_data(self) -> list[tuple[int, FileData]]:
+        """(load position, file) for every data file the manifest loads and the index read."""
+        by_path = {data.path: data for data in self.files()}
+        return [(i, by_path[p]) for i, p in enumerate(self.loaded_files) if p in by_path]
+
+    def model_owners(self, model: str) -> set[str]:
+        """Modules that define ``model`` (its ``_name``), from the index or Odoo's well-known ones."""
+        owners = {loc.module for loc in self.tables.model_classes.get(model, []) if loc.item.defines}
+        core = CORE_MODEL_OWNERS.get(model)
+        if core:
+            owners.add(core)
+        return owners
+
+    def absolute(self, rel: str) -> Path:
+        return self.addon.root / rel
+
+    def finding(
+        self, code: str, message: str, hint: str, path: str, line: int | None, severity: Severity = "error"
+    ) -> Finding:
+        return Finding(
+            source=SOURCE,
+            code=code,
+            symbol=code,
+            severity=severity,
+            module=self.addon.name,
+            path=path,
+            line=line,
+            message=message,
+            hint=hint,
+        )
