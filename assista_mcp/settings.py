@@ -17,6 +17,7 @@ from typing import Any
 import platformdirs
 from pydantic import BaseModel, Field, SecretStr, ValidationError
 
+from odoo_tools.addons import odoo_core_roots, odoo_source_from_bin
 from odoo_tools.errors import ConfigError
 from odoo_tools.odoo_conf import read_odoo_conf, split_addons_path
 from odoo_tools.workspace import Workspace
@@ -40,6 +41,11 @@ class Settings(BaseModel):
     odoo_python: str | None = None
     odoo_series: str | None = Field(default=None, description="Fallback series, e.g. 18.0")
     odoo_timeout: float = 600.0
+    no_cache: bool = Field(default=False, description="Odoo runs start from an empty database")
+    keep_db: bool = Field(default=False, description="Keep the database of each Odoo run")
+    db_prefix: str = Field(default="assista_", description="Prefix of every database we create")
+    template_max_count: int = 5
+    template_max_age_days: float = 14.0
     db_host: str | None = None
     db_port: int | None = None
     db_user: str | None = None
@@ -53,10 +59,16 @@ class Settings(BaseModel):
     mode: str = "ask"
     max_steps: int = 30
 
+    def odoo_source(self) -> Path | None:
+        """The read-only Odoo source: ``odoo_path``, else the folder of the configured odoo-bin."""
+        if self.odoo_path is not None:
+            return self.odoo_path
+        return odoo_source_from_bin(self.odoo_bin) if self.odoo_bin else None
+
     def workspace(self) -> Workspace:
-        readonly = (
-            [self.odoo_path / "addons"] if self.odoo_path and (self.odoo_path / "addons").is_dir() else []
-        )
+        source = self.odoo_source()
+        # Core addons live in <odoo>/odoo/addons (base) and <odoo>/addons: knowledge only.
+        readonly = odoo_core_roots(source) if source else []
         return Workspace(self.addons_paths, readonly_roots=readonly)
 
 

@@ -14,7 +14,8 @@ Public API (stable):
   ``get(name)`` (raises NotFound), ``closure(names, auto_install=False)``,
   ``reverse_dependencies(name, transitive=True)``, ``auto_install_expansion(names)``,
   ``missing_dependencies(names=None)``, ``cycles()``, ``install_order(names=None)``,
-  ``graph_findings()``.
+  ``graph_findings()`` (missing dependencies are errors when an Odoo source is configured,
+  warnings otherwise, since core modules cannot be seen without one).
 All results are sorted or ordered deterministically.
 """
 
@@ -26,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from odoo_tools.errors import NotFound
-from odoo_tools.findings import Finding
+from odoo_tools.findings import Finding, Severity
 from odoo_tools.manifest import Manifest, find_manifest_file, read_manifest
 
 
@@ -63,6 +64,7 @@ class AddonSet:
     addons: dict[str, Addon] = field(default_factory=dict)
     duplicates: list[Duplicate] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)  # manifest + duplicate findings
+    has_odoo_source: bool = False  # read-only roots given: core modules (base, web...) are known
 
     def __contains__(self, name: object) -> bool:
         return name in self.addons
@@ -153,16 +155,21 @@ class AddonSet:
     def graph_findings(self) -> list[Finding]:
         """Missing dependencies and cycles as findings (source "addons")."""
         findings: list[Finding] = []
+        # Without an Odoo source, core modules (base, mail...) are never found: only a warning.
+        severity: Severity = "error" if self.has_odoo_source else "warning"
+        hint = "Add the module's folder to the addons path, or remove it from depends."
+        if not self.has_odoo_source:
+            hint += " Configure --odoo-path so core modules are known."
         for name, absent in self.missing_dependencies().items():
-            addon = self.addons[name]
             findings.append(
                 Finding(
                     source="addons",
                     code="missing-dependency",
+                    severity=severity,
                     module=name,
-                    path=addon.manifest.file,
+                    path=self.addons[name].manifest.file,
                     message=f"{name} depends on {', '.join(absent)}, not found in the addons roots.",
-                    hint="Add the module's folder to the addons path, or remove it from depends.",
+                    hint=hint,
                 )
             )
         for cycle in self.cycles():
@@ -200,7 +207,7 @@ class AddonSet:
 
 def discover_addons(roots: Sequence[Path], readonly_roots: Sequence[Path] = ()) -> AddonSet:
     """Every addon in ``roots`` then ``readonly_roots``; the first copy of a name wins."""
-    found = AddonSet()
+    found = AddonSet(has_odoo_source=bool(readonly_roots))
     tagged = [(Path(r), False) for r in roots] + [(Path(r), True) for r in readonly_roots]
     for root, readonly in tagged:
         real_root = Path(os.path.realpath(root))

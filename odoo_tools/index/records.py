@@ -1,0 +1,156 @@
+"""What the index knows about one file: plain frozen dataclasses, cheap to build and to cache.
+
+Paths are relative to the file's addons root (POSIX); lines are 1-based. xml ids are always
+module-qualified (``library_base.library_book_view_form``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from odoo_tools.findings import Finding
+
+MODEL_KINDS = ("model", "abstract", "transient")
+
+
+@dataclass(frozen=True, slots=True)
+class FieldDef:
+    name: str
+    type: str  # Char, Many2one, ...
+    line: int
+    comodel: str = ""
+    inverse_name: str = ""  # One2many inverse field
+    related: str = ""
+    compute: str = ""
+    inverse: str = ""
+    store: bool | None = None  # None: not given (Odoo's default applies)
+    required: bool = False
+    readonly: bool = False
+    string: str = ""
+    selection: tuple[str, ...] = ()  # selection keys when given literally
+    selection_add: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class MethodDef:
+    name: str
+    line: int
+    decorators: tuple[str, ...] = ()  # e.g. "api.depends('a', 'b.c')", "api.model"
+
+
+@dataclass(frozen=True, slots=True)
+class ModelClass:
+    """One Python class that defines or extends an Odoo model."""
+
+    model: str  # the model this class defines or extends
+    class_name: str
+    line: int
+    kind: str  # model | abstract | transient
+    defines: bool  # True when it creates ``model`` (``_name`` set and not inherited from itself)
+    inherit: tuple[str, ...] = ()  # _inherit names
+    inherits: tuple[tuple[str, str], ...] = ()  # _inherits (model, link field) pairs
+    description: str = ""
+    order: str = ""
+    rec_name: str = ""
+    fields: tuple[FieldDef, ...] = ()
+    methods: tuple[MethodDef, ...] = ()
+
+    @property
+    def parents(self) -> tuple[str, ...]:
+        """Models this class takes fields and methods from (``_inherit`` minus itself)."""
+        return tuple(name for name in self.inherit if name != self.model)
+
+
+@dataclass(frozen=True, slots=True)
+class ViewDef:
+    xml_id: str
+    line: int
+    model: str = ""
+    type: str = ""  # form, list, kanban, qweb... ("" for an inheriting view until resolved)
+    inherit_id: str = ""
+    priority: int | None = None
+    mode: str = ""  # primary | extension
+    name: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class MenuDef:
+    xml_id: str
+    line: int
+    name: str = ""
+    parent: str = ""
+    action: str = ""
+    sequence: int | None = None
+    groups: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ActionDef:
+    xml_id: str
+    line: int
+    type: str  # ir.actions.act_window, ir.actions.server, ...
+    name: str = ""
+    res_model: str = ""  # act_window res_model, report/server model (or model xml id ref)
+    view_mode: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class RuleDef:
+    """An ``ir.rule`` record rule."""
+
+    xml_id: str
+    line: int
+    name: str = ""
+    model_ref: str = ""  # xml id of the ir.model record, e.g. "library_base.model_library_book"
+    domain: str = ""
+    groups: tuple[str, ...] = ()
+    global_rule: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class XmlRecord:
+    """Any record an XML or CSV data file creates (views, actions, menus, groups... too)."""
+
+    xml_id: str
+    model: str
+    line: int
+    tag: str = "record"  # record, menuitem, template, csv...
+    noupdate: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class AccessRow:
+    """One line of ``ir.model.access.csv``."""
+
+    xml_id: str
+    line: int
+    name: str = ""
+    model_ref: str = ""  # e.g. "model_library_book" or "library_base.model_library_book"
+    group: str = ""  # qualified group xml id, "" for everyone
+    perm_read: bool = False
+    perm_write: bool = False
+    perm_create: bool = False
+    perm_unlink: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class FileData:
+    """Everything read from one file. ``kind`` is python, xml or csv."""
+
+    path: str  # relative to its root
+    module: str
+    kind: str
+    models: tuple[ModelClass, ...] = ()
+    records: tuple[XmlRecord, ...] = ()
+    views: tuple[ViewDef, ...] = ()
+    menus: tuple[MenuDef, ...] = ()
+    actions: tuple[ActionDef, ...] = ()
+    rules: tuple[RuleDef, ...] = ()
+    access: tuple[AccessRow, ...] = ()
+    findings: tuple[Finding, ...] = field(default_factory=tuple)
+
+
+def qualify(xml_id: str, module: str) -> str:
+    """Module-qualify an xml id as Odoo does: ``"x"`` in module m -> ``"m.x"``."""
+    xml_id = xml_id.strip()
+    return xml_id if "." in xml_id or not xml_id else f"{module}.{xml_id}"
