@@ -59,8 +59,19 @@ class Workspace:
     def writable_roots(self) -> tuple[Path, ...]:
         return tuple(r.path for r in self.roots if not r.readonly)
 
-    def resolve(self, user_path: str, *, purpose: Purpose = "read", must_exist: bool = True) -> Resolved:
-        """Resolve a tool path (relative to a root, or absolute inside one) or raise."""
+    def resolve(
+        self,
+        user_path: str,
+        *,
+        purpose: Purpose = "read",
+        must_exist: bool = True,
+        follow_symlinks: bool = True,
+    ) -> Resolved:
+        """Resolve a tool path (relative to a root, or absolute inside one) or raise.
+
+        With ``follow_symlinks=False`` a symlink named by the last component is returned itself
+        (its folder resolved and checked), for deleting or moving the link, never its target.
+        """
         _validate_text(user_path)
         candidates = self._candidates(user_path, purpose)
         # A relative path belongs to the first root where it exists (as Odoo picks modules).
@@ -74,7 +85,8 @@ class Workspace:
                 )
             chosen = self._first_creatable(candidates, user_path)
         root, raw = chosen
-        real = _realpath(raw)
+        link = None if follow_symlinks else _final_link(raw)
+        real = link or _realpath(raw)
         if not _inside(real, root.path):
             raise SandboxViolation(
                 f"{user_path!r} resolves outside the addons roots.",
@@ -82,7 +94,9 @@ class Workspace:
             )
         if purpose == "write":
             self._check_writable(root, user_path)
-        if real.exists():
+        if link is not None:
+            pass  # the link itself: its target is never opened, so it may point anywhere
+        elif real.exists():
             _check_kind(real, user_path)
             if is_hard_linked(real):
                 raise SandboxViolation(
@@ -181,6 +195,14 @@ def _realpath(path: Path) -> Path:
     if os.path.islink(real):
         raise InvalidInput(f"Cannot resolve {path}: symbolic link loop.", "Remove or fix the link.")
     return Path(real)
+
+
+def _final_link(raw: Path) -> Path | None:
+    """The symlink ``raw`` names (its folder resolved), or None when the last part is no link."""
+    if raw.name in ("", ".", ".."):
+        return None
+    candidate = _realpath(raw.parent) / raw.name
+    return candidate if os.path.islink(candidate) else None
 
 
 def _inside(path: Path, root: Path) -> bool:

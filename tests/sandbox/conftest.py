@@ -22,7 +22,8 @@ class Tree:
 
 
 def build_tree(base: Path) -> Tree:
-    root, sibling, outside, readonly = (base / n for n in ("addons", "addons2", "outside", "odoo_addons"))
+    root, sibling, outside = (base / n for n in ("addons", "addons2", "outside"))
+    readonly = base / "odoo" / "addons"  # the addons folder of an Odoo source (--odoo-path)
     for folder in (root / "m" / "models", sibling / "m", outside / "sub", readonly / "base"):
         folder.mkdir(parents=True)
     secret = outside / "secret.txt"
@@ -51,6 +52,7 @@ def build_tree(base: Path) -> Tree:
     for name, target in links.items():
         (root / name).symlink_to(target)
     (root / "m" / "models" / "link_up_out").symlink_to(Path("../../../outside"))
+    (outside / "link_back").symlink_to(root / "m")  # outside, pointing in
     os.link(secret, root / "hard_out.txt")
     os.mkfifo(root / "fifo")
     return Tree(base=base, root=root, sibling=sibling, outside=outside, readonly=readonly, secret=secret)

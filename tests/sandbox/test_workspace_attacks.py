@@ -217,3 +217,33 @@ def test_missing_root_is_a_config_error(tree: Tree) -> None:
         Workspace([tree.secret])
     with pytest.raises(ConfigError):
         Workspace([])
+
+
+NO_FOLLOW_CASES: dict[str, tuple[str, str, type[AssistaError] | None]] = {
+    "link_inside_is_the_link": ("link_in", "link_in", None),
+    "link_out_is_the_link": ("link_file_out", "link_file_out", None),
+    "dangling_out_is_the_link": ("dangling_out", "dangling_out", None),
+    "loop_is_the_link": ("loop_a", "loop_a", None),
+    "regular_file_unchanged": ("m/models/book.py", "m/models/book.py", None),
+    "dotdot_last_is_followed": ("m/models/..", "m", None),
+    "file_below_link_out": ("link_dir_out/secret.txt", "", SandboxViolation),
+    "link_located_outside": ("link_dir_out/link_back", "", SandboxViolation),
+    "link_located_in_parent_of_root": ("link_root_parent/outside/link_back", "", SandboxViolation),
+    "dotdot_out": ("../outside/secret.txt", "", SandboxViolation),
+    "hard_link_still_refused": ("hard_out.txt", "", SandboxViolation),
+    "fifo_still_refused": ("fifo", "", SandboxViolation),
+}
+
+
+@pytest.mark.parametrize("case", sorted(NO_FOLLOW_CASES))
+@pytest.mark.parametrize("purpose", ["read", "write"])
+def test_resolving_a_link_itself(case: str, purpose: str, ws: Workspace, tree: Tree) -> None:
+    path, rel, expected = NO_FOLLOW_CASES[case]
+    if expected is not None:
+        with pytest.raises(expected):
+            ws.resolve(path, purpose=purpose, follow_symlinks=False)  # type: ignore[arg-type]
+        return
+    resolved = ws.resolve(path, purpose=purpose, follow_symlinks=False)  # type: ignore[arg-type]
+    assert resolved.rel == rel
+    assert resolved.path == tree.root / rel
+    assert resolved.path.is_symlink() == (tree.root / rel).is_symlink()

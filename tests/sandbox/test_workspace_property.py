@@ -35,6 +35,7 @@ NAMES = [
     "link_in",
     "link_to_sibling",
     "link_to_readonly",
+    "link_back",
     "link_chain_1",
     "dangling_in",
     "dangling_out",
@@ -45,7 +46,7 @@ NAMES = [
     "addons",
     "addons2",
     "outside",
-    "odoo_addons",
+    "odoo",
     "base",
     "secret.txt",
     "sub",
@@ -77,16 +78,28 @@ def paths() -> st.SearchStrategy[tuple[int, str]]:
     candidate=paths(),
     purpose=st.sampled_from(["read", "write"]),
     must_exist=st.booleans(),
+    follow=st.booleans(),
 )
 def test_accepted_paths_resolve_inside_a_root(
-    hostile: tuple[Tree, Workspace], candidate: tuple[int, str], purpose: str, must_exist: bool
+    hostile: tuple[Tree, Workspace], candidate: tuple[int, str], purpose: str, must_exist: bool, follow: bool
 ) -> None:
     tree, ws = hostile
     prefix_index, rest = candidate
     user_path = prefixes(tree)[prefix_index] + rest
     try:
-        resolved = ws.resolve(user_path, purpose=purpose, must_exist=must_exist)  # type: ignore[arg-type]
+        resolved = ws.resolve(
+            user_path,
+            purpose=purpose,  # type: ignore[arg-type]
+            must_exist=must_exist,
+            follow_symlinks=follow,
+        )
     except AssistaError:
+        return
+    if resolved.path.is_symlink():  # only without following: the link itself, in a real folder
+        assert not follow
+        folder = resolved.path.parent
+        assert folder == Path(os.path.realpath(folder))
+        assert any(folder == r.path or folder.is_relative_to(r.path) for r in ws.roots)
         return
     real = Path(os.path.realpath(resolved.path))
     allowed = [r.path for r in ws.roots if purpose == "read" or not r.readonly]
