@@ -5,9 +5,13 @@ from __future__ import annotations
 from assista_mcp.agent.events import Usage
 from assista_mcp.agent.provider import load_litellm
 
+_unpriced: set[str] = set()  # models LiteLLM could not price: asking again costs ~1 ms per call
+
 
 def cost_usd(model: str, usage: Usage) -> float:
     """What ``usage`` cost on ``model`` in US dollars (cached prompt tokens at their own rate)."""
+    if model in _unpriced:
+        return 0.0
     litellm = load_litellm()
     details = {"cached_tokens": usage.cached_tokens} if usage.cached_tokens else None
     priced = litellm.Usage(
@@ -19,6 +23,7 @@ def cost_usd(model: str, usage: Usage) -> float:
     try:
         prompt_cost, completion_cost = litellm.cost_per_token(model=model, usage_object=priced)
     except Exception:  # unmapped model or a provider LiteLLM cannot price: unknown, not an error
+        _unpriced.add(model)
         return 0.0
     return float(prompt_cost) + float(completion_cost)
 

@@ -262,3 +262,10 @@ async def test_summarize_gives_up_when_nothing_fits(model_server: StartServer) -
     with pytest.raises(ContextWindowExceeded):
         await client_for(server).summarize(history)
     assert len(server.requests) == 3
+
+
+async def test_usage_is_estimated_when_the_server_reports_none(model_server: StartServer) -> None:
+    server = model_server([{"text": "an answer of several words", "no_usage": True}])
+    reply, events = await complete(client_for(server), tools=[])
+    assert reply.usage.prompt_tokens > 0 and reply.usage.completion_tokens > 0
+    assert [e.usage for e in events if e.type == "usage"] == [reply.usage]
