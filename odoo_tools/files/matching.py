@@ -103,25 +103,59 @@ def _tolerant_match(lines: list[str], window: tuple[int, int], old: str, new: st
     first, last = window
     start = sum(len(line) for line in lines[:first])
     end = start + sum(len(line) for line in lines[first:last])
-    old_indent = _indent(_old_lines(old)[0])
-    file_indent = _indent(lines[first])
-    replacement = _reindent(new, old_indent, file_indent)
+    indents = _indent_map(_old_lines(old), lines[first:last])
+    replacement = _reindent(_trim_like(new, old), indents)
     if lines[last - 1].endswith("\n") and replacement and not replacement.endswith("\n"):
         replacement += "\n"
     return Match(start, end, first + 1, "whitespace", replacement)
 
 
-def _reindent(new: str, old_indent: str, file_indent: str) -> str:
-    """Shift ``new`` from the indentation old_text used to the one the file really has."""
-    body = _old_lines(new)
+def _trim_like(new: str, old: str) -> list[str]:
+    """new_text's lines, minus the blank lines old_text had around it (they were not matched);
+    blank lines new_text adds beyond those are kept."""
+    old_all, new_all = old.split("\n"), new.split("\n")
+    lead = len(old_all) - len(old_all[next((i for i, x in enumerate(old_all) if x.strip()), 0) :])
+    trail = len(old_all) - len(_strip_end(old_all))
+    while lead and new_all and not new_all[0].strip():
+        new_all.pop(0)
+        lead -= 1
+    while trail and new_all and not new_all[-1].strip():
+        new_all.pop()
+        trail -= 1
+    return new_all
+
+
+def _strip_end(lines: list[str]) -> list[str]:
+    end = len(lines)
+    while end and not lines[end - 1].strip():
+        end -= 1
+    return lines[:end]
+
+
+def _indent_map(old_lines: list[str], file_lines: list[str]) -> dict[str, str]:
+    """Each indentation old_text used -> the indentation of the file line it matched."""
+    mapping: dict[str, str] = {}
+    for old_line, file_line in zip(old_lines, file_lines, strict=False):
+        if old_line.strip():
+            mapping.setdefault(_indent(old_line), _indent(file_line))
+    return mapping
+
+
+def _reindent(body: list[str], indents: dict[str, str]) -> str:
+    """Give new_text's lines the file's indentation: an indent old_text used maps to the file's;
+    a deeper one keeps its extra depth on top of the nearest shallower mapped indent."""
+    by_depth = sorted(indents, key=len, reverse=True)
     out: list[str] = []
     for line in body:
         if not line.strip():
             out.append("")
-        elif line.startswith(old_indent):
-            out.append(file_indent + line[len(old_indent) :])
+            continue
+        own = _indent(line)
+        base = next((i for i in by_depth if own.startswith(i)), None)
+        if base is None:  # shallower than anything old_text used: align with its first line
+            out.append(next(iter(indents.values()), "") + line.lstrip(" \t"))
         else:
-            out.append(file_indent + line.lstrip(" \t"))
+            out.append(indents[base] + line[len(base) :])
     return "\n".join(out)
 
 

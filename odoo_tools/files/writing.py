@@ -30,10 +30,12 @@ def atomic_write_bytes(path: Path, data: bytes, *, mode: int | None = None) -> N
     A new file gets 0o666 minus the umask, as any editor would create it (the temporary file is
     opened with that mode, so the umask is never read or changed: that would race other threads).
     """
-    if mode is None:
-        with contextlib.suppress(FileNotFoundError):
-            mode = stat.S_IMODE(os.stat(path).st_mode)
-    tmp_name = path.parent / f".{path.name}.{secrets.token_hex(6)}.tmp"
+    existing = _stat_or_none(path)
+    if mode is None and existing is not None:
+        mode = stat.S_IMODE(existing.st_mode)
+    # Shortened so a 255-byte file name still leaves room for the temporary file's name.
+    short = path.name.encode("utf-8", "surrogateescape")[:200].decode("utf-8", "ignore")
+    tmp_name = path.parent / f".{short}.{secrets.token_hex(6)}.tmp"
     fd = os.open(tmp_name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o666)
     try:
         with os.fdopen(fd, "wb") as handle:
@@ -42,12 +44,28 @@ def atomic_write_bytes(path: Path, data: bytes, *, mode: int | None = None) -> N
             os.fsync(handle.fileno())
         if mode is not None:
             os.chmod(tmp_name, mode)
+        if existing is not None:
+            _keep_owner(tmp_name, existing)
         os.replace(tmp_name, path)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp_name)
         raise
     _fsync_dir(path.parent)
+
+
+def _stat_or_none(path: Path) -> os.stat_result | None:
+    try:
+        return os.stat(path)
+    except FileNotFoundError:
+        return None
+
+
+def _keep_owner(tmp_name: Path, existing: os.stat_result) -> None:
+    # The replacement is a new inode owned by us; give it the old owner back when allowed.
+    if (existing.st_uid, existing.st_gid) != (os.geteuid(), os.getegid()):
+        with contextlib.suppress(OSError):
+            os.chown(tmp_name, existing.st_uid, existing.st_gid)
 
 
 def _fsync_dir(folder: Path) -> None:

@@ -127,3 +127,31 @@ def test_deleting_lines_with_whitespace_match(ws: Workspace, addons: Path) -> No
     result = edit_file(ws, "del.py", [Edit("y  =  2", "")])
     assert result.edits[0].strategy == "whitespace"
     assert target.read_text(encoding="utf-8") == "x = 1\nz = 3\n"
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        # old_text's indentation is off in a different way on each line: each maps to the file's.
+        ("x = 1\n  return x\n", "x = 2\n  return x\n", "        x = 2\n        return x\n"),
+        # deeper lines keep their extra depth; a blank line new_text adds (after its last newline) is kept.
+        (
+            "x = 1\nreturn x",
+            "x = 1\nif x:\n    return x\n\n",
+            "        x = 1\n        if x:\n            return x\n\n",
+        ),
+        # a blank line around old_text (not matched) does not turn into an extra blank line.
+        (
+            "\nx = 1\nreturn x\n",
+            "\n\n# why\nx = 1\nreturn x\n",
+            "\n        # why\n        x = 1\n        return x\n",
+        ),
+    ],
+)
+def test_reindent_follows_the_file(ws: Workspace, addons: Path, old: str, new: str, expected: str) -> None:
+    target = addons / "ind.py"
+    head = "class A:\n    def f(self):\n"
+    target.write_text(head + "        x = 1\n        return x\n", encoding="utf-8")
+    result = edit_file(ws, "ind.py", [Edit(old, new)])
+    assert result.edits[0].strategy == "whitespace"
+    assert target.read_text(encoding="utf-8") == head + expected

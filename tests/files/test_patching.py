@@ -163,3 +163,24 @@ def test_parser_reads_removed_lines_that_look_like_headers() -> None:
     patch = "--- a/x.sql\n+++ b/x.sql\n@@ -1 +1 @@\n--- a comment\n+++ b/not-a-header\n"
     (item,) = parse_patch(patch)
     assert item.hunks[0].lines == [("-", "-- a comment"), ("+", "++ b/not-a-header")]
+
+
+def test_failure_while_writing_restores_the_files_already_written(ws: Workspace, addons: Path) -> None:
+    # Every hunk applies, so writing starts; then "pkg" (just created as a file) cannot be the
+    # folder of "pkg/x.py". The modified and created files must be put back.
+    original = _snapshot(addons)
+    patch = (
+        f"--- a/{BOOK}\n+++ b/{BOOK}\n@@ -1 +1 @@\n-# Copyright 2026 Assista Examples\n+# changed\n"
+        "--- /dev/null\n+++ b/pkg\n@@ -0,0 +1 @@\n+a file\n"
+        "--- /dev/null\n+++ b/pkg/x.py\n@@ -0,0 +1 @@\n+x\n"
+    )
+    with pytest.raises(InvalidInput, match="not a folder"):
+        apply_patch(ws, patch)
+    assert _snapshot(addons) == original
+    assert not (addons / "pkg").exists()
+
+
+def test_a_255_byte_file_name_can_be_written(ws: Workspace, addons: Path) -> None:
+    name = "é" * 127 + "x"  # 255 bytes in UTF-8
+    apply_patch(ws, f"--- /dev/null\n+++ b/{name}\n@@ -0,0 +1 @@\n+x\n")
+    assert (addons / name).read_text(encoding="utf-8") == "x\n"

@@ -102,3 +102,13 @@ async def test_create_folder_is_idempotent(call: Any, addons: Path) -> None:
 def test_create_folder_over_a_file_is_refused(ws: Workspace) -> None:
     with pytest.raises(AlreadyExists):
         create_folder(ws, BOOK)
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="only root can give a file to another owner")
+def test_overwrite_keeps_the_owner(ws: Workspace, addons: Path) -> None:
+    target = addons / "owned.txt"
+    target.write_text("a", encoding="utf-8")
+    os.chown(target, 1234, 2345)
+    write_file(ws, "owned.txt", "b")
+    st = target.stat()
+    assert (st.st_uid, st.st_gid) == (1234, 2345) and target.read_text(encoding="utf-8") == "b"

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from odoo_tools.errors import EditConflict, InvalidInput, NotFound
+from odoo_tools.errors import AssistaError, EditConflict, InvalidInput, NotFound
 from odoo_tools.files.locks import path_locks
 from odoo_tools.files.models import ApplyPatchResult, PatchedFile
 from odoo_tools.files.patching.hunks import apply_hunks
@@ -155,12 +155,13 @@ def _write_all(ws: Workspace, plans: list[_Plan]) -> None:
     done: list[_Plan] = []
     try:
         for plan in plans:
+            done.append(plan)  # undone too if it fails half-way (undo steps tolerate that)
             _write_one(ws, plan)
-            done.append(plan)
+    except AssistaError:
+        _undo_all(done)
+        raise
     except OSError as exc:
-        for plan in reversed(done):
-            with contextlib.suppress(OSError):
-                _undo(plan)
+        _undo_all(done)
         raise EditConflict(
             f"Writing the patch failed ({exc}); the files already written were restored.",
             "Check permissions and free space, then apply the patch again.",
@@ -175,6 +176,12 @@ def _write_one(ws: Workspace, plan: _Plan) -> None:
         atomic_write_bytes(plan.target.path, data, mode=plan.patch.new_mode)
     if plan.action in ("delete", "rename") and plan.source is not None:
         os.unlink(plan.source.path)
+
+
+def _undo_all(done: list[_Plan]) -> None:
+    for plan in reversed(done):
+        with contextlib.suppress(OSError):
+            _undo(plan)
 
 
 def _undo(plan: _Plan) -> None:
