@@ -1,0 +1,89 @@
+"""Extension points: hooks see every event, may amend or deny calls, and may keep a turn going."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from assista_mcp.agent.events import StreamEvent
+from assista_mcp.agent.loop_hooks import Denial, NoHooks, PendingCall
+from assista_mcp.agent.tool_calls import touched_paths
+from assista_mcp.agent.toolset import ToolOutcome
+from fixtures.model_server import ScriptedModelServer
+from tests.agent.loop_support import agent, call, tool_messages
+
+pytestmark = pytest.mark.anyio
+StartServer = Callable[[list[dict[str, Any]]], ScriptedModelServer]
+
+
+class Recorder(NoHooks):
+    def __init__(self) -> None:
+        self.calls: list[str] = []
+        self.touched: list[set[str]] = []
+        self.events: list[str] = []
+
+    def session_start(self, session_id: str) -> None:
+        self.calls.append("start")
+
+    def session_end(self, session_id: str) -> None:
+        self.calls.append("end")
+
+    def before_model_call(self, messages: list[dict[str, Any]]) -> None:
+        self.calls.append(f"model:{len(messages)}")
+
+    def on_event(self, event: StreamEvent) -> None:
+        self.events.append(event.type)
+        raise RuntimeError("a broken hook must not break the run")
+
+    def before_tool_call(self, call: PendingCall) -> PendingCall | Denial:
+        if call.arguments.get("path") == "secret.txt":
+            return Denial(reason="secret.txt is off limits")
+        if call.name == "write_file":  # amend: everything written is upper case
+            return call.model_copy(update={"arguments": {**call.arguments, "content": "AMENDED"}})
+        return call
+
+    def after_tool_result(self, call: PendingCall, result: ToolOutcome) -> None:
+        self.calls.append(f"result:{call.id}:{result.is_error}")
+
+    async def after_turn(self, touched_paths: set[str]) -> str | None:
+        self.touched.append(set(touched_paths))
+        return "Validate your change." if len(self.touched) == 1 else None
+
+
+async def test_hooks_amend_deny_observe_and_continue(model_server: StartServer, tmp_path: Path) -> None:
+    server = model_server(
+        [
+            {
+                "tool_calls": [
+                    call("w1", "write_file", {"path": "new.txt", "content": "lower"}),
+                    call("w2", "write_file", {"path": "secret.txt", "content": "x"}),
+                ]
+            },
+            {"text": "Written."},
+            {"text": "Validated."},
+        ]
+    )
+    hooks = Recorder()
+    async with agent(server, tmp_path, hooks=hooks) as (loop, events):
+        result = await loop.run_turn("write a note")
+    assert result.status == "final" and result.text == "Validated."
+    assert (tmp_path / "new.txt").read_text(encoding="utf-8") == "AMENDED"
+    assert not (tmp_path / "secret.txt").exists()
+    assert "off limits" in tool_messages(server.requests[1])["w2"]
+    # after_turn saw the written path, and its follow-up became a user message.
+    assert hooks.touched == [{"new.txt"}, set()]
+    assert server.requests[2]["messages"][-1] == {"role": "user", "content": "Validate your change."}
+    assert hooks.calls[0] == "start" and hooks.calls[-1] == "end"
+    assert "result:w1:False" in hooks.calls and "result:w2:True" in hooks.calls
+    # The raising on_event hook saw every event and the renderer still got them all.
+    assert hooks.events == [e.type for e in events]
+
+
+def test_touched_paths_from_arguments_and_patches() -> None:
+    patch = "--- a/mod/a.py\n+++ b/mod/a.py\n@@\n--- /dev/null\n+++ b/mod/new.py\n"
+    assert touched_paths({"source": "x/a", "destination": "x/b"}) == {"x/a", "x/b"}
+    assert touched_paths({"patch": patch}) == {"mod/a.py", "mod/new.py"}
+    assert touched_paths({"paths": ["p", 3]}) == {"p"}

@@ -1,0 +1,70 @@
+"""Rendering: plain text off a terminal, diffs for edits, usage line, JSON lines for scripts."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+from rich.console import Console
+
+from assista_mcp.agent.approvals import ApprovalRequest, ToolKind, terminal_prompter
+from assista_mcp.agent.events import StreamEvent, Usage
+from assista_mcp.agent.render import ConsoleRenderer, JsonlRenderer, summarize_arguments
+
+
+def _events() -> list[StreamEvent]:
+    diff = "--- a/x.py\n+++ b/x.py\n@@ -1 +1 @@\n-old\n+new\n"
+    return [
+        StreamEvent(type="reasoning", text="thinking"),
+        StreamEvent(type="text", text="Editing "),
+        StreamEvent(type="text", text="now."),
+        StreamEvent(type="tool_call", tool_name="edit_file", arguments={"path": "x.py", "edits": [{"a": 1}]}),
+        StreamEvent(type="tool_result", tool_name="edit_file", text='{"changed": true}', data={"diff": diff}),
+        StreamEvent(type="tool_result", tool_name="read_file", text="No file x", is_error=True),
+        StreamEvent(type="usage", usage=Usage(prompt_tokens=1200, completion_tokens=30, cached_tokens=100)),
+        StreamEvent(type="error", text="rate limited; retrying in 1s"),
+        StreamEvent(type="end", text="done", usage=Usage(prompt_tokens=5000), data={"status": "final"}),
+    ]
+
+
+def test_plain_console_output() -> None:
+    out = io.StringIO()
+    renderer = ConsoleRenderer(Console(file=out, force_terminal=False, width=100))
+    for event in _events():
+        renderer(event)
+    text = out.getvalue()
+    assert "thinking" in text and "Editing now." in text
+    assert "→ edit_file path=x.py" in text
+    assert "+new" in text and "-old" in text
+    assert "✓ edit_file" in text and "✗ read_file: No file x" in text
+    assert "! rate limited" in text
+    assert "this run: 1,200 tokens in (100 cached), 30 out" in text and "session: 5,000 tokens in" in text
+
+
+def test_jsonl_is_one_event_per_line() -> None:
+    out = io.StringIO()
+    renderer = JsonlRenderer(out)
+    for event in _events():
+        renderer(event)
+    lines = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert [e["type"] for e in lines] == [e.type for e in _events()]
+
+
+def test_argument_summary_is_one_short_line() -> None:
+    summary = summarize_arguments({"path": "a.py", "content": "x\n" * 200})
+    assert "\n" not in summary and len(summary) <= 100 and summary.startswith("path=a.py content=x x")
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(
+    ("typed", "verdict", "reason"),
+    [("y\n", "once", ""), ("a\n", "always", ""), ("n\nwrong file\n", "deny", "wrong file")],
+)
+async def test_terminal_prompt_answers(
+    typed: str, verdict: str, reason: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO(typed))
+    ask = terminal_prompter(Console(file=io.StringIO(), force_terminal=False))
+    decision = await ask(ApprovalRequest(tool_call_id="c9", tool_name="edit_file", kind=ToolKind.EDIT))
+    assert (decision.tool_call_id, decision.verdict, decision.reason) == ("c9", verdict, reason)
