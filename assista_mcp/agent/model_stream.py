@@ -7,6 +7,7 @@ passed on as stream events as they arrive.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -59,10 +60,10 @@ class StreamAssembler:
         return events
 
     def _take_call_delta(self, call_delta: Any) -> None:
-        index = getattr(call_delta, "index", None)
         call_id = getattr(call_delta, "id", None) or ""
+        index = getattr(call_delta, "index", None)
         if not isinstance(index, int):
-            index = len(self.calls)
+            index = self._index_without_one(call_id)
         current = self.calls.get(index)
         if current is not None and call_id and current.id and call_id != current.id:
             # Some providers reuse index 0 for every complete call: a new id is a new call.
@@ -76,8 +77,19 @@ class StreamAssembler:
         if name and not current.name:
             current.name = str(name)
         arguments = getattr(function, "arguments", None)
+        if isinstance(arguments, dict):  # a provider that hands over parsed arguments
+            arguments = json.dumps(arguments)
         if arguments:
             current.arguments.append(str(arguments))
+
+    def _index_without_one(self, call_id: str) -> int:
+        """Deltas without an index continue the latest call, unless they bring a new id."""
+        if not self.calls:
+            return 0
+        latest = max(self.calls)
+        if call_id and self.calls[latest].id and call_id != self.calls[latest].id:
+            return latest + 1
+        return latest
 
     def tool_calls(self) -> list[tuple[str, str, str]]:
         """(id, name, raw arguments) per call, in index order; missing ids get a stable stand-in."""

@@ -114,6 +114,14 @@ def test_assembler_interleaved_calls_and_reused_index() -> None:
     assert assembler.finish_reason == "tool_calls"
 
 
+def test_assembler_without_indexes_and_with_parsed_arguments() -> None:
+    assembler = StreamAssembler()
+    assembler.feed(_chunk({"tool_calls": [{"id": "a", "function": {"name": "f", "arguments": '{"x": '}}]}))
+    assembler.feed(_chunk({"tool_calls": [{"function": {"arguments": "1}"}}]}))
+    assembler.feed(_chunk({"tool_calls": [{"id": "b", "function": {"name": "g", "arguments": {"y": 2}}}]}))
+    assert assembler.tool_calls() == [("a", "f", '{"x": 1}'), ("b", "g", '{"y": 2}')]
+
+
 def test_assembler_gives_missing_ids_a_stand_in_and_reports_deltas() -> None:
     assembler = StreamAssembler()
     events = assembler.feed(_chunk({"reasoning": "hm", "content": "Hi"}))
