@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import inspect
 import logging
+import os
 import traceback
 from collections.abc import Callable
 from typing import Any
@@ -57,6 +58,8 @@ def _guarded(fn: Callable[..., Any]) -> Callable[..., Any]:
             raise ToolError(str(exc)) from exc
         except ToolError:
             raise
+        except OSError as exc:  # the system refused (name too long, permissions, disk full, a race)
+            raise ToolError(_os_refusal(name, exc)) from exc
         except Exception as exc:
             log.error("tool %s crashed:\n%s", name, traceback.format_exc())
             raise ToolError(
@@ -65,3 +68,16 @@ def _guarded(fn: Callable[..., Any]) -> Callable[..., Any]:
             ) from exc
 
     return call
+
+
+def _os_refusal(tool: str, exc: OSError) -> str:
+    """The OS's reason in words, naming only the file's last part (never the server's layout)."""
+    target = os.path.basename(str(exc.filename)) if exc.filename else ""
+    if len(target) > 60:
+        target = target[:57] + "..."
+    where = f" for {target!r}" if target else ""
+    reason = exc.strerror or type(exc).__name__
+    return (
+        f"{tool} could not complete: the system refused{where}: {reason}. "
+        "Check the path (length, permissions, that it still exists) and try again."
+    )

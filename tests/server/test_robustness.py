@@ -48,6 +48,12 @@ def crash_inside() -> Echo:
     raise KeyError("internal-detail")
 
 
+def open_long_name(folder: Annotated[str, Field(description="Where")]) -> Echo:
+    """Asks the OS for a file whose name is too long."""
+    with open(Path(folder) / ("n" * 300)) as handle:
+        return Echo(text=handle.read(), size=0)
+
+
 def text_of(result: CallToolResult) -> str:
     return "\n".join(c.text for c in result.content if isinstance(c, TextContent))
 
@@ -55,7 +61,7 @@ def text_of(result: CallToolResult) -> str:
 @pytest.fixture
 def server(server_for: Callable[..., MCPServer], addons: Path) -> MCPServer:
     built = server_for(addons)
-    for fn in (echo_text, refuse_input, crash_inside):
+    for fn in (echo_text, refuse_input, crash_inside, open_long_name):
         register_tool(built, fn, read_only=True, idempotent=True)
     return built
 
@@ -133,6 +139,16 @@ async def test_an_unexpected_exception_is_reported_as_a_bug(server: MCPServer) -
         result = await client.call_tool("crash_inside", {})
         assert result.is_error
         assert "crash_inside" in text_of(result) and "bug" in text_of(result)
+        await still_serving(client)
+
+
+async def test_an_os_refusal_is_explained_without_the_layout(server: MCPServer, tmp_path: Path) -> None:
+    async with Client(server) as client:
+        result = await client.call_tool("open_long_name", {"folder": str(tmp_path)})
+        assert result.is_error
+        text = text_of(result)
+        assert "File name too long" in text and "bug" not in text
+        assert str(tmp_path) not in text
         await still_serving(client)
 
 
