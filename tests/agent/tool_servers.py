@@ -61,10 +61,12 @@ def build_test_server(root: Path, slow: SlowState | None = None) -> MCPServer:
     async def slow_task(seconds: Annotated[float, Field(description="how long")]) -> Note:
         """Take a while (like an Odoo install)."""
         slow.started.set()
+        (root / "slow.started").write_text("", encoding="utf-8")  # seen across processes too
         try:
             await anyio.sleep(seconds)
         except BaseException:
             slow.cancelled = True
+            (root / "slow.cancelled").write_text("", encoding="utf-8")
             raise
         slow.finished = True
         return Note(text="slow done")
@@ -74,3 +76,9 @@ def build_test_server(root: Path, slow: SlowState | None = None) -> MCPServer:
     register_tool(server, delete_file, read_only=False, destructive=True)
     register_tool(server, slow_task, read_only=False)
     return server
+
+
+if __name__ == "__main__":  # a stdio MCP server: python -m tests.agent.tool_servers ROOT
+    import sys
+
+    build_test_server(Path(sys.argv[1])).run("stdio")
