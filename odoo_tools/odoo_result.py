@@ -49,6 +49,7 @@ class ValidationResult(BaseModel):
     template: TemplateUse
     database: str = Field(default="", description="Database kept for inspection (keep_db), else ''")
     log_path: str = Field(default="", description="The raw Odoo log of this validation")
+    log_resource: str = Field(default="", description="The same log as an MCP resource URI")
     exit_code: int | None = None
     timed_out: bool = False
 

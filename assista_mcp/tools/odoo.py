@@ -1,11 +1,201 @@
-"""MCP tools: odoo (being built)."""
+"""MCP tools: run a real Odoo (install, upgrade, test) and check the setup (thin adapters over
+``odoo_tools.odoo_validate`` and ``odoo_tools.doctor``).
+
+The tools are async: progress notifications flow while odoo-bin runs, and an MCP cancel
+cancels the call, which kills odoo-bin's process group and drops the database it used.
+"""
 
 from __future__ import annotations
 
-from mcp.server.mcpserver import MCPServer
+import math
+import os
+from pathlib import Path
+from typing import Annotated
+
+import anyio
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.exceptions import ResourceError
+from pydantic import Field
 
 from assista_mcp.context import AppContext
+from assista_mcp.settings import Settings
+from assista_mcp.tools._base import register_tool
+from odoo_tools.doctor import DoctorReport, run_doctor
+from odoo_tools.odoo_conf import read_odoo_conf
+from odoo_tools.odoo_result import Action, ValidationResult
+from odoo_tools.odoo_validate import OdooRunner, RunnerConfig
+from odoo_tools.pg import PgParams
+
+LOG_URI = "odoo://run-log/{name}"
+LOG_TAIL_CHARS = 200_000
+
+ModulesArg = Annotated[
+    list[str] | str,
+    Field(description="Module technical name(s) (folder names), e.g. 'library_loan' or ['a', 'b']."),
+]
+DemoArg = Annotated[bool, Field(description="Load demo data (default: no demo data, like production).")]
+KeepDbArg = Annotated[
+    bool, Field(description="Keep the database afterwards for inspection (its name is in the answer).")
+]
+CacheArg = Annotated[
+    bool,
+    Field(
+        description="Clone a cached database that already holds the dependencies (fast, default). "
+        "False starts from an empty database (slow; for a from-scratch proof)."
+    ),
+]
+
+
+def runner_config(settings: Settings) -> RunnerConfig:
+    """The runner configuration from settings; PG* variables sit between flags and odoo.conf."""
+    conf = read_odoo_conf(settings.odoo_config) if settings.odoo_config else {}
+
+    def above_conf(name: str) -> str | None:
+        value = getattr(settings, name)
+        if value is None:
+            return None
+        text = value.get_secret_value() if hasattr(value, "get_secret_value") else str(value)
+        return None if text == conf.get(name) else text
+
+    pg = PgParams.resolve(
+        host=above_conf("db_host"),
+        port=above_conf("db_port"),
+        user=above_conf("db_user"),
+        password=above_conf("db_password"),
+        conf=conf,
+    )
+    return RunnerConfig(
+        addons_paths=list(settings.addons_paths),
+        cache_dir=settings.cache_dir / "odoo",
+        pg=pg,
+        odoo_bin=settings.odoo_bin,
+        odoo_python=settings.odoo_python,
+        db_prefix=settings.db_prefix,
+        timeout=settings.odoo_timeout,
+        use_cache=not settings.no_cache,
+        keep_db=settings.keep_db,
+        template_max_count=settings.template_max_count,
+        template_max_age_days=settings.template_max_age_days,
+    )
 
 
 def register(server: MCPServer, ctx: AppContext) -> None:
-    """Add this group's tools to the server."""
+    """Add the Odoo run tools and the run-log resource to the server."""
+
+    def runner() -> OdooRunner:
+        return ctx.service("odoo_runner", lambda: OdooRunner(runner_config(ctx.settings)))
+
+    async def validate(
+        action: Action, modules: list[str] | str, demo: bool, keep_db: bool, use_cache: bool, mcp: Context
+    ) -> ValidationResult:
+        names = [modules] if isinstance(modules, str) else list(modules)
+        names = [n.strip() for item in names for n in item.split(",")]
+        sender, receiver = anyio.create_memory_object_stream[str](math.inf)
+
+        async def forward() -> None:
+            step = 0
+            async with receiver:
+                async for message in receiver:
+                    step += 1  # MCP progress must grow; k/N of each Odoo phase is in the message
+                    await mcp.report_progress(step, None, message)
+
+        failure: Exception | None = None
+        async with anyio.create_task_group() as group:
+            group.start_soon(forward)
+            with sender:
+                try:
+                    result = await runner().validate(
+                        action,
+                        names,
+                        demo=demo,
+                        keep_db=keep_db,
+                        use_cache=use_cache,
+                        on_progress=lambda k, n, message: sender.send_nowait(message),
+                    )
+                except Exception as exc:  # raised below, outside the group, so not wrapped
+                    failure = exc
+        if failure is not None:
+            raise failure
+        if result.log_path:
+            result.log_resource = LOG_URI.format(name=Path(result.log_path).name)
+        return result
+
+    async def install_module(
+        modules: ModulesArg,
+        mcp: Context,
+        demo: DemoArg = False,
+        keep_db: KeepDbArg = False,
+        use_cache: CacheArg = True,
+    ) -> ValidationResult:
+        """Install module(s) into a fresh disposable database with a real Odoo and report what broke.
+
+        Use after editing a module (after the static checks pass) to prove it really installs:
+        views validate against models, data files load, access rules apply. The answer gives each
+        module's state from the database, findings at file:line with a kind and a fix hint, and
+        the raw log (log_resource). Dependencies come from a cached template, so this takes
+        seconds after the first run.
+        """
+        return await validate("install", modules, demo, keep_db, use_cache, mcp)
+
+    async def upgrade_module(
+        modules: ModulesArg,
+        mcp: Context,
+        demo: DemoArg = False,
+        keep_db: KeepDbArg = False,
+        use_cache: CacheArg = True,
+    ) -> ValidationResult:
+        """Install module(s), then upgrade them (odoo-bin -u) in a disposable database.
+
+        Use to prove an update runs cleanly: data files reload over existing records, migrations
+        and noupdate data behave. An upgrade that Odoo skipped is reported as a failure.
+        """
+        return await validate("upgrade", modules, demo, keep_db, use_cache, mcp)
+
+    async def test_module(
+        modules: ModulesArg,
+        mcp: Context,
+        demo: DemoArg = False,
+        keep_db: KeepDbArg = False,
+        use_cache: CacheArg = True,
+    ) -> ValidationResult:
+        """Install module(s) and run their Odoo tests only (--test-tags /<module>).
+
+        Returns one result per test (Class.method, pass/fail/error, message, file:line) plus the
+        install findings. Failing tests do not undo the install: read both parts.
+        """
+        return await validate("test", modules, demo, keep_db, use_cache, mcp)
+
+    async def odoo_doctor(
+        modules: Annotated[
+            list[str] | None,
+            Field(description="Check these modules' external Python dependencies (default: all)."),
+        ] = None,
+    ) -> DoctorReport:
+        """Check that Odoo runs can work: PostgreSQL reachable and allowed to create databases,
+        odoo-bin found and its version, addons paths valid, external Python dependencies
+        importable in Odoo's interpreter. Each failed check comes with a one-line fix."""
+        return await run_doctor(runner_config(ctx.settings), modules or ())
+
+    register_tool(server, install_module, read_only=False, destructive=False, idempotent=True)
+    register_tool(server, upgrade_module, read_only=False, destructive=False, idempotent=True)
+    register_tool(server, test_module, read_only=False, destructive=False, idempotent=True)
+    register_tool(server, odoo_doctor, read_only=True, idempotent=True)
+
+    @server.resource(
+        LOG_URI,
+        name="run-log",
+        title="Odoo run log",
+        description="The raw odoo-bin output of one install/upgrade/test run (its last 200 kB).",
+        mime_type="text/plain",
+    )
+    def run_log(name: str) -> str:
+        return read_run_log(runner().log_dir, name)
+
+
+def read_run_log(log_dir: Path, name: str) -> str:
+    """One of our run logs, by file name only (no paths: nothing else is reachable)."""
+    path = log_dir / name
+    if os.sep in name or name.startswith(".") or not name.endswith(".log") or not path.is_file():
+        raise ResourceError(f"No run log named {name!r}. Use the log_resource of a validation result.")
+    text = path.read_text(encoding="utf-8", errors="replace")
+    return text[-LOG_TAIL_CHARS:]

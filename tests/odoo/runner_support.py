@@ -6,8 +6,8 @@ never touched, and teardown asserts that no database with that prefix is left be
 
 from __future__ import annotations
 
+import os
 import secrets
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -47,6 +47,15 @@ def stub_odoo_bin() -> Path:
     return STUB_ODOO_BIN
 
 
-def copy_tree(src: Path, dst: Path) -> Path:
-    shutil.copytree(src, dst)
-    return dst
+def processes_mentioning(text: str) -> list[int]:
+    """Pids of live processes whose command line contains ``text`` (e.g. our db prefix)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                cmdline = Path(f"/proc/{entry}/cmdline").read_bytes()
+            except OSError:
+                continue
+            if text.encode() in cmdline:
+                found.append(int(entry))
+    return found

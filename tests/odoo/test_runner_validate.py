@@ -6,7 +6,6 @@ Every test asserts (through the ``pg`` fixture) that no database it created is l
 from __future__ import annotations
 
 import asyncio
-import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -18,6 +17,7 @@ from odoo_tools.odoo_log import kinds
 from odoo_tools.odoo_result import NOT_INSTALLED, TIMEOUT, ValidationResult
 from odoo_tools.odoo_validate import OdooRunner, RunnerConfig
 from odoo_tools.pg import Pg, PgParams
+from tests.odoo.runner_support import processes_mentioning
 
 RunnerFactory = Callable[..., OdooRunner]
 
@@ -37,19 +37,6 @@ def make_runner(pg: Pg, stub_odoo_bin: Path, addons: Path, tmp_path: Path) -> Ru
         return OdooRunner(RunnerConfig(**values))  # type: ignore[arg-type]
 
     return make
-
-
-def _processes_mentioning(text: str) -> list[int]:
-    found = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                cmdline = Path(f"/proc/{entry}/cmdline").read_bytes()
-            except OSError:
-                continue
-            if text.encode() in cmdline:
-                found.append(int(entry))
-    return found
 
 
 def _read(path: str) -> str:
@@ -204,12 +191,12 @@ async def test_cancel_kills_odoo_and_drops_the_database(make_runner: RunnerFacto
         runner.validate("install", ["library_base"], use_cache=False, on_progress=progress)
     )
     await asyncio.wait_for(installing.wait(), 120)
-    assert _processes_mentioning(pg.prefix)  # odoo-bin is running on our database
+    assert processes_mentioning(pg.prefix)  # odoo-bin is running on our database
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task
     assert pg.list_ours() == []
-    assert _processes_mentioning(pg.prefix) == []
+    assert processes_mentioning(pg.prefix) == []
 
 
 @pytest.mark.anyio
@@ -221,7 +208,7 @@ async def test_timeout_stops_odoo_reports_it_and_drops_the_database(
     assert result.timed_out and not result.ok
     assert TIMEOUT in _kinds(result)
     assert pg.list_ours() == []
-    assert _processes_mentioning(pg.prefix) == []
+    assert processes_mentioning(pg.prefix) == []
 
 
 @pytest.mark.anyio
