@@ -8,6 +8,7 @@ from __future__ import annotations
 import email.utils
 import json
 import random
+import re
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -18,6 +19,8 @@ from assista_mcp.agent.provider import redact
 RETRYABLE_STATUS = frozenset({408, 409, 425, 429})
 CONTEXT_WINDOW_MARKERS = ("context_length_exceeded", "maximum context length", "context window")
 MAX_REASON_CHARS = 400
+# "litellm.RateLimitError: RateLimitError: OpenAIException - <what the provider said>"
+ERROR_PREFIX = re.compile(r"^(?:litellm\.)?[A-Z][A-Za-z]*(?::| -)\s+")
 FailureKind = Literal["retry", "context_window", "fatal"]
 
 
@@ -37,6 +40,8 @@ def classify(exc: BaseException) -> Failure:
         return Failure("context_window", f"The conversation no longer fits the model's context: {detail}")
     if isinstance(exc, TimeoutError) or type(exc).__name__ in {"Timeout", "APITimeoutError"}:
         return Failure("retry", f"The model did not answer in time ({detail})")
+    if type(exc).__name__ == "MidStreamFallbackError":  # LiteLLM: the stream broke after it began
+        return Failure("retry", f"The answer stream broke off ({detail})")
     if status == 429:
         return Failure("retry", f"Rate limited (429): {detail}", retry_after=retry_after_of(exc))
     if status is not None and (status >= 500 or status in RETRYABLE_STATUS):
@@ -128,8 +133,11 @@ def _is_transient(exc: BaseException) -> bool:
 
 
 def _describe(exc: BaseException) -> str:
-    text = " ".join(str(exc).split()) or type(exc).__name__
-    text = redact(text)
+    """The provider's own words: LiteLLM's stacked class-name prefixes and repeats removed."""
+    text = " ".join(str(exc).split()).split(" Original exception:")[0]
+    while match := ERROR_PREFIX.match(text):
+        text = text[match.end() :]
+    text = redact(text or type(exc).__name__)
     return text if len(text) <= MAX_REASON_CHARS else text[: MAX_REASON_CHARS - 1] + "…"
 
 

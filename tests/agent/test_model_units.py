@@ -79,6 +79,13 @@ def test_classify_reads_retry_after_from_litellm_headers() -> None:
     assert failure.retry_after == 4.0 and "429" in failure.reason
 
 
+def test_reasons_keep_the_providers_words_without_litellm_prefixes() -> None:
+    stacked = "litellm.RateLimitError: RateLimitError: OpenAIException - slow down, please"
+    assert classify(FakeProviderError(stacked, 429)).reason == "Rate limited (429): slow down, please"
+    repeated = "litellm.APIConnectionError: bad chunk Original exception: APIConnectionError: bad chunk"
+    assert classify(FakeProviderError(repeated, 500)).reason == "Provider error (500): bad chunk"
+
+
 # -- stream assembly -----------------------------------------------------------------------------
 def _chunk(delta: dict[str, Any], finish: str | None = None, usage: Any = None) -> Any:
     calls = [
