@@ -1,0 +1,62 @@
+"""``assista-odoo serve --transport http`` as a subprocess, reached with ``Client(url)``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import anyio
+import pytest
+from mcp import Client
+
+from assista_mcp.server import INSTRUCTIONS
+
+pytestmark = pytest.mark.anyio
+
+ROWS = 40
+TARGET = "library_base/concurrent.txt"
+
+
+def row(index: int, state: str) -> str:
+    return f"row-{index:03d} = {state}"
+
+
+async def test_http_client_sees_instructions_and_tools(http_server: str, addons: Path) -> None:
+    async with Client(http_server) as client:
+        assert client.instructions == INSTRUCTIONS
+        names = {tool.name for tool in (await client.list_tools()).tools}
+        assert {"read_file", "edit_file", "apply_patch"} <= names
+        result = await client.call_tool("read_file", {"paths": "library_base/__manifest__.py"})
+        assert not result.is_error and result.structured_content is not None
+        assert result.structured_content["files"][0]["error"] is None
+
+
+async def test_two_http_clients_editing_one_file_lose_no_update(http_server: str, addons: Path) -> None:
+    (addons / TARGET).write_text("".join(row(i, "old") + "\n" for i in range(ROWS)))
+
+    async def edit_even_rows() -> None:
+        async with Client(http_server) as client, anyio.create_task_group() as tg:
+            for i in range(0, ROWS, 2):
+                tg.start_soon(edit_one, client, i)
+
+    async def edit_one(client: Client, i: int) -> None:
+        edits = [{"old_text": row(i, "old"), "new_text": row(i, "edited")}]
+        result = await client.call_tool("edit_file", {"path": TARGET, "edits": edits})
+        assert not result.is_error, result.content
+
+    async def patch_odd_rows() -> None:
+        async with Client(http_server) as client, anyio.create_task_group() as tg:
+            for i in range(1, ROWS, 2):
+                tg.start_soon(patch_one, client, i)
+
+    async def patch_one(client: Client, i: int) -> None:
+        hunk = f"@@ -{i + 1} +{i + 1} @@\n-{row(i, 'old')}\n+{row(i, 'patched')}\n"
+        patch = f"--- a/{TARGET}\n+++ b/{TARGET}\n{hunk}"
+        result = await client.call_tool("apply_patch", {"patch": patch})
+        assert not result.is_error, result.content
+
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(edit_even_rows)
+        tg.start_soon(patch_odd_rows)
+
+    expected = [row(i, "edited" if i % 2 == 0 else "patched") for i in range(ROWS)]
+    assert (addons / TARGET).read_text().splitlines() == expected
