@@ -24,6 +24,7 @@ from assista_mcp.agent.toolset import ToolOutcome, Toolset
 
 Status = Literal["final", "max_steps", "interrupted", "error"]
 MAX_CONDENSE_PER_STEP = 3
+CONTEXT_FILL = 0.9  # condense ahead of time above this share of a known context window
 Sink = Callable[[StreamEvent], None]
 
 
@@ -149,6 +150,7 @@ class AgentLoop:
 
     async def _model_step(self) -> ModelReply:
         tools = self.toolset.openai_specs({k for k in ToolKind if self.approvals.offered(k)})
+        await self._fit_context_window()
         for _ in range(MAX_CONDENSE_PER_STEP + 1):
             messages = [{"role": "system", "content": self.system}, *self.history.view()]
             self.hooks.before_model_call(messages)
@@ -157,25 +159,48 @@ class AgentLoop:
             try:
                 reply = await self.model.complete(messages, tools, self.emit)
             except ContextWindowExceeded as exc:
-                await self._condense(exc)
+                await self._condense(exc.message)
                 continue
             finally:
                 self._in_model_call = False
             return _with_unique_ids(reply, self.step)
         raise ModelError("The conversation still does not fit the context window after condensing.")
 
-    async def _condense(self, exc: ContextWindowExceeded) -> None:
+    async def _fit_context_window(self) -> None:
+        """Condense before sending when the history clearly exceeds the model's known window."""
+        window = self.model.context_window()
+        if not window:
+            return
+        for _ in range(MAX_CONDENSE_PER_STEP):
+            messages = [{"role": "system", "content": self.system}, *self.history.view()]
+            try:
+                tokens = self.model.count_tokens(messages)
+            except Exception:  # no tokenizer for this model: rely on the provider's error instead
+                return
+            if tokens <= window * CONTEXT_FILL or self.history.next_cut() is None:
+                return
+            await self._condense(f"about {tokens} tokens for a {window}-token window")
+
+    async def _condense(self, why: str) -> None:
         cut = self.history.next_cut()
         if cut is None:
             raise ModelError(
-                f"The context window is exceeded and nothing older is left to condense: {exc.message}",
+                f"The context window is exceeded and nothing older is left to condense: {why}",
                 "Start a new session, or use a model with a larger context window.",
             )
         older = self.history.to_condense(cut)
         self.emit(
-            StreamEvent(type="error", text=f"Context window full: condensing {len(older)} older messages.")
+            StreamEvent(
+                type="error", text=f"Context window full ({why}): condensing {len(older)} older messages."
+            )
         )
-        self.history.condense(cut, await self.model.summarize(older))
+        self.history.condense(cut, await self.model.summarize(older, self._count_usage_only))
+
+    def _count_usage_only(self, event: StreamEvent) -> None:
+        """Summaries are not shown, but what they cost is counted."""
+        if event.type == "usage" and event.usage is not None:
+            self.store.add_usage(self.session_id, event.usage, steps=0)
+            self.emit(event)
 
     # -- tools ------------------------------------------------------------------------------------
     async def _run_tools(self, calls: list[ToolCall], touched: set[str]) -> None:

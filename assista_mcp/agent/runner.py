@@ -12,6 +12,9 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 
+if sys.version_info < (3, 11):  # pragma: no cover
+    from exceptiongroup import BaseExceptionGroup
+
 import anyio
 from rich.console import Console
 
@@ -125,15 +128,20 @@ def _prompter(options: AgentOptions, console: Console) -> Prompter | None:
 async def run_turn_interruptible(loop: AgentLoop, task: str) -> TurnResult:
     """Run one turn; the first Ctrl-C cancels it (session kept), a second one exits."""
     outcome: list[TurnResult] = []
-    with anyio.CancelScope() as turn_scope:
-        async with anyio.create_task_group() as tasks:
+    try:
+        with anyio.CancelScope() as turn_scope:
+            async with anyio.create_task_group() as tasks:
 
-            async def turn() -> None:
-                outcome.append(await loop.run_turn(task))
-                tasks.cancel_scope.cancel()
+                async def turn() -> None:
+                    outcome.append(await loop.run_turn(task))
+                    tasks.cancel_scope.cancel()
 
-            tasks.start_soon(_watch_interrupts, turn_scope)
-            tasks.start_soon(turn)
+                tasks.start_soon(_watch_interrupts, turn_scope)
+                tasks.start_soon(turn)
+    except BaseExceptionGroup as group:  # one failing task: raise its own error, not a group
+        if len(group.exceptions) == 1:
+            raise group.exceptions[0] from None
+        raise
     if outcome:
         return outcome[0]
     return TurnResult(status="interrupted", text="Interrupted.", steps=0)

@@ -10,6 +10,7 @@ import anyio
 import pytest
 
 from assista_mcp.agent.approvals import ToolKind
+from assista_mcp.agent.model import ModelClient
 from assista_mcp.agent.sessions import SessionStore
 from fixtures.model_server import ScriptedModelServer
 from tests.agent.loop_support import agent, call, tool_messages
@@ -218,3 +219,34 @@ async def test_tool_kinds_in_read_only_mode(model_server: StartServer, notes: Pa
         assert {t.kind for t in loop.toolset.tools.values()} >= {ToolKind.READ, ToolKind.EDIT}
     assert "read-only mode" in tool_messages(server.requests[1])["w"]
     assert (notes / "a.txt").read_text(encoding="utf-8") == "alpha"
+
+
+async def test_cancelling_during_the_model_call(model_server: StartServer, notes: Path) -> None:
+    server = model_server([{"text": "too late", "delay": 30}])
+    async with agent(server, notes) as (loop, events):
+        with anyio.move_on_after(1) as scope:
+            await loop.run_turn("slow model")
+        assert scope.cancelled_caught
+    assert [m["role"] for m in loop.store.messages(loop.session_id)] == ["user"]
+    assert (events[-1].data or {})["status"] == "interrupted"
+
+
+async def test_history_beyond_a_known_window_is_condensed_before_sending(
+    model_server: StartServer, notes: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = SessionStore.in_home(notes.parent / "home")
+    info = store.create(model="m", mode="yolo")
+    store.add_message(info.id, {"role": "user", "content": "old question " + "word " * 30_000})
+    store.add_message(info.id, {"role": "assistant", "content": "old answer"})
+    server = model_server([{"text": "SUMMARY: an old question was answered"}, {"text": "new answer"}])
+    async with agent(server, notes, store=store, session_id=info.id) as (loop, events):
+        # A model whose window LiteLLM knows (16k tokens), served by the scripted server.
+        loop.model = ModelClient("openai/gpt-3.5-turbo", api_base=server.api_base, timeout=30)
+        result = await loop.run_turn("new question")
+    assert result.text == "new answer" and len(server.requests) == 2
+    summary_request, main_request = server.requests
+    assert "old question" in summary_request["messages"][-1]["content"]
+    sent = [m["content"] for m in main_request["messages"][1:]]
+    assert sent[0].endswith("SUMMARY: an old question was answered") and sent[-1] == "new question"
+    assert any(e.type == "error" and "16385-token window" in e.text for e in events)
+    assert loop.store.get(info.id).usage.prompt_tokens == 20  # the summary's tokens count too

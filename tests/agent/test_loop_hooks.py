@@ -10,6 +10,7 @@ import pytest
 
 from assista_mcp.agent.events import StreamEvent
 from assista_mcp.agent.loop_hooks import Denial, NoHooks, PendingCall
+from assista_mcp.agent.runner import run_turn_interruptible
 from assista_mcp.agent.tool_calls import touched_paths
 from assista_mcp.agent.toolset import ToolOutcome
 from fixtures.model_server import ScriptedModelServer
@@ -87,3 +88,19 @@ def test_touched_paths_from_arguments_and_patches() -> None:
     assert touched_paths({"source": "x/a", "destination": "x/b"}) == {"x/a", "x/b"}
     assert touched_paths({"patch": patch}) == {"mod/a.py", "mod/new.py"}
     assert touched_paths({"paths": ["p", 3]}) == {"p"}
+
+
+class Crashing(NoHooks):
+    def before_model_call(self, messages: list[dict[str, Any]]) -> None:
+        raise RuntimeError("hook bug")
+
+
+async def test_an_unexpected_error_surfaces_as_itself_and_closes_the_turn(
+    model_server: StartServer, tmp_path: Path
+) -> None:
+    server = model_server([{"text": "never"}])
+    async with agent(server, tmp_path, hooks=Crashing()) as (loop, events):
+        with pytest.raises(RuntimeError, match="hook bug"):
+            await run_turn_interruptible(loop, "go")
+    assert loop.store.get(loop.session_id).status == "error"
+    assert events[-1].type == "end" and "hook bug" in events[-1].text
