@@ -49,6 +49,8 @@ class FieldInfo(Location):
         if self.selection:
             parts.append("[" + "|".join(self.selection) + "]")
         origin = self.module + (f" via {self.via}" if self.via else "")
+        if self.overridden_in:
+            origin += ", changed in " + ", ".join(self.overridden_in)
         return f"{self.name}: {' '.join(parts)} ({origin}, {self.where()})"
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from pydantic import BaseModel, Field
@@ -151,5 +152,7 @@ def module_info(addons: AddonSet, tables: Tables, name: str) -> ModuleInfo:
 
 
 def _root_matches(addon: Addon, root: str) -> bool:
-    wanted = Path(root).expanduser()
-    return wanted.name == addon.root.name or str(wanted) == str(addon.root) or wanted.resolve() == addon.root
+    """A path names one root; a bare folder name matches every root of that name."""
+    if "/" not in root:
+        return root == addon.root.name
+    return Path(os.path.realpath(Path(root).expanduser())) == addon.root

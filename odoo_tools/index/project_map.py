@@ -92,6 +92,7 @@ def _rank(addons: AddonSet, tables: Tables, project: list[str], focus: list[str]
 
 def _header(addons: AddonSet, series: SeriesInfo, project: list[str]) -> str:
     core = sorted({d for n in project for d in addons.addons[n].depends if d not in project})
+    core = [d if d in addons.addons else f"{d} (missing)" for d in core]
     lines = [
         f"# Odoo {series.series or '(series unknown)'} project: {len(project)} module(s)",
         f"core/external dependencies: {', '.join(core) or '-'}",

@@ -36,7 +36,7 @@ def find_model(tables: Tables, addons: AddonSet, name: str) -> ModelInfo:
         for c in classes
         for m in c.item.methods
     ]
-    info.views = [_view_summary(tables.views[x][-1]) for x in tables.views_by_model.get(name, [])]
+    info.views = [_ancestors(tables, x)[-1] for x in tables.views_by_model.get(name, [])]
     info.actions = [
         f"{xml_id} ({located[-1].item.type}, {located[-1].module})"
         for xml_id, located in tables.actions.items()
@@ -159,11 +159,16 @@ def _merged_fields(tables: Tables, name: str, seen: set[str]) -> dict[str, Field
     for located in tables.model_classes.get(name, []):
         for parent in located.item.parents:
             for fname, finfo in _merged_fields(tables, parent, seen).items():
-                fields.setdefault(fname, finfo.model_copy(update={"via": finfo.via or parent, "model": name}))
+                fields.setdefault(
+                    fname, finfo.model_copy(update={"via": finfo.via or parent, "model": name}, deep=True)
+                )
         for field in located.item.fields:
-            if field.name in fields:
-                if located.module not in fields[field.name].overridden_in:
-                    fields[field.name].overridden_in.append(located.module)
+            known = fields.get(field.name)
+            if known is not None:
+                # A redefinition adds to the field (selection_add, attributes); the origin stays.
+                if located.module not in known.overridden_in and located.module != known.module:
+                    known.overridden_in.append(located.module)
+                known.selection.extend(k for k in field.selection_add if k not in known.selection)
             else:
                 fields[field.name] = _field_info(located, field)
     return fields
