@@ -5,9 +5,9 @@ from __future__ import annotations
 import errno
 import os
 import shutil
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
-from odoo_tools.errors import AlreadyExists, AssistaError, InvalidInput, SandboxViolation
+from odoo_tools.errors import AlreadyExists, InvalidInput, SandboxViolation
 from odoo_tools.files.locks import path_locks
 from odoo_tools.files.models import DeleteFileResult, MoveFileResult
 from odoo_tools.files.writing import make_parents
@@ -16,7 +16,7 @@ from odoo_tools.workspace import Resolved, Workspace
 
 def move_file(ws: Workspace, source: str, destination: str, *, overwrite: bool = False) -> MoveFileResult:
     """Move or rename a file or folder. An existing destination file is replaced only if asked."""
-    src = symlink_itself(ws, source) or ws.resolve(source, purpose="write")
+    src = ws.resolve(source, purpose="write", follow_symlinks=False)  # a link moves, not its target
     dst = ws.resolve(destination, purpose="write", must_exist=False)
     _refuse_root(src, "move")
     if src.path == dst.path:
@@ -56,13 +56,12 @@ def _rename(src: Path, dst: Path) -> None:
 
 def delete_file(ws: Workspace, path: str, *, recursive: bool = False) -> DeleteFileResult:
     """Delete a file; a folder only with ``recursive`` (symlinks inside it are removed, not followed)."""
-    link = symlink_itself(ws, path)
-    if link is not None:
-        with path_locks(link.path):
-            link.path.unlink()
-        return DeleteFileResult(path=link.rel, kind="symlink", files_deleted=1)
-    target = ws.resolve(path, purpose="write")
+    target = ws.resolve(path, purpose="write", follow_symlinks=False)  # a link goes, not its target
     _refuse_root(target, "delete")
+    if target.path.is_symlink():
+        with path_locks(target.path):
+            target.path.unlink()
+        return DeleteFileResult(path=target.rel, kind="symlink", files_deleted=1)
     with path_locks(target.path):
         if not target.path.is_dir():
             target.path.unlink()
@@ -74,26 +73,6 @@ def delete_file(ws: Workspace, path: str, *, recursive: bool = False) -> DeleteF
         count = sum(len(files) for _, _, files in os.walk(target.path))
         shutil.rmtree(target.path)
     return DeleteFileResult(path=target.rel, kind="folder", files_deleted=count)
-
-
-def symlink_itself(ws: Workspace, user_path: str) -> Resolved | None:
-    """The symlink named by ``user_path`` (not its target), when it is one.
-
-    The sandbox resolves paths through symlinks, but deleting or moving a link must act on the
-    link, as rm and mv do. Its folder is checked by the sandbox; the link itself is never followed.
-    """
-    given = PurePosixPath(user_path)
-    if given.name in ("", ".", ".."):
-        return None
-    try:
-        folder = ws.resolve(str(given.parent), purpose="write")
-    except AssistaError:
-        return None
-    link = folder.path / given.name
-    if not link.is_symlink():
-        return None
-    rel = given.name if folder.rel == "." else f"{folder.rel}/{given.name}"
-    return Resolved(path=link, root=folder.root, rel=rel)
 
 
 def _refuse_root(target: Resolved, verb: str) -> None:
