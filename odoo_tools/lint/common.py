@@ -77,5 +77,7 @@ def failure_for_all(
     }
 
 
-def tail(text: str, lines: int = 15) -> str:
-    return "\n".join(text.strip().splitlines()[-lines:])
+def tail(text: str) -> str:
+    """The last line of a crashed tool's output: the error itself, not its traceback."""
+    lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
+    return lines[-1] if lines else ""

@@ -111,7 +111,10 @@ def split_messages(messages: list[dict[str, Any]], addons: Sequence[Addon], conf
         if message.get("symbol") in CONFIG_NOISE:
             continue
         path = Path(message.get("absolutePath") or message.get("path") or "")
-        addon = owner_of(path, addons) or addons[0]
+        addon = owner_of(path, addons)
+        if addon is None:  # about the configuration, not a file: report it on the batch's first addon
+            addon, path = addons[0], addons[0].path
+            message = {**message, "message": f"{message.get('path')}: {message.get('message')}"}
         found[addon.name].append(_finding(message, addon, path, config))
     return found
 

@@ -31,8 +31,19 @@ def check_models(ctx: StaticContext) -> list[Finding]:
             if view.model:
                 found += _reachable(ctx, view.model, f"view {view.xml_id}", data.path, view.line)
         for row in data.access:
-            if row.model_ref and "." not in row.model_ref.split(":")[0]:
-                found += _unqualified_acl(ctx, row.model_ref, data.path, row.line)
+            if row.model_ref:
+                found += _acl_model(ctx, row.model_ref, data.path, row.line)
+            group_module = row.group.rpartition(".")[0]
+            if group_module and group_module not in ctx.closure:
+                found.append(
+                    ctx.finding(
+                        "xml-id-not-in-dependencies",
+                        f"Access rule grants group {row.group!r}, but {group_module!r} is not a dependency.",
+                        f"Add {group_module!r} to 'depends' in the manifest, or use a group of a dependency.",
+                        data.path,
+                        row.line,
+                    )
+                )
     return found
 
 
@@ -89,17 +100,32 @@ def _missing_access(ctx: StaticContext, model: str, path: str, line: int) -> Fin
     )
 
 
-def _unqualified_acl(ctx: StaticContext, model_ref: str, path: str, line: int) -> list[Finding]:
-    model = ctx.tables.model_of_ref(model_ref)
-    if model and ctx.addon.name in ctx.model_owners(model):
+def _acl_model(ctx: StaticContext, model_ref: str, path: str, line: int) -> list[Finding]:
+    """An ACL's model_id: ``model_x`` (or ``this_module.model_x``) needs the model defined here;
+    ``other.model_x`` needs ``other`` among the dependencies."""
+    module, _, name = model_ref.rpartition(".")
+    if module and module != ctx.addon.name:
+        if module in ctx.closure:
+            return []
+        return [
+            ctx.finding(
+                "xml-id-not-in-dependencies",
+                f"Access rule refers to {model_ref!r}, but {module!r} is not a dependency of this module.",
+                f"Add {module!r} to 'depends' in the manifest.",
+                path,
+                line,
+            )
+        ]
+    model = ctx.tables.model_of_ref(name)
+    if not model or ctx.addon.name in ctx.model_owners(model):
         return []
-    owners = sorted(ctx.model_owners(model)) if model else []
+    owners = sorted(ctx.model_owners(model))
     where = f" (defined in {owners[0]!r})" if owners else ""
     return [
         ctx.finding(
             "acl-model-not-own",
-            f"Access rule refers to {model_ref!r}, but this module does not define that model{where}.",
-            f"Qualify it with the defining module, e.g. '{owners[0] if owners else 'module'}.{model_ref}'.",
+            f"Access rule refers to {name!r}, but this module does not define that model{where}.",
+            f"Qualify it with the defining module, e.g. '{owners[0] if owners else 'module'}.{name}'.",
             path,
             line,
         )
