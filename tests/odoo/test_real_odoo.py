@@ -1,0 +1,164 @@
+"""Opt-in: validations against a real Odoo (skipped unless ``ASSISTA_TEST_ODOO_BIN`` is set).
+
+    ASSISTA_TEST_ODOO_BIN=/path/to/odoo-bin          # required
+    ASSISTA_TEST_ODOO_PYTHON=/path/to/odoo/venv/python  # Odoo's interpreter (default: ours)
+    PGHOST / PGPORT / PGUSER / PGPASSWORD            # PostgreSQL, libpq defaults otherwise
+
+Each case installs a copy of ``fixtures/addons/library_base`` broken in one way (tests/odoo/variants.py)
+and checks what ``odoo_validate`` says: the kind, file and line real Odoo 18 gives for it. All cases
+share one template cache, so the dependencies (base) are installed once; every database created is
+dropped at the end, templates included.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from odoo_tools.odoo_log import kinds
+from odoo_tools.odoo_result import ValidationResult
+from odoo_tools.odoo_validate import OdooRunner, RunnerConfig
+from odoo_tools.pg import Pg, PgParams
+from tests.odoo.variants import make_variant
+
+ODOO_BIN = os.environ.get("ASSISTA_TEST_ODOO_BIN", "")
+ODOO_PYTHON = os.environ.get("ASSISTA_TEST_ODOO_PYTHON") or None
+
+pytestmark = [
+    pytest.mark.odoo,
+    pytest.mark.slow,
+    pytest.mark.timeout(1800),
+    pytest.mark.skipif(not ODOO_BIN, reason="set ASSISTA_TEST_ODOO_BIN to run against a real Odoo"),
+]
+
+
+class RealOdoo:
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.cache_dir = root / "cache"
+        self.prefix = f"assista_real{secrets.token_hex(2)}_"
+        self.pg = Pg(PgParams.resolve(), prefix=self.prefix)
+
+    def runner(self, addons: Path) -> OdooRunner:
+        config = RunnerConfig(
+            addons_paths=[addons],
+            cache_dir=self.cache_dir,
+            pg=PgParams.resolve(),
+            odoo_bin=Path(ODOO_BIN),
+            odoo_python=ODOO_PYTHON,
+            db_prefix=self.prefix,
+            timeout=900.0,
+        )
+        return OdooRunner(config)
+
+    def variant(self, name: str) -> Path:
+        root = self.root / "addons" / f"{name}_{secrets.token_hex(2)}"
+        make_variant(root, name)
+        return root
+
+    def validate(
+        self, variant: str, action: str = "install", modules: tuple[str, ...] = ("library_base",)
+    ) -> ValidationResult:
+        runner = self.runner(self.variant(variant))
+        return runner.validate_sync(action, list(modules))  # type: ignore[arg-type]
+
+
+@pytest.fixture(scope="module")
+def odoo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RealOdoo]:
+    real = RealOdoo(tmp_path_factory.mktemp("real_odoo"))
+    yield real
+    real.runner(real.root).cache.clear()
+    leftovers = real.pg.list_ours()
+    for name in leftovers:
+        real.pg.drop(name)
+    assert leftovers == [], f"databases left behind: {leftovers}"
+
+
+def test_good_module_installs(odoo: RealOdoo) -> None:
+    result = odoo.validate("good")
+    assert result.ok, result.summary
+    assert [(m.module, m.state) for m in result.modules] == [("library_base", "installed")]
+    assert result.findings == [] and result.template.status in ("built", "hit")
+    assert result.odoo_version.startswith("18.0")
+
+
+# kind, file, line: what real Odoo 18 says for each broken copy (the recorded logs agree)
+BROKEN = {
+    "syntax_error": (kinds.PYTHON_SYNTAX, "library_base/models/library_book.py", 16),
+    "import_error": (kinds.PYTHON_IMPORT, "library_base/models/__init__.py", 2),
+    "xml_syntax": (kinds.XML_SYNTAX, "library_base/views/library_book_views.xml", 36),
+    "xml_ref": (kinds.XML_DATA, "library_base/views/library_menus.xml", 10),
+    "missing_file": (kinds.MISSING_DATA_FILE, "library_base/__manifest__.py", 18),
+    "access_model": (kinds.DATA_IMPORT, "library_base/security/ir.model.access.csv", 2),
+    "access_column": (kinds.DATA_IMPORT, "library_base/security/ir.model.access.csv", 1),
+    "external_dep": (kinds.EXTERNAL_DEPENDENCY, "library_base/__manifest__.py", 20),
+    "missing_dep": (kinds.MISSING_DEPENDENCY, "library_base/__manifest__.py", 11),
+}
+
+
+@pytest.mark.parametrize("variant", sorted(BROKEN))
+def test_broken_module_is_reported_at_file_and_line(odoo: RealOdoo, variant: str) -> None:
+    result = odoo.validate(variant)
+    assert not result.ok
+    assert result.modules[0].state != "installed"
+    places = {(f.kind, f.path, f.line) for f in result.findings}
+    assert BROKEN[variant] in places, [
+        f.model_dump(include={"kind", "path", "line", "message"}) for f in result.findings
+    ]
+    assert Path(result.log_path).is_file()
+
+
+def test_access_rule_warning_does_not_fail_the_install(odoo: RealOdoo) -> None:
+    result = odoo.validate("no_access")
+    assert result.modules[0].state == "installed"
+    warning = [f for f in result.findings if f.kind == kinds.ACCESS_RULE]
+    assert warning and warning[0].model == "library.shelf" and warning[0].severity == "warning"
+
+
+def test_failing_test_is_reported_per_test_with_file_and_line(odoo: RealOdoo) -> None:
+    result = odoo.validate("test_fail", action="test")
+    assert not result.ok
+    assert result.modules[0].state == "installed"  # failing tests do not roll the install back
+    by_name = {t.name: t for t in result.tests}
+    failed = by_name["TestLibraryBook.test_author_count"]
+    assert (failed.status, failed.path, failed.line) == (
+        "fail",
+        "library_base/tests/test_library_book.py",
+        14,
+    )
+    assert "1 != 2" in failed.message
+    assert by_name["TestLibraryBook.test_negative_pages"].status == "pass"
+
+
+def test_passing_tests(odoo: RealOdoo) -> None:
+    result = odoo.validate("good", action="test")
+    assert result.ok, result.summary
+    assert {t.status for t in result.tests} == {"pass"} and len(result.tests) == 2
+
+
+def test_unknown_module_name_is_not_a_success(odoo: RealOdoo) -> None:
+    result = odoo.validate("good", modules=("library_nope",))
+    assert not result.ok
+    assert result.modules[0].state != "installed"
+    assert kinds.UNKNOWN_MODULE in {f.kind for f in result.findings}
+
+
+def test_upgrade_of_a_good_module(odoo: RealOdoo) -> None:
+    result = odoo.validate("good", action="upgrade")
+    assert result.ok, result.summary
+    assert result.modules[0].state == "installed"
+
+
+def test_template_is_reused_after_editing_the_module_under_validation(odoo: RealOdoo) -> None:
+    addons = odoo.variant("good")
+    runner = odoo.runner(addons)
+    first = runner.validate_sync("install", ["library_base"])
+    model = addons / "library_base" / "models" / "library_book.py"
+    model.write_text(model.read_text() + "\n# edited between two validations\n")
+    second = runner.validate_sync("install", ["library_base"])
+    assert first.ok and second.ok
+    assert second.template.status == "hit" and second.template.name == first.template.name
