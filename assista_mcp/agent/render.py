@@ -86,7 +86,7 @@ class ConsoleRenderer:
         if isinstance(diff, str) and diff.strip() and not event.is_error:
             self.console.print(Syntax(diff.rstrip("\n"), "diff", theme="ansi_dark", word_wrap=True))
         mark, style = ("✗", "red") if event.is_error else ("✓", "green")
-        self.console.print(Text(f"  {mark} {event.tool_name}: {compact(event.text)}", style=style))
+        self.console.print(Text(f"  {mark} {event.tool_name}: {result_summary(event)}", style=style))
 
     def _on_usage(self, event: StreamEvent) -> None:
         if event.usage is not None:
@@ -137,6 +137,23 @@ def summarize_arguments(arguments: dict[str, Any]) -> str:
             text = text[: VALUE_WIDTH - 1] + "…"
         parts.append(f"{key}={text}")
     return compact(" ".join(parts))
+
+
+def result_summary(event: StreamEvent) -> str:
+    """One line for a tool result: the error's text, or the result's short fields and list sizes."""
+    data = event.data
+    if event.is_error or not data:
+        return compact(event.text)
+    parts = []
+    for key, value in data.items():
+        if isinstance(value, (bool, int, float)) or (isinstance(value, str) and len(value) <= VALUE_WIDTH):
+            if key != "diff" and value not in ("", None):
+                parts.append(f"{key}={value}")
+        elif isinstance(value, list):
+            parts.append(f"{len(value)} {key}")
+        elif isinstance(value, dict) and key == "summary":
+            parts.append(summarize_arguments(value))
+    return compact(" ".join(parts)) if parts else compact(event.text)
 
 
 def compact(text: str) -> str:

@@ -6,6 +6,7 @@ the tool call through MCP cancellation) and keeps the session; a second Ctrl-C e
 
 from __future__ import annotations
 
+import contextlib
 import signal
 import sys
 from collections.abc import AsyncIterator
@@ -52,7 +53,8 @@ class Agent:
 
 def server_specs(options: AgentOptions) -> list[ServerSpec]:
     taken = {OWN_SERVER}
-    specs = [own_spec(options.settings)]
+    with contextlib.redirect_stdout(sys.stderr):  # stdout may carry --events jsonl only
+        specs = [own_spec(options.settings)]
     specs += [stdio_spec(raw, taken) for raw in options.mcp_servers]
     specs += [url_spec(raw, taken) for raw in options.mcp_urls]
     return specs
@@ -106,7 +108,7 @@ async def open_agent(options: AgentOptions) -> AsyncIterator[Agent]:
                 approvals=Approvals(settings.mode, _prompter(options, console)),
                 store=store,
                 session_id=session.id,
-                system=system_prompt(settings, toolset.instructions),
+                system=_system(settings, toolset),
                 max_steps=settings.max_steps,
                 hooks=options.hooks,
                 sinks=[renderer],
@@ -118,6 +120,16 @@ async def open_agent(options: AgentOptions) -> AsyncIterator[Agent]:
                 renderer.close()
     finally:
         store.close()
+
+
+def _system(settings: Settings, toolset: Toolset) -> str:
+    prompt = system_prompt(settings, toolset.instructions)
+    if len(toolset.specs) > 1:
+        prompt += (
+            "\n\nSeveral MCP servers are connected: tool names carry their server as a prefix, "
+            f"e.g. {OWN_SERVER}__read_file for the tools named above."
+        )
+    return prompt
 
 
 def _prompter(options: AgentOptions, console: Console) -> Prompter | None:

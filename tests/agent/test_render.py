@@ -10,7 +10,7 @@ from rich.console import Console
 
 from assista_mcp.agent.approvals import ApprovalRequest, ToolKind, terminal_prompter
 from assista_mcp.agent.events import StreamEvent, Usage
-from assista_mcp.agent.render import ConsoleRenderer, JsonlRenderer, summarize_arguments
+from assista_mcp.agent.render import ConsoleRenderer, JsonlRenderer, result_summary, summarize_arguments
 
 
 def _events() -> list[StreamEvent]:
@@ -68,3 +68,13 @@ async def test_terminal_prompt_answers(
     ask = terminal_prompter(Console(file=io.StringIO(), force_terminal=False))
     decision = await ask(ApprovalRequest(tool_call_id="c9", tool_name="edit_file", kind=ToolKind.EDIT))
     assert (decision.tool_call_id, decision.verdict, decision.reason) == ("c9", verdict, reason)
+
+
+def test_result_line_shows_short_fields_and_list_sizes() -> None:
+    data = {"path": "x.py", "changed": True, "findings": [1, 2], "diff": "long", "content": "x" * 500}
+    event = StreamEvent(type="tool_result", tool_name="edit_file", text="{...}", data=data)
+    assert result_summary(event) == "path=x.py changed=True 2 findings"
+    failed = StreamEvent(
+        type="tool_result", tool_name="edit_file", text="No match\nfor old_text", is_error=True
+    )
+    assert result_summary(failed) == "No match for old_text"
