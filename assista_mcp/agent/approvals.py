@@ -146,7 +146,7 @@ def terminal_prompter(console: Console) -> Prompter:
 def _ask_blocking(console: Console, request: ApprovalRequest) -> Decision:
     console.print(f"[bold yellow]Approve {request.tool_name}[/] ({request.kind.value})?")
     answer = Prompt.ask(
-        "  [y] once  [a] always for this tool  [n] deny",
+        "  y = once, a = always for this tool, n = deny",
         choices=["y", "a", "n"],
         default="n",
         console=console,

@@ -69,11 +69,11 @@ class ConsoleRenderer:
     def _on_reasoning(self, event: StreamEvent) -> None:
         self._flush_text()
         self._in_reasoning = True
-        self.console.print(Text(event.text, style="dim italic"), end="")
+        self.console.print(Text(event.text, style="dim italic", end=""), end="", soft_wrap=True)
 
     def _on_tool_call(self, event: StreamEvent) -> None:
         self._flush_text()
-        line = Text("→ ", style="cyan")
+        line = Text("→ ", style="cyan", no_wrap=True, overflow="ellipsis")
         line.append(event.tool_name, style="bold cyan")
         summary = summarize_arguments(event.arguments)
         if summary:
@@ -86,7 +86,8 @@ class ConsoleRenderer:
         if isinstance(diff, str) and diff.strip() and not event.is_error:
             self.console.print(Syntax(diff.rstrip("\n"), "diff", theme="ansi_dark", word_wrap=True))
         mark, style = ("✗", "red") if event.is_error else ("✓", "green")
-        self.console.print(Text(f"  {mark} {event.tool_name}: {result_summary(event)}", style=style))
+        line = Text(f"  {mark} {event.tool_name}: {result_summary(event)}", style=style)
+        self.console.print(line, no_wrap=True, overflow="ellipsis")
 
     def _on_usage(self, event: StreamEvent) -> None:
         if event.usage is not None:
