@@ -83,7 +83,13 @@ class LintProducer:
         return run.findings
 
 
-PRODUCERS: list[Producer] = [LintProducer()]
+def _odoo_producer() -> Producer:
+    from assista_mcp.cli.odoo_check import OdooProducer  # room D2: --install / --test
+
+    return OdooProducer()
+
+
+PRODUCERS: list[Producer] = [LintProducer(), _odoo_producer()]
 
 
 def add_parsers(subparsers: Any) -> None:
@@ -127,7 +133,10 @@ def run_check(args: argparse.Namespace) -> int:
         if not root.is_dir():
             raise ConfigError(f"Addons path {root} is not a folder.", "Fix --addons-path.")
     project = load_project(
-        settings.addons_paths, odoo_path=settings.odoo_path, series_setting=settings.odoo_series
+        settings.addons_paths,
+        odoo_path=settings.odoo_path,
+        series_setting=settings.odoo_series,
+        cache_dir=None if getattr(args, "no_cache", False) else settings.cache_dir,
     )
     started = time.monotonic()
     addons = _select(args, project)

@@ -15,6 +15,7 @@ from pydantic import BaseModel, Field
 
 from assista_mcp.context import AppContext
 from assista_mcp.tools._base import register_tool
+from assista_mcp.tools.knowledge import project_index
 from odoo_tools.addons import Addon
 from odoo_tools.errors import InvalidInput
 from odoo_tools.findings import SEVERITY_RANK, Finding, Severity
@@ -116,6 +117,7 @@ def _load(ctx: AppContext) -> LintProject:
         readonly,
         odoo_path=settings.odoo_path,
         series_setting=settings.odoo_series,
+        index_provider=lambda: project_index(ctx),  # the server's one shared code index
     )
 
 

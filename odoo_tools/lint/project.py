@@ -70,8 +70,8 @@ class LintProject:
         if inside:
             return inside
         below = [a for a in self.checkable() if path in a.path.parents]
-        if below:
-            return below
+        if below or path.is_file():
+            return below  # a file outside every module (setup.py, README) selects nothing
         raise InvalidInput(
             f"{target!r} holds no module of the addons roots.",
             "Check --addons-path: the path must be a module, a file in one, or a folder of modules.",
