@@ -91,3 +91,36 @@ async def test_unreachable_server_is_a_config_error(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="Could not connect"):
         async with Toolset([_own(tmp_path), spec]):
             pass
+
+
+@pytest.mark.slow
+async def test_streamable_http_server_by_url(tmp_path: Path, addons: Path) -> None:
+    import socket
+    import subprocess
+
+    import anyio
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    argv = [sys.executable, "-m", "assista_mcp", "serve", "--transport", "http", "--port", str(port)]
+    proc = await anyio.open_process([*argv, "--addons-path", str(addons)], stderr=subprocess.DEVNULL)
+    try:
+        with anyio.fail_after(120):
+            while True:
+                try:
+                    stream = await anyio.connect_tcp("127.0.0.1", port)
+                    await stream.aclose()
+                    break
+                except OSError:
+                    assert proc.returncode is None, "assista-odoo serve exited"
+                    await anyio.sleep(0.2)
+        specs = [_own(tmp_path), url_spec(f"odoo=http://127.0.0.1:{port}/mcp", {"assista"})]
+        async with Toolset(specs) as toolset:
+            remote = toolset.tools["odoo__list_directory"]
+            outcome = await toolset.call(remote, {"path": "."})
+            assert not outcome.is_error and "library_base" in outcome.text
+    finally:
+        proc.terminate()
+        with anyio.fail_after(30):
+            await proc.wait()
