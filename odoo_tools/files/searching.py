@@ -62,11 +62,25 @@ def grep(
     )
 
 
-def _compile(pattern: str, ignore_case: bool) -> re.Pattern[str]:
+@dataclass(frozen=True)
+class _Regex:
+    line: re.Pattern[str]  # what decides a match: the pattern applied to one line
+    whole: re.Pattern[str] | None  # a quick whole-file pre-check, when it cannot miss a line match
+
+
+# A whole-file search finds every line match (MULTILINE makes ^ and $ work per line) unless the
+# pattern looks past a line's edge: lookarounds and absolute anchors.
+_EDGE_SENSITIVE = ("(?=", "(?!", "(?<=", "(?<!", "\\A", "\\Z")
+
+
+def _compile(pattern: str, ignore_case: bool) -> _Regex:
     if not pattern:
         raise InvalidInput("Empty pattern.", "Give a regular expression, e.g. 'def _compute_'.")
+    flags = re.IGNORECASE if ignore_case else 0
     try:
-        return re.compile(pattern, re.IGNORECASE if ignore_case else 0)
+        line = re.compile(pattern, flags)
+        whole = None if any(s in pattern for s in _EDGE_SENSITIVE) else re.compile(pattern, flags | re.M)
+        return _Regex(line, whole)
     except re.error as exc:
         raise InvalidInput(
             f"Invalid regular expression {pattern!r}: {exc}.",
@@ -85,7 +99,7 @@ def _files(ws: Workspace, path: str, include: Sequence[str], exclude: Sequence[s
     return files
 
 
-def _grep_file(found: Found, regex: re.Pattern[str], context: int, cap: int, tally: _Tally) -> None:
+def _grep_file(found: Found, regex: _Regex, context: int, cap: int, tally: _Tally) -> None:
     if (found.size or 0) > MAX_FILE_BYTES:
         tally.skipped_large += 1
         return
@@ -96,10 +110,12 @@ def _grep_file(found: Found, regex: re.Pattern[str], context: int, cap: int, tal
     if text is None:
         return  # binary files are not searched
     tally.searched += 1
+    if regex.whole is not None and not regex.whole.search(text):
+        return  # most files: one C-speed scan instead of a Python loop over lines
     lines = text.split("\n")
     hit = False
     for index, line in enumerate(lines):
-        if not regex.search(line):
+        if not regex.line.search(line):
             continue
         if len(tally.matches) >= cap or tally.chars >= MAX_OUTPUT_CHARS:
             tally.truncated = True

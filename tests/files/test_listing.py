@@ -35,9 +35,9 @@ async def test_list_with_depth_tree_and_excludes(call: Any) -> None:
 def test_noise_folders_are_skipped_and_symlinks_not_followed(
     ws: Workspace, addons: Path, tmp_path: Path
 ) -> None:
-    (addons / "library_base/__pycache__").mkdir()
+    (addons / "library_base/__pycache__").mkdir(exist_ok=True)
     (addons / "library_base/__pycache__/x.pyc").write_bytes(b"\x00")
-    (addons / ".git").mkdir()
+    (addons / ".git").mkdir(exist_ok=True)
     outside = tmp_path / "outside"
     outside.mkdir()
     (outside / "secret.txt").write_text("token", encoding="utf-8")
@@ -118,3 +118,19 @@ async def test_file_info(call: Any, addons: Path) -> None:
 def test_search_files_needs_a_pattern(ws: Workspace) -> None:
     with pytest.raises(InvalidInput):
         search_files(ws, " ")
+
+
+@pytest.mark.parametrize(
+    ("pattern", "lines"),
+    [
+        ("^foo$", [1]),
+        ("foo$", [1, 2]),
+        (r"\bfoo\b", [1, 2]),
+        ("(?<!bar )foo", [1]),  # lookarounds see one line, as grep does
+        (r"\Abar", [2]),  # \A is the start of each line
+        (r"foo\s+bar", []),  # a match never spans lines
+    ],
+)
+def test_grep_matches_line_by_line(ws: Workspace, addons: Path, pattern: str, lines: list[int]) -> None:
+    (addons / "lines.txt").write_text("foo\nbar foo\n", encoding="utf-8")
+    assert [m.line for m in grep(ws, pattern, "lines.txt").matches] == lines
