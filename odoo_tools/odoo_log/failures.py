@@ -41,7 +41,7 @@ class Place:
 
 def finding_from_traceback(tb: Traceback, ctx: LoadContext, mapper: PathMapper) -> Finding:
     message = tb.exc_message
-    kind = kinds.classify(tb.exc_short, message) or _kind_from_frames(tb)
+    kind = _kind(tb)
     place = _locate(kind, tb, ctx, mapper)
     module = (place.addon.module if place.addon else "") or _module_from_message(message) or ctx.module
     finding = Finding(
@@ -84,6 +84,14 @@ def decisive_line(tb: Traceback) -> str:
         text = lines[0].strip()
     prefix = f"{tb.exc_short}: " if tb.exc_short and tb.exc_short not in ("Exception", "UserError") else ""
     return prefix + text
+
+
+def _kind(tb: Traceback) -> str:
+    """A data-file ParseError only says where; its cause (SQL constraint...) says what."""
+    kind = kinds.classify(tb.exc_short, tb.exc_message)
+    if tb.causes and kind in ("", kinds.XML_DATA):
+        kind = kinds.classify(tb.causes[-1].exc_short, tb.causes[-1].exc_message) or kind
+    return kind or _kind_from_frames(tb)
 
 
 FRAME_KINDS = (

@@ -11,12 +11,12 @@ from pydantic import BaseModel, Field
 from odoo_tools.findings import Finding
 from odoo_tools.odoo_log import kinds
 from odoo_tools.odoo_log.failures import LoadContext, finding_from_traceback
+from odoo_tools.odoo_log.notices import warning_finding
 from odoo_tools.odoo_log.paths import PathMapper
 from odoo_tools.odoo_log.progress import LOADING_MODULE_RE
 from odoo_tools.odoo_log.records import LogRecord, split_records
 from odoo_tools.odoo_log.testrun import TestCollector, TestCounts, TestResult
 from odoo_tools.odoo_log.traceback import find_traceback, parse_traceback
-from odoo_tools.odoo_log.warnings import warning_finding
 
 VERSION_RE = re.compile(r"^Odoo version (?P<version>\S+)")
 DATA_FILE_RE = re.compile(r"^loading (?P<file>\w+/\S+)$")

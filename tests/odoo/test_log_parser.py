@@ -208,6 +208,18 @@ RECORDED_CASES = {
         "'group_operator' is deprecated",
         "warning",
     ),
+    "bad_view": Expect(
+        kinds.VIEW_VALIDATION,
+        "library_base/views/library_book_views.xml",
+        35,  # the record starts at 14; the file here lets the parser find the element itself
+        'Field "does_not_exist" does not exist in model "library.book"',
+    ),
+    "sql_constraint": Expect(
+        kinds.SQL_CONSTRAINT,
+        "library_base/data/library_data.xml",
+        7,
+        'duplicate key value violates unique constraint "library_book_isbn_unique"',
+    ),
     "no_access": Expect(kinds.ACCESS_RULE, "", None, "['library.shelf'] have no access rules", "warning"),
     "test_fail": Expect(
         kinds.TEST_FAILURE,

@@ -97,6 +97,8 @@ BROKEN = {
     "access_column": (kinds.DATA_IMPORT, "library_base/security/ir.model.access.csv", 1),
     "external_dep": (kinds.EXTERNAL_DEPENDENCY, "library_base/__manifest__.py", 20),
     "missing_dep": (kinds.MISSING_DEPENDENCY, "library_base/__manifest__.py", 11),
+    "bad_view": (kinds.VIEW_VALIDATION, "library_base/views/library_book_views.xml", 35),
+    "sql_constraint": (kinds.SQL_CONSTRAINT, "library_base/data/library_data.xml", 7),
 }
 
 
@@ -117,6 +119,14 @@ def test_access_rule_warning_does_not_fail_the_install(odoo: RealOdoo) -> None:
     assert result.modules[0].state == "installed"
     warning = [f for f in result.findings if f.kind == kinds.ACCESS_RULE]
     assert warning and warning[0].model == "library.shelf" and warning[0].severity == "warning"
+
+
+def test_deprecation_warning_points_into_the_addon(odoo: RealOdoo) -> None:
+    result = odoo.validate("deprecation")
+    assert result.modules[0].state == "installed"
+    [warning] = [f for f in result.findings if f.kind == kinds.DEPRECATION]
+    assert (warning.path, warning.severity) == ("library_base/models/library_book.py", "warning")
+    assert "group_operator" in warning.message
 
 
 def test_failing_test_is_reported_per_test_with_file_and_line(odoo: RealOdoo) -> None:

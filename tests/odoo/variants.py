@@ -56,6 +56,22 @@ EDITS: dict[str, list[tuple[str, str, str]]] = {
     "missing_dep": [
         ("__manifest__.py", '"depends": ["base"]', '"depends": ["base", "library_missing_dependency"]')
     ],
+    "bad_view": [
+        (
+            "views/library_book_views.xml",
+            '<field name="pages" />',
+            '<field name="pages" />\n                        <field name="does_not_exist" />',
+        )
+    ],
+    "sql_constraint": [
+        (
+            "data/library_data.xml",
+            "    </record>\n</odoo>",
+            '    </record>\n    <record id="book_odoo_basics_again" model="library.book">\n'
+            '        <field name="name">Odoo Basics, again</field>\n'
+            '        <field name="isbn">978-0-00-000001-1</field>\n    </record>\n</odoo>',
+        )
+    ],
     "test_fail": [
         (
             "tests/test_library_book.py",
