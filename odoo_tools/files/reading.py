@@ -127,7 +127,7 @@ def _as_base64(rel: str, data: bytes, budget: _Budget) -> FileContent:
         return FileContent(
             path=rel, size=len(data), encoding="base64", truncated=True,
             error=f"Base64 of {len(data)} bytes exceeds what is left of the output cap; "
-            "read it alone, or use a shell tool for large binaries.",
+            "read it alone in its own call (base64 works up to about 150 KB of bytes).",
         )  # fmt: skip
     budget.left -= len(encoded)
     return FileContent(path=rel, content=encoded, encoding="base64", size=len(data))

@@ -112,3 +112,11 @@ def test_too_many_paths_is_refused(ws: Workspace) -> None:
 def test_line_ranges_do_not_apply_to_base64(ws: Workspace) -> None:
     with pytest.raises(InvalidInput, match="text only"):
         read_files(ws, BOOK, lines=LineRange(head=2), encoding="base64")
+
+
+def test_base64_over_the_cap_is_an_error_entry_with_a_note(ws: Workspace, addons: Path) -> None:
+    (addons / "big.bin").write_bytes(b"\x00" * 160_000)  # base64: 213,336 chars
+    result = read_files(ws, ["big.bin"], encoding="base64")
+    item = result.files[0]
+    assert item.content is None and item.truncated and item.error and "own call" in item.error
+    assert result.note is not None and "big.bin" in result.note
