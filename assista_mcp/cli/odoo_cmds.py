@@ -1,9 +1,137 @@
-"""CLI sub-commands: odoo_cmds (being built)."""
+"""CLI: ``assista-odoo doctor``, ``assista-odoo templates list|clear`` and
+``assista-odoo odoo install|upgrade|test MODULE...`` (one validation from the shell)."""
 
 from __future__ import annotations
 
+import argparse
+import asyncio
+import json
+import sys
+import time
 from typing import Any
+
+from assista_mcp.cli.common import add_odoo_flags, add_project_flags, settings_from_args
+from assista_mcp.tools.odoo import runner_config
+from odoo_tools.doctor import DoctorReport, run_doctor
+from odoo_tools.odoo_result import ValidationResult
+from odoo_tools.odoo_validate import OdooRunner
 
 
 def add_parsers(subparsers: Any) -> None:
     """Add this module's sub-commands."""
+    doctor = subparsers.add_parser(
+        "doctor",
+        help="check PostgreSQL, odoo-bin, addons paths and Python dependencies",
+        description="Check that Odoo validations can run here. Exit 0 when every check passes, 1 otherwise.",
+    )
+    doctor.add_argument("--modules", metavar="NAME[,NAME...]", help="only these modules' Python deps")
+    doctor.add_argument("--json", action="store_true", help="print the report as JSON")
+    _common(doctor)
+    doctor.set_defaults(func=run_doctor_cmd)
+
+    templates = subparsers.add_parser(
+        "templates",
+        help="list or clear the cached dependency databases",
+        description="Template databases hold the dependencies of validated modules (see README).",
+    )
+    templates.add_argument("action", choices=("list", "clear"))
+    templates.add_argument("--json", action="store_true", help="print the list as JSON")
+    _common(templates)
+    templates.set_defaults(func=run_templates_cmd)
+
+    odoo = subparsers.add_parser(
+        "odoo",
+        help="install, upgrade or test modules in a real Odoo (disposable database)",
+        description="Exit 0 when every module is installed (and its tests pass), 1 otherwise.",
+    )
+    odoo.add_argument("action", choices=("install", "upgrade", "test"))
+    odoo.add_argument("modules", nargs="+", metavar="MODULE")
+    odoo.add_argument("--demo", action="store_true", help="load demo data")
+    odoo.add_argument("--keep-db", action="store_true", help="keep the database for inspection")
+    odoo.add_argument("--no-cache", action="store_true", help="start from an empty database")
+    odoo.add_argument("--json", action="store_true", help="print the result as JSON")
+    _common(odoo)
+    odoo.set_defaults(func=run_odoo_cmd)
+
+
+def _common(parser: argparse.ArgumentParser) -> None:
+    add_project_flags(parser)
+    add_odoo_flags(parser)
+
+
+def run_doctor_cmd(args: argparse.Namespace) -> int:
+    config = runner_config(settings_from_args(args))
+    modules = [m.strip() for m in (args.modules or "").split(",") if m.strip()]
+    report = asyncio.run(run_doctor(config, modules))
+    print(report.model_dump_json(indent=2) if args.json else render_doctor(report))
+    return 0 if report.ok else 1
+
+
+def render_doctor(report: DoctorReport) -> str:
+    lines = []
+    for check in report.checks:
+        lines.append(f"{'ok  ' if check.ok else 'FAIL'} {check.name}: {check.detail}")
+        if not check.ok and check.fix:
+            lines.append(f"     fix: {check.fix}")
+    lines.append("all checks passed" if report.ok else "some checks failed")
+    return "\n".join(lines)
+
+
+def run_templates_cmd(args: argparse.Namespace) -> int:
+    cache = OdooRunner(runner_config(settings_from_args(args))).cache
+    if args.action == "clear":
+        dropped = cache.clear()
+        print(f"dropped {len(dropped)} template(s)" + "".join(f"\n  {name}" for name in dropped))
+        return 0
+    infos = cache.templates()
+    if args.json:
+        print(json.dumps([i.model_dump() for i in infos], indent=2))
+        return 0
+    if not infos:
+        print("no templates")
+    now = time.time()
+    for info in infos:
+        age = f"used {(now - info.last_used) / 3600:.1f} h ago" if info.last_used else "never used"
+        what = "orphan" if info.orphan else f"odoo {info.odoo_version}, {len(info.modules)} module(s)"
+        print(f"{info.name}  {what}, {age}, built in {info.build_seconds:.1f}s")
+    return 0
+
+
+def run_odoo_cmd(args: argparse.Namespace) -> int:
+    settings = settings_from_args(args)
+    runner = OdooRunner(runner_config(settings))
+    modules = [n.strip() for item in args.modules for n in item.split(",") if n.strip()]
+
+    def progress(k: int, n: int, message: str) -> None:
+        if not args.json:
+            print(f"  {message}", file=sys.stderr)
+
+    result = runner.validate_sync(
+        args.action,
+        modules,
+        demo=args.demo,
+        keep_db=args.keep_db or None,
+        use_cache=False if args.no_cache else None,
+        on_progress=progress,
+    )
+    print(result.model_dump_json(indent=2) if args.json else render_result(result))
+    return 0 if result.ok else 1
+
+
+def render_result(result: ValidationResult) -> str:
+    lines = [result.summary]
+    for finding in result.findings:
+        lines.append(f"  {finding.severity}: {finding.location()}: [{finding.kind}] {finding.message}")
+        if finding.hint:
+            lines.append(f"      hint: {finding.hint}")
+    for test in result.tests:
+        if test.status != "pass":
+            where = f"{test.path}:{test.line}" if test.path else test.module
+            lines.append(f"  test {test.status}: {test.test_class}.{test.method} at {where}: {test.message}")
+    cache = f"template {result.template.status}" + (
+        f" ({result.template.name})" if result.template.name else ""
+    )
+    lines.append(f"  {result.duration_seconds:.1f}s, {cache}, log: {result.log_path}")
+    if result.database:
+        lines.append(f"  database kept: {result.database}")
+    return "\n".join(lines)

@@ -1,0 +1,96 @@
+"""CLI: doctor, templates list|clear, odoo install|test, and check --install/--test (stand-in odoo-bin)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from assista_mcp.cli import main
+from odoo_tools.pg import Pg
+
+
+@pytest.fixture
+def odoo_flags(
+    isolated_env: Path, addons: Path, stub_odoo_bin: Path, pg: Pg, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[list[str]]:
+    """Flags for the stand-in; the templates a test leaves in the cache are cleared afterwards."""
+    monkeypatch.setenv("ASSISTA_DB_PREFIX", pg.prefix)
+    flags = ["--addons-path", str(addons), "--odoo-bin", str(stub_odoo_bin), "--odoo-python", sys.executable]
+    yield flags
+    assert main(["templates", "clear", *flags]) == 0
+
+
+def test_doctor_passes_and_prints_each_check(
+    odoo_flags: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["doctor", *odoo_flags]) == 0
+    out = capsys.readouterr().out
+    assert "ok   postgresql-createdb" in out and "ok   odoo-version: Odoo 18.0" in out
+    assert out.rstrip().endswith("all checks passed")
+
+
+def test_doctor_fails_with_a_fix_line(
+    isolated_env: Path, addons: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = main(["doctor", "--addons-path", str(addons), "--odoo-bin", str(addons / "missing"), "--json"])
+    assert code == 1
+    report = json.loads(capsys.readouterr().out)
+    [odoo_bin] = [c for c in report["checks"] if c["name"] == "odoo-bin"]
+    assert odoo_bin["ok"] is False and "--odoo-bin" in odoo_bin["fix"]
+
+
+def test_odoo_install_then_templates_list_and_clear(
+    odoo_flags: list[str], pg: Pg, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["odoo", "install", "library_loan", "--json", *odoo_flags]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["ok"] and result["template"]["status"] == "built"
+    assert main(["templates", "list", "--json", *odoo_flags]) == 0
+    [template] = json.loads(capsys.readouterr().out)
+    assert template["name"] == result["template"]["name"] and "library_base" in template["modules"]
+    assert main(["templates", "clear", *odoo_flags]) == 0
+    assert "dropped 1 template(s)" in capsys.readouterr().out
+    assert pg.list_ours() == []
+
+
+def test_odoo_command_exit_1_on_a_broken_module(
+    odoo_flags: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["odoo", "install", "library_broken", "--no-cache", *odoo_flags]) == 1
+    out = capsys.readouterr().out
+    assert "not installed cleanly" in out and "library_broken/__manifest__.py" in out
+    assert "hint:" in out
+
+
+def test_check_install_adds_odoo_findings_to_the_gate(
+    odoo_flags: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = main(
+        ["check", "library_broken", "--install", "--checks", "flake8", "--format", "json", *odoo_flags]
+    )
+    assert code == 1
+    report = json.loads(capsys.readouterr().out)
+    odoo = [f for f in report["findings"] if f["source"] == "odoo"]
+    assert odoo and all(f["module"] == "library_broken" for f in odoo)
+
+
+def test_check_test_passes_for_a_healthy_module(
+    odoo_flags: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = main(["check", "library_base", "--test", "--checks", "flake8", "--format", "junit", *odoo_flags])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert 'name="library_base.odoo-test"' in out
+
+
+def test_missing_odoo_bin_is_a_usage_error_for_check_install(
+    isolated_env: Path, addons: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = main(["check", "library_base", "--install", "--checks", "flake8", "--addons-path", str(addons),
+                 "--odoo-bin", str(addons / "nope")])  # fmt: skip
+    assert code == 2
+    assert "--odoo-bin" in capsys.readouterr().err
