@@ -24,6 +24,7 @@ TABLES_RE = re.compile(r"^module (?P<module>\w+): creating or updating database 
 MODULE_DONE_RE = re.compile(r"^Module (?P<module>\w+) loaded in ")
 INVALID_NAMES_RE = re.compile(r"^invalid module names, ignored: (?P<names>.*)$")
 COULD_NOT_LOAD_RE = re.compile(r"^Couldn't load module (?P<module>\w+)")
+MODULE_NAMED_RE = re.compile(r"^[Mm]odule (?P<module>\w+)\b")
 PORT_BUSY_RE = re.compile(r"OSError: \[Errno 98\] Address already in use|Address already in use")
 
 
@@ -105,7 +106,13 @@ def _finding_for(
         # that Python printed to stderr after the last log line (the process died there).
         tb = find_traceback(record.lines, mapper)
         if tb is not None and tb.exc_lines and not PORT_BUSY_RE.search(tb.exc_message):
-            return finding_from_traceback(tb, ctx, mapper)
+            finding = finding_from_traceback(tb, ctx, mapper)
+            if record.level == "WARNING":  # handled by Odoo (e.g. demo data skipped): not fatal
+                finding.severity = "warning"
+                finding.message = f"{record.message.strip()}: {finding.message}"
+                named = MODULE_NAMED_RE.search(record.message)
+                finding.module = finding.module or (named["module"] if named else "")
+            return finding
     if record.level == "WARNING" or (record.level == "ERROR" and not record.has_traceback):
         return warning_finding(record, ctx, mapper)
     return None

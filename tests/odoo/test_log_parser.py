@@ -440,3 +440,23 @@ def test_paths_under_our_roots_map_even_for_unknown_module_names(tmp_path: Path)
     assert report.findings[0].path == "library_base/models/library_book.py"
     site = text.replace("/srv/addons/lab_demo/models", "/venv/lib/python3.11/site-packages/lab_demo/models")
     assert parse_odoo_log(site, roots=[], modules=["lab_demo"]).findings[0].path == "lab_demo/__init__.py"
+
+
+def test_a_handled_error_logged_as_warning_stays_a_warning() -> None:
+    text = "\n".join(
+        [
+            record(
+                "WARNING",
+                "odoo.modules.loading",
+                "Module library_base demo data failed to install, installed without demo data",
+            ),
+            "Traceback (most recent call last):",
+            '  File "/opt/odoo/odoo/tools/convert.py", line 537, in _tag_root',
+            "    f(rec)",
+            "ValueError: External ID not found in the system: library_base.nope",
+        ]
+    )
+    finding = only_finding(parse_odoo_log(text, roots=[], modules=["library_base"]))
+    assert (finding.severity, finding.module) == ("warning", "library_base")
+    assert finding.message.startswith("Module library_base demo data failed to install")
+    assert finding.message.endswith("External ID not found in the system: library_base.nope")
