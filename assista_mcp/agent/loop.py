@@ -279,7 +279,8 @@ class AgentLoop:
     def _finish(self, status: Status, text: str, usage: Usage, steps: int = 0) -> TurnResult:
         self.store.update(self.session_id, status=status)
         total = self.store.get(self.session_id).usage
-        self.emit(StreamEvent(type="end", text=text, usage=total, data={"status": status}))
+        data = {"status": status, "session_id": self.session_id}
+        self.emit(StreamEvent(type="end", text=text, usage=total, data=data))
         return TurnResult(status=status, text=text, steps=steps, usage=usage)
 
 

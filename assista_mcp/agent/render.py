@@ -103,7 +103,8 @@ class ConsoleRenderer:
             self.console.print(Text(event.text, style="bold"))
         line = f"this run: {format_usage(self.run_usage)}"
         if event.usage is not None:
-            line += f" | session: {format_usage(event.usage)}"
+            session = (event.data or {}).get("session_id", "")
+            line += f" | session {session}: {format_usage(event.usage)}"
         self.console.print(Text(line, style="dim"))
 
     def _flush_text(self) -> None:

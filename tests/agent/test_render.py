@@ -24,7 +24,12 @@ def _events() -> list[StreamEvent]:
         StreamEvent(type="tool_result", tool_name="read_file", text="No file x", is_error=True),
         StreamEvent(type="usage", usage=Usage(prompt_tokens=1200, completion_tokens=30, cached_tokens=100)),
         StreamEvent(type="error", text="rate limited; retrying in 1s"),
-        StreamEvent(type="end", text="done", usage=Usage(prompt_tokens=5000), data={"status": "final"}),
+        StreamEvent(
+            type="end",
+            text="done",
+            usage=Usage(prompt_tokens=5000),
+            data={"status": "final", "session_id": "ab12"},
+        ),
     ]
 
 
@@ -39,7 +44,9 @@ def test_plain_console_output() -> None:
     assert "+new" in text and "-old" in text
     assert "✓ edit_file" in text and "✗ read_file: No file x" in text
     assert "! rate limited" in text
-    assert "this run: 1,200 tokens in (100 cached), 30 out" in text and "session: 5,000 tokens in" in text
+    assert (
+        "this run: 1,200 tokens in (100 cached), 30 out" in text and "session ab12: 5,000 tokens in" in text
+    )
 
 
 def test_jsonl_is_one_event_per_line() -> None:
