@@ -16,12 +16,13 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Awaitable, Callable
-from typing import Any, Literal, get_args
+from typing import TYPE_CHECKING, Any, Literal, get_args
 
 import anyio.to_thread
 from pydantic import BaseModel, Field
-from rich.console import Console
-from rich.prompt import Prompt
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 from odoo_tools.errors import InvalidInput
 
@@ -144,6 +145,8 @@ def terminal_prompter(console: Console) -> Prompter:
 
 
 def _ask_blocking(console: Console, request: ApprovalRequest) -> Decision:
+    from rich.prompt import Prompt  # rich loads only when someone is asked
+
     console.print(f"[bold yellow]Approve {request.tool_name}[/] ({request.kind.value})?")
     answer = Prompt.ask(
         "  y = once, a = always for this tool, n = deny",
