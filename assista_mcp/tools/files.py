@@ -30,7 +30,13 @@ Excludes = Annotated[
           "are always skipped."),
 ]  # fmt: skip
 
-FolderArg = Annotated[str, Field(description="Folder relative to an addons root; '.' means every root.")]
+FolderArg = Annotated[
+    str,
+    Field(
+        description="Folder relative to an addons root; '.' means all your addons roots. The read-only "
+        "Odoo source is reached by naming one of its modules (e.g. 'sale') or its absolute path."
+    ),
+]
 
 
 def register(server: MCPServer, ctx: AppContext) -> None:
@@ -83,7 +89,7 @@ def register(server: MCPServer, ctx: AppContext) -> None:
                 "relative path: 'library_*/views/*.xml', '**/tests/*.py'."
             ),
         ],
-        path: Annotated[str, Field(description="Folder to search in; '.' searches every root.")] = ".",
+        path: FolderArg = ".",
         exclude: Excludes = None,
     ) -> SearchFilesResult:
         """Find files and folders by name (glob). Use grep to search inside files."""
@@ -91,7 +97,7 @@ def register(server: MCPServer, ctx: AppContext) -> None:
 
     def grep(
         pattern: Annotated[str, Field(description="Python regular expression searched in each line.")],
-        path: Annotated[str, Field(description="Folder or file to search; '.' searches every root.")] = ".",
+        path: Annotated[str, Field(description="A file, or a folder as for list_directory.")] = ".",
         include: Annotated[
             list[str] | None, Field(description="Only files matching these globs, e.g. ['*.py', '*.xml'].")
         ] = None,

@@ -28,25 +28,42 @@ def list_directory(
     tree: bool = False,
     max_entries: int = MAX_ENTRIES,
 ) -> ListDirectoryResult:
-    """Entries of a folder down to ``depth`` levels (0 = unlimited). "." lists every root."""
+    """Entries of a folder down to ``depth`` levels (0 = unlimited). "." lists the writable roots."""
     if depth < 0:
         raise InvalidInput(f"depth must be >= 0, got {depth}.", "Use 1 for direct children, 0 for all.")
     found = islice(entries_under(ws, path, depth or None, exclude), max_entries + 1)
     entries = [DirEntry(path=f.rel, kind=f.kind, size=f.size, depth=f.depth) for f in found]
     truncated = len(entries) > max_entries
     entries = entries[:max_entries]
-    note = None
+    notes = []
     if truncated:
-        note = f"Only the first {max_entries} entries are shown; list a subfolder or lower depth."
-    shown = "." if path.strip() in (".", "./") else ws.resolve(path).rel
+        notes.append(f"Only the first {max_entries} entries are shown; list a subfolder or lower depth.")
+    if is_top(path) and any(r.readonly for r in ws.roots):
+        notes.append(READONLY_NOTE)
+    shown = "." if is_top(path) else ws.resolve(path).rel
     return ListDirectoryResult(
-        path=shown, entries=entries, tree=_tree(entries) if tree else None, truncated=truncated, note=note
+        path=shown,
+        entries=entries,
+        tree=_tree(entries) if tree else None,
+        truncated=truncated,
+        note=" ".join(notes) or None,
     )
 
 
+READONLY_NOTE = (
+    "The read-only Odoo source is not part of '.'; name one of its modules (e.g. 'sale') "
+    "or its absolute path to look inside it."
+)
+
+
+def is_top(path: str) -> bool:
+    """'.' stands for the writable addons roots together (the project's own code)."""
+    return path.strip() in (".", "./")
+
+
 def _folders(ws: Workspace, path: str) -> list[Resolved]:
-    if path.strip() in (".", "./"):
-        return [ws.resolve(str(root.path)) for root in ws.roots]
+    if is_top(path):
+        return [ws.resolve(str(root)) for root in ws.writable_roots]
     target = ws.resolve(path)
     if not target.path.is_dir():
         raise InvalidInput(f"{target.rel!r} is a file, not a folder.", "Use file_info or read_file on it.")

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from odoo_tools.errors import AssistaError, InvalidInput
-from odoo_tools.files.listing import entries_under
+from odoo_tools.files.listing import entries_under, is_top
 from odoo_tools.files.models import GrepMatch, GrepResult
 from odoo_tools.files.textio import decode_utf8, read_regular_file
 from odoo_tools.files.walking import Found, glob_matches
@@ -89,7 +89,7 @@ def _compile(pattern: str, ignore_case: bool) -> _Regex:
 
 
 def _files(ws: Workspace, path: str, include: Sequence[str], exclude: Sequence[str]) -> list[Found]:
-    target = None if path.strip() in (".", "./") else ws.resolve(path)
+    target = None if is_top(path) else ws.resolve(path)
     if target is not None and target.path.is_file():
         size = target.path.stat().st_size
         return [Found(target.path, target.rel, "file", 0, size)]

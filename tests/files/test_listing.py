@@ -134,3 +134,17 @@ def test_search_files_needs_a_pattern(ws: Workspace) -> None:
 def test_grep_matches_line_by_line(ws: Workspace, addons: Path, pattern: str, lines: list[int]) -> None:
     (addons / "lines.txt").write_text("foo\nbar foo\n", encoding="utf-8")
     assert [m.line for m in grep(ws, pattern, "lines.txt").matches] == lines
+
+
+def test_dot_means_the_writable_roots_and_the_source_is_reached_by_name(addons: Path, tmp_path: Path) -> None:
+    source = tmp_path / "odoo_addons"
+    (source / "sale" / "models").mkdir(parents=True)
+    (source / "sale" / "models" / "sale_order.py").write_text("_name = 'sale.order'\n", encoding="utf-8")
+    ws = Workspace([addons], readonly_roots=[source])
+    top = list_directory(ws, ".")
+    assert "sale" not in {e.path for e in top.entries} and "library_base" in {e.path for e in top.entries}
+    assert top.note is not None and "read-only Odoo source" in top.note
+    assert [e.path for e in list_directory(ws, "sale").entries] == ["sale/models"]
+    assert all(m.path != "sale/models/sale_order.py" for m in grep(ws, "sale.order").matches)
+    assert [m.path for m in grep(ws, "sale.order", "sale").matches] == ["sale/models/sale_order.py"]
+    assert search_files(ws, "sale_order.py", str(source)).matches == ["sale/models/sale_order.py"]
