@@ -23,7 +23,7 @@ from odoo_tools.index.build import RefreshStats, update_entries
 from odoo_tools.index.cache import CacheEntry, IndexCache, iter_source_files
 from odoo_tools.index.modules import ModuleInfo, ModuleSummary, list_modules, module_info
 from odoo_tools.index.project_map import DEFAULT_BUDGET, ProjectMap, build_project_map
-from odoo_tools.index.tables import Tables, build_tables
+from odoo_tools.index.tables import ModuleTable, Tables, build_tables
 from odoo_tools.series import SeriesInfo, detect_series
 
 
@@ -50,6 +50,7 @@ class ProjectIndex:
         self._lock = threading.RLock()
         self.addons = AddonSet()
         self._tables: Tables | None = Tables()
+        self._module_tables: dict[str, ModuleTable] = {}  # reused while their files are unchanged
         self.series = SeriesInfo(None, "unknown")
         self.last_refresh = RefreshStats()
         self.parse_count = 0  # files parsed since this object was created
@@ -66,6 +67,8 @@ class ProjectIndex:
                 self._cache.save(entries, stats.modules)
             if stats.changed or stats.rehashed or first:
                 self._entries = entries
+                for module in stats.modules:
+                    self._module_tables.pop(module, None)
                 self._tables = None  # rebuilt by the next query that needs it
             self.series = detect_series(
                 self.odoo_path, (a.manifest for a in self.addons.addons.values()), self.series_setting
@@ -80,7 +83,9 @@ class ProjectIndex:
         with self._lock:
             if self._tables is None:
                 rank = {name: i for i, name in enumerate(self.addons.install_order())}
-                self._tables = build_tables((e.data for e in (self._entries or {}).values()), rank)
+                files = (e.data for e in (self._entries or {}).values())
+                self._tables = build_tables(files, rank, self._module_tables)
+                self._module_tables = {table.module: table for table in self._tables.modules}
             return self._tables
 
     def findings(self) -> list[Finding]:

@@ -18,8 +18,8 @@ from odoo_tools.index.answers import (
     XmlIdInfo,
     XmlRecordInfo,
 )
-from odoo_tools.index.records import FieldDef, ModelClass, ViewDef
-from odoo_tools.index.tables import Located, Tables
+from odoo_tools.index.records import AccessRow, FieldDef, ModelClass, ViewDef
+from odoo_tools.index.tables import Located, Tables, model_ref_key
 
 MAX_SUGGESTIONS = 5
 
@@ -37,10 +37,9 @@ def find_model(tables: Tables, addons: AddonSet, name: str) -> ModelInfo:
         for m in c.item.methods
     ]
     info.views = [_ancestors(tables, x)[-1] for x in tables.views_by_model.get(name, [])]
+    key = model_ref_key(name)
     info.actions = [
-        f"{xml_id} ({located[-1].item.type}, {located[-1].module})"
-        for xml_id, located in tables.actions.items()
-        if name in (located[-1].item.res_model, tables.model_of_ref(located[-1].item.res_model))
+        f"{a.item.xml_id} ({a.item.type}, {a.module})" for a in tables.actions_by_model.get(key, [])
     ]
     info.access = [
         AccessInfo(
@@ -51,13 +50,11 @@ def find_model(tables: Tables, addons: AddonSet, name: str) -> ModelInfo:
             group=a.item.group,
             perms=_perms(a.item),
         )
-        for a in tables.access
-        if tables.model_of_ref(a.item.model_ref) == name
+        for a in tables.access_by_model.get(key, [])
     ]
     info.record_rules = [
         f"{r.item.xml_id}: {r.item.domain or '[]'} groups={','.join(r.item.groups) or 'global'} ({r.module})"
-        for r in tables.rules
-        if tables.model_of_ref(r.item.model_ref) == name
+        for r in tables.rules_by_model.get(key, [])
     ]
     return info
 
@@ -268,7 +265,7 @@ def _is_loaded(addons: AddonSet, module: str, path: str) -> bool:
     return bool(addon) and inner in (addon.manifest.data_files if addon else ())
 
 
-def _perms(row: object) -> str:
+def _perms(row: AccessRow) -> str:
     letters = [("r", "perm_read"), ("w", "perm_write"), ("c", "perm_create"), ("u", "perm_unlink")]
     return "".join(letter if getattr(row, attr) else "-" for letter, attr in letters)
 
