@@ -62,7 +62,7 @@ class AgentLoop:
         self.hooks: LoopHooks = hooks or NoHooks()
         self.sinks = list(sinks)
         self.history = History(store.messages(session_id))
-        self.step = 0
+        self.step = store.get(session_id).steps  # step numbers continue across resumed runs
         self._started = False
         self._partial_text: list[str] = []
         self._in_model_call = False
@@ -100,7 +100,7 @@ class AgentLoop:
         self.close()
         self.session_id = session_id
         self.history = History(self.store.messages(session_id))
-        self.step = 0
+        self.step = self.store.get(session_id).steps
         self._close_dangling("No result: the previous run stopped before this call finished.")
 
     def emit(self, event: StreamEvent) -> None:
