@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -23,10 +24,11 @@ from odoo_tools.odoo_log import kinds
 from odoo_tools.odoo_result import ValidationResult
 from odoo_tools.odoo_validate import OdooRunner, RunnerConfig
 from odoo_tools.pg import Pg, PgParams
-from tests.odoo.variants import make_variant
+from tests.odoo.variants import REPO, make_variant
 
 ODOO_BIN = os.environ.get("ASSISTA_TEST_ODOO_BIN", "")
 ODOO_PYTHON = os.environ.get("ASSISTA_TEST_ODOO_PYTHON") or None
+LIBRARY_LOAN = REPO / "fixtures" / "addons" / "library_loan"
 
 pytestmark = [
     pytest.mark.odoo,
@@ -78,9 +80,14 @@ def odoo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RealOdoo]:
     assert leftovers == [], f"databases left behind: {leftovers}"
 
 
-def test_good_module_installs(odoo: RealOdoo) -> None:
-    result = odoo.validate("good")
+def test_good_module_installs_with_progress(odoo: RealOdoo) -> None:
+    progress: list[tuple[int, int, str]] = []
+    runner = odoo.runner(odoo.variant("good"))
+    result = runner.validate_sync(
+        "install", ["library_base"], on_progress=lambda k, n, m: progress.append((k, n, m))
+    )
     assert result.ok, result.summary
+    assert any(k > 0 and "library_base" in message for k, _n, message in progress), progress
     assert [(m.module, m.state) for m in result.modules] == [("library_base", "installed")]
     assert result.findings == [] and result.template.status in ("built", "hit")
     assert result.odoo_version.startswith("18.0")
@@ -172,3 +179,20 @@ def test_template_is_reused_after_editing_the_module_under_validation(odoo: Real
     second = runner.validate_sync("install", ["library_base"])
     assert first.ok and second.ok
     assert second.template.status == "hit" and second.template.name == first.template.name
+
+
+def test_editing_a_dependency_builds_a_new_template(odoo: RealOdoo) -> None:
+    addons = odoo.root / "addons" / f"loan_{secrets.token_hex(2)}"
+    make_variant(addons, "good")
+    shutil.copytree(LIBRARY_LOAN, addons / "library_loan")
+    runner = odoo.runner(addons)
+    first = runner.validate_sync("install", ["library_loan"])
+    assert first.ok, first.summary
+    loan = addons / "library_loan" / "models" / "library_loan.py"
+    loan.write_text(loan.read_text() + "\n# the module under validation changed\n")
+    second = runner.validate_sync("install", ["library_loan"])
+    assert second.ok and second.template.status == "hit" and second.template.name == first.template.name
+    book = addons / "library_base" / "models" / "library_book.py"
+    book.write_text(book.read_text() + "\n# a dependency changed\n")
+    third = runner.validate_sync("install", ["library_loan"])
+    assert third.ok and third.template.status == "built" and third.template.name != first.template.name
