@@ -6,7 +6,7 @@ Odoo source: ``<odoo>/odoo/addons`` and ``<odoo>/addons``, see ``odoo_core_roots
 only and come after the project's roots.
 
 Public API (stable):
-- ``discover_addons(roots, readonly_roots=()) -> AddonSet``
+- ``discover_addons(roots, readonly_roots=(), manifests=None) -> AddonSet``
 - ``odoo_core_roots(odoo_path) -> list[Path]``; ``odoo_source_from_bin(odoo_bin) -> Path | None``
 - ``Addon``: ``name``, ``path`` (module folder), ``root``, ``readonly``, ``manifest``, ``depends``,
   ``installable``, ``rel(path)``.
@@ -28,7 +28,7 @@ from pathlib import Path
 
 from odoo_tools.errors import NotFound
 from odoo_tools.findings import Finding, Severity
-from odoo_tools.manifest import Manifest, find_manifest_file, read_manifest
+from odoo_tools.manifest import Manifest, ManifestCache, find_manifest_file, read_manifest
 
 
 @dataclass(frozen=True)
@@ -205,14 +205,20 @@ class AddonSet:
         return seen
 
 
-def discover_addons(roots: Sequence[Path], readonly_roots: Sequence[Path] = ()) -> AddonSet:
-    """Every addon in ``roots`` then ``readonly_roots``; the first copy of a name wins."""
+def discover_addons(
+    roots: Sequence[Path], readonly_roots: Sequence[Path] = (), manifests: ManifestCache | None = None
+) -> AddonSet:
+    """Every addon in ``roots`` then ``readonly_roots``; the first copy of a name wins.
+
+    Pass a ``ManifestCache`` kept between calls to re-parse only the manifests that changed."""
     found = AddonSet(has_odoo_source=bool(readonly_roots))
     tagged = [(Path(r), False) for r in roots] + [(Path(r), True) for r in readonly_roots]
     for root, readonly in tagged:
         real_root = Path(os.path.realpath(root))
         for module_dir in _module_dirs(real_root):
-            result = read_manifest(module_dir, real_root)
+            result = (
+                manifests.read(module_dir, real_root) if manifests else read_manifest(module_dir, real_root)
+            )
             found.findings.extend(result.findings)
             addon = Addon(module_dir.name, module_dir, real_root, readonly, result.manifest)
             kept = found.addons.get(addon.name)

@@ -9,6 +9,7 @@ Public API (stable):
 - ``find_manifest_file(module_dir) -> Path | None``
 - ``read_manifest(module_dir) -> ManifestResult`` (``.manifest``, ``.findings``)
 - ``parse_manifest_text(text, module, rel_path) -> ManifestResult`` (no file system)
+- ``ManifestCache``: ``read(module_dir, root)`` re-reads a manifest only when its stat changed.
 - ``Manifest``: typed manifest. ``auto_install_triggers`` follows Odoo: ``None`` when the module
   is not auto-installed, else the set of dependencies that trigger it (``True`` means all of
   ``depends``; ``[]`` means always).
@@ -96,6 +97,27 @@ def read_manifest(module_dir: Path, root: Path | None = None) -> ManifestResult:
     except (OSError, UnicodeDecodeError) as exc:
         return _failed(module, rel, "manifest-unreadable", f"Cannot read {rel}: {exc}.", "")
     return parse_manifest_text(text, module, rel)
+
+
+class ManifestCache:
+    """Manifests keyed by (path, mtime_ns, size): a refresh re-parses only changed manifests."""
+
+    def __init__(self) -> None:
+        self._known: dict[str, tuple[int, int, str, ManifestResult]] = {}
+
+    def read(self, module_dir: Path, root: Path | None = None) -> ManifestResult:
+        file = find_manifest_file(module_dir)
+        if file is None:
+            return read_manifest(module_dir, root)
+        st = file.stat()
+        key = str(file)
+        cached = self._known.get(key)
+        root_key = str(root)
+        if cached and cached[:3] == (st.st_mtime_ns, st.st_size, root_key):
+            return cached[3]
+        result = read_manifest(module_dir, root)
+        self._known[key] = (st.st_mtime_ns, st.st_size, root_key, result)
+        return result
 
 
 def parse_manifest_text(text: str, module: str, rel_path: str) -> ManifestResult:

@@ -24,6 +24,7 @@ from odoo_tools.index.cache import CacheEntry, IndexCache, iter_source_files
 from odoo_tools.index.modules import ModuleInfo, ModuleSummary, list_modules, module_info
 from odoo_tools.index.project_map import DEFAULT_BUDGET, ProjectMap, build_project_map
 from odoo_tools.index.tables import ModuleTable, Tables, build_tables
+from odoo_tools.manifest import ManifestCache
 from odoo_tools.series import SeriesInfo, detect_series
 
 
@@ -50,7 +51,8 @@ class ProjectIndex:
         self._lock = threading.RLock()
         self.addons = AddonSet()
         self._tables: Tables | None = Tables()
-        self._module_tables: dict[str, ModuleTable] = {}  # reused while their files are unchanged
+        self._module_tables: dict[str, ModuleTable] = {}
+        self._manifests = ManifestCache()  # reused while their files are unchanged
         self.series = SeriesInfo(None, "unknown")
         self.last_refresh = RefreshStats()
         self.parse_count = 0  # files parsed since this object was created
@@ -61,7 +63,7 @@ class ProjectIndex:
             first = self._entries is None
             if self._entries is None:
                 self._entries = self._cache.load()
-            self.addons = discover_addons(self.roots, self.readonly_roots)
+            self.addons = discover_addons(self.roots, self.readonly_roots, self._manifests)
             entries, stats = update_entries(self._entries, iter_source_files(self.addons), self.workers)
             if stats.modules:
                 self._cache.save(entries, stats.modules)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from odoo_tools.manifest import find_manifest_file, parse_manifest_text, read_manifest
+from odoo_tools.manifest import ManifestCache, find_manifest_file, parse_manifest_text, read_manifest
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -102,3 +102,15 @@ def test_undecodable_manifest_is_a_finding(tmp_path: Path) -> None:
     (module / "__manifest__.py").write_bytes(b"{'name': '\xff\xfe'}")
     result = read_manifest(module)
     assert [f.code for f in result.findings] == ["manifest-unreadable"]
+
+
+def test_manifest_cache_rereads_only_changed_manifests(tmp_path: Path) -> None:
+    module = tmp_path / "m"
+    module.mkdir()
+    manifest = module / "__manifest__.py"
+    manifest.write_text("{'name': 'One'}", encoding="utf-8")
+    cache = ManifestCache()
+    first = cache.read(module)
+    assert cache.read(module) is first  # unchanged stat: the same object, nothing parsed
+    manifest.write_text("{'name': 'Two!'}", encoding="utf-8")
+    assert cache.read(module).manifest.title == "Two!"
