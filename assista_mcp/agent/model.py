@@ -197,12 +197,7 @@ class ModelClient:
     ) -> ModelReply:
         stream = await self._open_stream(model, messages, tools)
         try:
-            while True:
-                chunk = await self._next_chunk(stream)
-                if chunk is None:
-                    break
-                for event in assembler.feed(chunk):
-                    on_event(event)
+            await self._drain(stream, assembler, on_event)
         finally:
             await _close(stream)
         usage = assembler.usage or Usage()
@@ -226,7 +221,8 @@ class ModelClient:
             "messages": messages,
             "stream": True,
             "stream_options": {"include_usage": True},
-            "timeout": self.timeout,
+            # Slightly beyond our own deadlines, so a stall is reported the same way every time.
+            "timeout": self.timeout * 1.2 + 1.0,
             "max_retries": 0,  # the provider SDK's own retries: ours replace them
             "num_retries": 0,
         }
@@ -240,15 +236,26 @@ class ModelClient:
         except Exception as exc:
             raise _ProviderFailure(exc) from exc
 
-    async def _next_chunk(self, stream: Any) -> Any:
-        """The next chunk, or None at the end; a stall longer than the timeout is a failure."""
-        try:
-            with anyio.fail_after(self.timeout):
-                return await stream.__anext__()
-        except StopAsyncIteration:
-            return None
-        except Exception as exc:
-            raise _ProviderFailure(exc) from exc
+    async def _drain(self, stream: Any, assembler: StreamAssembler, on_event: OnEvent) -> None:
+        """Feed every chunk to the assembler. A stall longer than the timeout is a failure; one
+        cancel scope re-armed per chunk is cheaper than a new timeout scope per chunk."""
+        with anyio.CancelScope(deadline=anyio.current_time() + self.timeout) as idle:
+            while (chunk := await _next_chunk(stream)) is not None:
+                idle.deadline = anyio.current_time() + self.timeout
+                for event in assembler.feed(chunk):
+                    on_event(event)
+        if idle.cancelled_caught:
+            raise _ProviderFailure(TimeoutError(f"no data from the model for {self.timeout:g}s"))
+
+
+async def _next_chunk(stream: Any) -> Any:
+    """The next chunk, or None at the end; only the provider's own failures are wrapped."""
+    try:
+        return await stream.__anext__()
+    except StopAsyncIteration:
+        return None
+    except Exception as exc:
+        raise _ProviderFailure(exc) from exc
 
 
 async def _close(stream: Any) -> None:

@@ -38,8 +38,9 @@ def classify(exc: BaseException) -> Failure:
     detail = _describe(exc)
     if _is_context_window(exc):
         return Failure("context_window", f"The conversation no longer fits the model's context: {detail}")
-    if isinstance(exc, TimeoutError) or type(exc).__name__ in {"Timeout", "APITimeoutError"}:
-        return Failure("retry", f"The model did not answer in time ({detail})")
+    if _is_timeout(exc) or _is_timeout(getattr(exc, "original_exception", None)):
+        said = f" ({detail})" if str(exc).strip() else ""
+        return Failure("retry", f"The model did not answer in time{said}")
     if type(exc).__name__ == "MidStreamFallbackError":  # LiteLLM: the stream broke after it began
         return Failure("retry", f"The answer stream broke off ({detail})")
     if status == 429:
@@ -126,6 +127,11 @@ def _is_context_window(exc: BaseException) -> bool:
     return _status_code(exc) == 400 and any(m in t.lower() for t in texts for m in CONTEXT_WINDOW_MARKERS)
 
 
+def _is_timeout(exc: BaseException | None) -> bool:
+    names = {cls.__name__ for cls in type(exc).__mro__} if exc is not None else set()
+    return bool(names & {"TimeoutError", "Timeout", "APITimeoutError", "TimeoutException"})
+
+
 def _is_transient(exc: BaseException) -> bool:
     names = {cls.__name__ for cls in type(exc).__mro__}
     transient = {"APIConnectionError", "TransportError", "JSONDecodeError", "RemoteProtocolError"}
@@ -159,7 +165,8 @@ def _fatal_hint(status: int | None) -> str:
 
 def describe_attempt(failure: Failure, delay: float, retry: int, retries: int, partial: bool) -> str:
     """The error-event text for a retry about to happen."""
-    text = f"{failure.reason}. Retrying in {delay:.1f}s (retry {retry} of {retries})."
+    wait = f"{delay:.1f}s" if delay >= 0.1 else f"{delay * 1000:.0f}ms"
+    text = f"{failure.reason}. Retrying in {wait} (retry {retry} of {retries})."
     if partial:
         text += " The partial answer streamed so far is discarded."
     return text

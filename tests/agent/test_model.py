@@ -185,6 +185,15 @@ async def test_slow_answer_times_out_and_is_retried(model_server: StartServer) -
     assert "did not answer in time" in next(e.text for e in events if e.type == "error")
 
 
+async def test_stalled_stream_times_out_and_is_retried(model_server: StartServer) -> None:
+    server = model_server([{"text": "abcdef", "split": 2, "chunk_delay": 3.0}, {"text": "fresh"}])
+    reply, events = await complete(client_for(server, timeout=0.5))
+    assert reply.text == "fresh"
+    error = next(e.text for e in events if e.type == "error")
+    assert error.startswith("The model did not answer in time")
+    assert server.wait_aborted(30.0)  # the stalled stream was closed, not left hanging
+
+
 async def test_api_key_never_appears_in_errors_or_output(
     model_server: StartServer, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]
 ) -> None:

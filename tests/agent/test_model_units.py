@@ -79,6 +79,19 @@ def test_classify_reads_retry_after_from_litellm_headers() -> None:
     assert failure.retry_after == 4.0 and "429" in failure.reason
 
 
+class MidStreamFallbackError(FakeProviderError):
+    """Named like LiteLLM's wrapper for failures after the stream began."""
+
+
+def test_broken_stream_names_its_cause() -> None:
+    timed_out = MidStreamFallbackError("Timeout on reading data from socket", 503)
+    timed_out.original_exception = TimeoutError()  # type: ignore[attr-defined]
+    assert classify(timed_out).reason.startswith("The model did not answer in time")
+    garbage = MidStreamFallbackError("litellm.APIConnectionError: Expecting value", 500)
+    assert classify(garbage).reason == "The answer stream broke off (Expecting value)"
+    assert classify(garbage).kind == "retry"
+
+
 def test_reasons_keep_the_providers_words_without_litellm_prefixes() -> None:
     stacked = "litellm.RateLimitError: RateLimitError: OpenAIException - slow down, please"
     assert classify(FakeProviderError(stacked, 429)).reason == "Rate limited (429): slow down, please"
