@@ -150,6 +150,7 @@ STATIC_CASES = {
     "access_column": (kinds.DATA_IMPORT, "library_base/security/ir.model.access.csv", 1),
     "external_dep": (kinds.EXTERNAL_DEPENDENCY, "library_base/__manifest__.py", 20),
     "missing_dep": (kinds.MISSING_DEPENDENCY, "library_base/__manifest__.py", 11),
+    "bad_view": (kinds.VIEW_VALIDATION, "library_base/views/library_book_views.xml", 35),
 }
 
 
