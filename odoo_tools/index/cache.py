@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -25,6 +26,9 @@ from odoo_tools.index.records import FileData
 CACHE_VERSION = 1
 PRUNED_DIRS = frozenset({"static", "__pycache__", "node_modules", "i18n", "i18n_extra"})
 KIND_BY_SUFFIX = {".py": "python", ".xml": "xml", ".csv": "csv"}
+# Odoo loads a CSV as the model its name spells; others (e.g. chart templates "account.tax-fr.csv",
+# read by Python code) hold no xml ids and are left out.
+DATA_CSV_NAME = re.compile(r"^[a-z][a-z0-9_]*(\.[a-z0-9_]+)*\.csv$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +80,8 @@ def _walk_addon(addon: Addon) -> Iterator[SourceFile]:
                 continue
             kind = KIND_BY_SUFFIX.get(os.path.splitext(name)[1])
             if kind is None or not entry.is_file(follow_symlinks=False):
+                continue
+            if kind == "csv" and not DATA_CSV_NAME.match(name):
                 continue
             try:
                 st = entry.stat(follow_symlinks=False)

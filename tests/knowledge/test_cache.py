@@ -110,3 +110,14 @@ def test_worker_processes_give_the_same_index(tree: Path, tmp_path: Path) -> Non
     assert len(parallel.refresh().parsed) == len(serial.refresh().parsed)
     assert parallel.tables.model_classes == serial.tables.model_classes
     assert parallel.tables.records == serial.tables.records
+
+
+def test_template_csv_files_are_not_data_files(tree: Path) -> None:
+    template = tree / "project" / "fleet_base" / "data" / "template"
+    template.mkdir(parents=True)
+    (template / "account.tax-be.csv").write_text("id,name\ntax_21,21%\n", encoding="utf-8")
+    (template / "res.partner.csv").write_text("id,name\npartner_x,X\n", encoding="utf-8")
+    index = _new_index(tree, None)
+    index.refresh()
+    assert "fleet_base.partner_x" in index.tables.records
+    assert "fleet_base.tax_21" not in index.tables.records
