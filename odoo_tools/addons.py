@@ -252,6 +252,9 @@ def _module_dirs(root: Path) -> list[Path]:
         if entry.name.startswith(".") or not entry.is_dir():
             continue
         path = Path(entry.path)
+        # A symlinked module is followed only while it stays inside the root (the sandbox rule).
+        if entry.is_symlink() and not Path(os.path.realpath(path)).is_relative_to(root):
+            continue
         if find_manifest_file(path) is not None:
             dirs.append(path)
     return dirs

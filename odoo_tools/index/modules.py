@@ -55,6 +55,7 @@ class ModuleInfo(ModuleSummary):
     views: list[str] = Field(default_factory=list)
     menus: list[str] = Field(default_factory=list)
     actions: list[str] = Field(default_factory=list)
+    groups: list[str] = Field(default_factory=list, description="Security groups (res.groups) it defines")
     findings: list[Finding] = Field(default_factory=list, description="Manifest and parse problems")
 
     def render(self) -> str:
@@ -76,6 +77,7 @@ class ModuleInfo(ModuleSummary):
             ("Views", self.views),
             ("Menus", self.menus),
             ("Actions", self.actions),
+            ("Groups", self.groups),
             ("Findings", [f"{f.location()}: {f.message}" for f in self.findings]),
             ("Files", self.files),
         ):
@@ -146,6 +148,7 @@ def module_info(addons: AddonSet, tables: Tables, name: str) -> ModuleInfo:
         views=[f"{v.xml_id} ({v.model or '-'}, {v.type or '?'})" for f in files for v in f.views],
         menus=[f"{mn.xml_id}: {mn.name or '-'}" for f in files for mn in f.menus],
         actions=[f"{a.xml_id} -> {a.res_model or '-'}" for f in files for a in f.actions],
+        groups=[r.xml_id for f in files for r in f.records if r.model == "res.groups"],
         findings=[x for x in addons.findings if x.module == addon.name]
         + [x for f in files for x in f.findings],
     )

@@ -132,3 +132,12 @@ def test_malformed_manifest_is_listed_with_a_finding(tmp_path: Path) -> None:
     found = discover_addons([tmp_path])
     assert "bad" in found and not found.get("bad").installable
     assert [(f.code, f.path) for f in found.findings] == [("manifest-syntax", "bad/__manifest__.py")]
+
+
+def test_symlinked_module_outside_the_root_is_not_followed(tmp_path: Path) -> None:
+    root, outside = tmp_path / "root", tmp_path / "outside"
+    make_module(outside, "elsewhere", [])
+    make_module(root, "inside", [])
+    (root / "linked_out").symlink_to(outside / "elsewhere")
+    (root / "linked_in").symlink_to(root / "inside")
+    assert discover_addons([root]).names() == ["inside", "linked_in"]

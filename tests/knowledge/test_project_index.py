@@ -219,6 +219,7 @@ def test_module_info(index: ProjectIndex) -> None:
     assert [(d.path, d.exists) for d in info.data] == [("views/fleet_vehicle_views.xml", True)]
     assert info.models_extended == ["fleet.vehicle", "res.partner"] and info.models_defined == []
     assert "fleet_extra/data/fleet_extra_data.xml" in info.files
+    assert index.module_info("fleet_base").groups == ["fleet_base.fleet_group_manager"]
     broken = index.module_info("broken_files")
     assert broken.missing_dependencies == ["ghost_module"]
     assert sorted(f.code for f in broken.findings) == [
