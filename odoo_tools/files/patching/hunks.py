@@ -36,7 +36,11 @@ def apply_hunks(text: str, hunks: list[Hunk], label: str) -> str:
     drift = 0  # how far the previous hunk sat from its header's line
     for number, hunk in enumerate(hunks, start=1):
         expected = max(hunk.old_start - (1 if hunk.old_count else 0), 0) + drift
-        pos = _locate(lines, hunk.old_lines, expected, cursor)
+        if hunk.old_no_eol and hunk.old_lines:  # its last old line is the file's last line
+            expected = len(lines) - len(hunk.old_lines)
+            pos = _locate(lines, hunk.old_lines, expected, max(cursor, expected))
+        else:
+            pos = _locate(lines, hunk.old_lines, expected, cursor)
         if pos is None:
             raise EditConflict(_mismatch(label, number, hunk, lines, expected), _HINT)
         drift = pos - max(hunk.old_start - (1 if hunk.old_count else 0), 0)
