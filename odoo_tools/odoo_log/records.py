@@ -75,5 +75,5 @@ def split_records(text: str) -> SplitLog:
 
 
 def _is_recorder_note(line: str) -> bool:
-    """The recorded fixture logs add ``# cmd:`` and ``# exit_code=`` lines around Odoo's output."""
-    return line.startswith(("# cmd:", "# exit_code="))
+    """Recorders (fixture logs, odoo_validate's saved logs) frame Odoo's output with ``# `` lines."""
+    return line.startswith(("# cmd:", "# exit_code=", "# assista-odoo"))

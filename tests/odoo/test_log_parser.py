@@ -460,3 +460,14 @@ def test_a_handled_error_logged_as_warning_stays_a_warning() -> None:
     assert (finding.severity, finding.module) == ("warning", "library_base")
     assert finding.message.startswith("Module library_base demo data failed to install")
     assert finding.message.endswith("External ID not found in the system: library_base.nope")
+
+
+def test_recorder_lines_between_runs_are_not_part_of_an_error() -> None:
+    text = (SHARED / "10-broken-syntax-clone.log").read_text()
+    error = "SyntaxError: '(' was never closed\n"
+    head, tail = text.split(error)
+    framed = (
+        head + error + "# assista-odoo upgrade: odoo-bin -d x -u lab_demo\n" + tail
+    )  # right after the error
+    report = parse_odoo_log(framed, roots=[], modules=["lab_demo"])
+    assert [f.message for f in report.findings] == ["SyntaxError: '(' was never closed"]  # once, no trailer
