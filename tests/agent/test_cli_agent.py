@@ -133,12 +133,15 @@ def test_chat_reads_turns_and_slash_commands(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     server = model_server([{"text": "Hello there."}, {"text": "Fresh start."}])
-    lines = "/mode auto-edit\nhi\n/tokens\n/clear\nagain\n/sessions\n/nope\n/exit\n"
+    commands = ["/mode auto-edit", "hi", "/tokens", "/clear", "/mode sometimes", "/model openai/other"]
+    lines = "\n".join([*commands, "again", "/sessions", "/nope", "/exit"]) + "\n"
     monkeypatch.setattr("sys.stdin", io.StringIO(lines))
     argv = ["chat", "--addons-path", str(addons), "--model", TEST_MODEL, "--api-base", server.api_base]
     assert main(argv) == 0
     out = capsys.readouterr().out
     assert "mode: auto-edit" in out and "Hello there." in out and "Fresh start." in out
     assert "Unknown command /nope" in out and "1 steps, 10 tokens in, 5 out" in out
+    assert "Unknown mode 'sometimes'" in out and "model: openai/other" in out
+    assert server.requests[1]["model"] == "other"  # /model switched the model of the next turn
     # /clear started a new session: the second request has no memory of the first turn.
     assert [m["content"] for m in server.requests[1]["messages"][1:]] == ["again"]
