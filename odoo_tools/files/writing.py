@@ -42,10 +42,10 @@ def atomic_write_bytes(path: Path, data: bytes, *, mode: int | None = None) -> N
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
-        if mode is not None:
-            os.chmod(tmp_name, mode)
         if existing is not None:
             _keep_owner(tmp_name, existing)
+        if mode is not None:  # after chown, which clears set-id bits
+            os.chmod(tmp_name, mode)
         os.replace(tmp_name, path)
     except BaseException:
         with contextlib.suppress(OSError):
