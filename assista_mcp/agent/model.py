@@ -147,6 +147,11 @@ class ModelClient:
             raise ModelError("The model returned an empty summary.", "Try again, or start a new session.")
         return summary
 
+    async def warm_up(self) -> None:
+        """Import LiteLLM in a worker thread (it takes seconds), e.g. while MCP servers connect,
+        so the first model call does not pay for it."""
+        await anyio.to_thread.run_sync(load_litellm)
+
     def context_window(self) -> int | None:
         """Maximum input tokens of the primary model, when LiteLLM's local map knows it."""
         return context_window(self.model)
