@@ -96,23 +96,28 @@ class Merged(Mapping[str, list[T]]):
         self._parts = parts
 
     def __getitem__(self, key: str) -> list[T]:
-        found = [item for part in self._parts for item in part.get(key, ())]
-        if not found:
+        owners = self._owners.get(key)
+        if owners is None:
             raise KeyError(key)
-        return found
+        return [item for i in owners for item in self._parts[i][key]]
 
     def __contains__(self, key: object) -> bool:
-        return any(key in part for part in self._parts)
+        return key in self._owners
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self._keys)
+        return iter(self._owners)
 
     def __len__(self) -> int:
-        return len(self._keys)
+        return len(self._owners)
 
     @cached_property
-    def _keys(self) -> list[str]:
-        return list(dict.fromkeys(key for part in self._parts for key in part))
+    def _owners(self) -> dict[str, list[int]]:
+        """key -> the parts that have it, built once (a lookup then skips the other modules)."""
+        owners: dict[str, list[int]] = {}
+        for i, part in enumerate(self._parts):
+            for key in part:
+                owners.setdefault(key, []).append(i)
+        return owners
 
 
 class Tables:
