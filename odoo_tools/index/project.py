@@ -72,9 +72,8 @@ class ProjectIndex:
                 for module in stats.modules:
                     self._module_tables.pop(module, None)
                 self._tables = None  # rebuilt by the next query that needs it
-            self.series = detect_series(
-                self.odoo_path, (a.manifest for a in self.addons.addons.values()), self.series_setting
-            )
+            own = (a.manifest for a in self.addons.addons.values() if not a.readonly)
+            self.series = detect_series(self.odoo_path, own, self.series_setting)
             self.parse_count += len(stats.parsed)
             self.last_refresh = stats
             return stats
