@@ -60,43 +60,54 @@ class CloneOutcome:
     build_database: str = ""  # the scratch database a failed build used (already dropped)
 
 
-_FILE_DIGESTS: dict[tuple[str, int, int], str] = {}
+_FILE_DIGESTS: dict[tuple[str, int, int], bytes] = {}
 
 
-def template_key(odoo_version: str, demo: bool, data_dir: Path, modules: Iterable[tuple[str, Path]]) -> str:
+def template_key(
+    odoo_version: str, demo: bool, data_dir: Path, modules: Iterable[tuple[str, Path]]
+) -> str:
     """sha1 over the version, demo flag, data dir and each module's name, files and bytes."""
     digest = hashlib.sha1()
     digest.update(f"odoo={odoo_version}\ndemo={demo}\ndata_dir={data_dir}\n".encode())
     for name, folder in sorted(modules):
         digest.update(f"module={name}\n".encode())
-        for path in _module_files(folder):
-            digest.update(f"file={path.relative_to(folder).as_posix()}\n".encode())
-            digest.update(_file_digest(path).encode())
+        for rel, entry in _module_files(str(folder)):
+            digest.update(rel.encode())
+            digest.update(_file_digest(entry))
     return digest.hexdigest()
 
 
-def _module_files(folder: Path) -> list[Path]:
-    found: list[Path] = []
-    for dirpath, dirnames, filenames in os.walk(folder):
-        dirnames[:] = sorted(d for d in dirnames if d not in _SKIP_DIRS)
-        found.extend(Path(dirpath, f) for f in sorted(filenames) if not f.endswith(_SKIP_SUFFIXES))
+def _module_files(folder: str, rel: str = "") -> list[tuple[str, os.DirEntry[str]]]:
+    """(path relative to the module, entry) of every file, sorted; plain strings for speed
+    (core modules hold thousands of files and the key is computed on every validation)."""
+    found: list[tuple[str, os.DirEntry[str]]] = []
+    try:
+        entries = sorted(os.scandir(folder), key=lambda e: e.name)
+    except OSError:
+        return found
+    for entry in entries:
+        if entry.is_dir(follow_symlinks=False):
+            if entry.name not in _SKIP_DIRS:
+                found += _module_files(entry.path, f"{rel}{entry.name}/")
+        elif not entry.name.endswith(_SKIP_SUFFIXES):
+            found.append((f"{rel}{entry.name}", entry))
     return found
 
 
-def _file_digest(path: Path) -> str:
+def _file_digest(entry: os.DirEntry[str]) -> bytes:
     """sha1 of the bytes, remembered per (path, size, mtime) so big core modules hash once."""
     try:
-        st = path.stat()
+        st = entry.stat()
     except OSError:
-        return "missing"
-    key = (str(path), st.st_size, st.st_mtime_ns)
+        return b"missing"
+    key = (entry.path, st.st_size, st.st_mtime_ns)
     cached = _FILE_DIGESTS.get(key)
     if cached is None:
         digest = hashlib.sha1()
-        with path.open("rb") as handle:
+        with open(entry.path, "rb") as handle:
             for chunk in iter(lambda: handle.read(1 << 20), b""):
                 digest.update(chunk)
-        cached = _FILE_DIGESTS[key] = digest.hexdigest()
+        cached = _FILE_DIGESTS[key] = digest.digest()
     return cached
 
 
@@ -113,7 +124,10 @@ class TemplateCache:
 
     @property
     def template_prefix(self) -> str:
-        return f"{self.pg.prefix}tpl_"
+        """Ours AND this cache dir's: another cache on the same server (another project, user or
+        CI job) has its own filestores and records, so its templates are never ours to evict."""
+        tag = hashlib.sha1(str(self.cache_dir.resolve()).encode()).hexdigest()[:6]
+        return f"{self.pg.prefix}tpl{tag}_"
 
     def template_name(self, key: str) -> str:
         return f"{self.template_prefix}{key[:KEY_CHARS]}"

@@ -95,6 +95,7 @@ class OdooRunner:
         )
         self.log_dir = config.cache_dir / "logs"
         self._odoo: OdooBin | None = None
+        self._core: AddonSet | None = None
 
     async def odoo(self) -> OdooBin:
         if self._odoo is None:
@@ -119,7 +120,7 @@ class OdooRunner:
         started = time.monotonic()
         targets = _check_modules(modules)
         odoo = await self.odoo()
-        addons = discover_addons(self.config.addons_paths, readonly_roots=odoo.core_addons)
+        addons = self._addons(odoo)
         run = _Run(action, targets, new_db_name(action, self.pg.prefix), demo, on_progress)
         use_cache = self.config.use_cache if use_cache is None else use_cache
         keep = self.config.keep_db if keep_db is None else keep_db
@@ -135,6 +136,15 @@ class OdooRunner:
         result.log_path = str(log_path)
         result.database = run.database if keep else ""
         return result
+
+    def _addons(self, odoo: OdooBin) -> AddonSet:
+        """The project's addons (read on every call: they change) over Odoo's own (read once)."""
+        if self._core is None:
+            self._core = discover_addons([], readonly_roots=odoo.core_addons)
+        core_roots = {os.path.realpath(p) for p in odoo.core_addons}
+        roots = [p for p in self.config.addons_paths if os.path.realpath(p) not in core_roots]
+        project = discover_addons(roots)
+        return AddonSet(addons={**self._core.addons, **project.addons})
 
     async def _validate(
         self, run: _Run, odoo: OdooBin, addons: AddonSet, use_cache: bool

@@ -190,3 +190,17 @@ def test_orphans_are_listed_and_cleared(pg: Pg, tmp_path: Path) -> None:
     assert sorted(cache.evict()) == sorted([stray_db, stray_meta])
     assert cache.templates() == []
     assert pg.list_ours() == []
+
+
+@pytest.mark.anyio
+async def test_another_cache_dir_on_the_same_server_never_evicts_our_templates(
+    pg: Pg, tmp_path: Path
+) -> None:
+    ours = TemplateCache(pg, tmp_path / "ours", max_count=0)
+    theirs = TemplateCache(pg, tmp_path / "theirs")
+    clone = new_db_name("x", pg.prefix)
+    await theirs.clone("9" * 40, clone, Builder(pg, theirs), _info("9" * 40))
+    theirs.drop_database(clone)
+    assert ours.templates() == [] and ours.evict() == [] and ours.clear() == []
+    assert [t.key for t in theirs.templates()] == ["9" * 40]
+    assert theirs.clear() == [theirs.template_name("9" * 40)]
