@@ -8,7 +8,7 @@ a model reads) and the full answer as structured content (its output schema); th
 
 from __future__ import annotations
 
-from typing import Annotated, Protocol, TypeVar, cast
+from typing import Annotated, Literal, Protocol, TypeVar, cast
 
 from mcp.server.mcpserver import MCPServer
 from mcp.types import CallToolResult, TextContent
@@ -18,7 +18,6 @@ from assista_mcp.context import AppContext
 from assista_mcp.settings import Settings
 from assista_mcp.tools._base import register_tool
 from odoo_tools.addons import odoo_core_roots
-from odoo_tools.errors import InvalidInput
 from odoo_tools.index import ProjectIndex
 from odoo_tools.index.answers import FieldMatches, ModelInfo, References, XmlIdInfo
 from odoo_tools.index.modules import ModuleInfo, ModuleSummary
@@ -136,7 +135,8 @@ def register(server: MCPServer, ctx: AppContext) -> None:
             str, Field(description="A model ('res.partner'), a field ('res.partner.email') or an xml id.")
         ],
         kind: Annotated[
-            str | None, Field(description="'model', 'field' or 'xml_id'; guessed when omitted.")
+            Literal["model", "field", "xml_id"] | None,
+            Field(description="What the target is; guessed when omitted."),
         ] = None,
         limit: Annotated[int, Field(description="Most references to return.", ge=1, le=2000)] = 200,
     ) -> References:
@@ -161,8 +161,6 @@ def register(server: MCPServer, ctx: AppContext) -> None:
         estimated as characters / 4): the Odoo series, each module with its models and key
         fields (* = required, -> comodel), extended models, views and menus; the focus
         modules first. Read it first in a new task. Same text as odoo://project."""
-        if budget < MIN_BUDGET:
-            raise InvalidInput(f"budget must be at least {MIN_BUDGET} tokens.", "Use the default (1000).")
         return answer(project_index(ctx).project_map(budget, focus))
 
     for tool in (

@@ -120,7 +120,7 @@ async def test_errors_say_what_to_do(server_for: Callable[..., Any], tree: Path)
         result = await client.call_tool("project_map", {"budget": 5})
         assert result.is_error
         result = await client.call_tool("find_references", {"target": "fleet.vehicle", "kind": "table"})
-        assert result.is_error and "model, field, xml_id" in result.content[0].text  # type: ignore[union-attr]
+        assert result.is_error and "'model', 'field' or 'xml_id'" in result.content[0].text  # type: ignore[union-attr]
         with pytest.raises(MCPError, match="No addon named 'nope'"):
             await client.read_resource("odoo://module/nope")
         with pytest.raises(MCPError, match=r"No model 'no\.model'"):
