@@ -9,7 +9,7 @@ import pytest
 
 from odoo_tools.errors import EditConflict, InvalidInput
 from odoo_tools.files import apply_patch
-from odoo_tools.files.patching import parse_patch
+from odoo_tools.files.patching import parse_patch, patch_paths
 from odoo_tools.workspace import Workspace
 from tests.files.conftest import BOOK, error_text
 
@@ -184,3 +184,13 @@ def test_a_255_byte_file_name_can_be_written(ws: Workspace, addons: Path) -> Non
     name = "é" * 127 + "x"  # 255 bytes in UTF-8
     apply_patch(ws, f"--- /dev/null\n+++ b/{name}\n@@ -0,0 +1 @@\n+x\n")
     assert (addons / name).read_text(encoding="utf-8") == "x\n"
+
+
+def test_patch_paths_lists_every_file_named() -> None:
+    patch = (
+        "diff --git a/m/old.xml b/m/new.xml\nsimilarity index 100%\n"
+        "rename from m/old.xml\nrename to m/new.xml\n"
+        "--- /dev/null\n+++ b/m/added.py\n@@ -0,0 +1 @@\n+x\n"
+        f"--- a/{BOOK}\n+++ b/{BOOK}\n@@ -1 +1 @@\n-a\n+b\n"
+    )
+    assert patch_paths(patch) == ["m/old.xml", "m/new.xml", "m/added.py", BOOK]

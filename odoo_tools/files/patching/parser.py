@@ -45,6 +45,7 @@ class FilePatch:
     hunks: list[Hunk] = field(default_factory=list)
     new_mode: int | None = None
     binary: bool = False
+    headers_seen: bool = False  # its ---/+++ lines were read
 
     @property
     def label(self) -> str:
@@ -65,10 +66,11 @@ def parse_patch(patch: str) -> list[FilePatch]:
             current = _git_file(line)
             files.append(current)
         elif line.startswith("--- ") and i + 1 < len(lines) and lines[i + 1].startswith("+++ "):
-            if current is None or current.hunks or not current.git:
+            old, new = _header_path(line), _header_path(lines[i + 1])
+            if current is None or not _continues(current, old, new):
                 current = FilePatch(None, None)
                 files.append(current)
-            current.old_path, current.new_path = _header_path(line), _header_path(lines[i + 1])
+            current.old_path, current.new_path, current.headers_seen = old, new, True
             i += 1
         elif line.startswith("@@"):
             if current is None:
@@ -87,6 +89,14 @@ _FORMAT_HINT = (
     "Send a unified diff: '--- a/path' and '+++ b/path' lines, then '@@ -l,n +l,n @@' hunks "
     "(as git diff or diff -u print them)."
 )
+
+
+def _continues(current: FilePatch, old: str | None, new: str | None) -> bool:
+    """Whether ---/+++ lines belong to the open ``diff --git`` section (same paths, no hunk yet);
+    otherwise they start a new file (a rename-only or empty-file git section has none)."""
+    if not current.git or current.hunks or current.headers_seen:
+        return False
+    return (old, new) == (current.old_path, current.new_path)
 
 
 def _git_file(line: str) -> FilePatch:
