@@ -26,6 +26,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from odoo_tools.dependency_graph import depth_of, find_cycles
 from odoo_tools.errors import NotFound
 from odoo_tools.findings import Finding, Severity
 from odoo_tools.manifest import Manifest, ManifestCache, find_manifest_file, read_manifest
@@ -137,7 +138,7 @@ class AddonSet:
 
     def cycles(self) -> list[list[str]]:
         """Every dependency cycle (strongly connected component of 2+ modules, or a self-loop)."""
-        return _cycles({n: [d for d in a.depends if d in self.addons] for n, a in self.addons.items()})
+        return find_cycles({n: [d for d in a.depends if d in self.addons] for n, a in self.addons.items()})
 
     def install_order(self, names: Iterable[str] | None = None) -> list[str]:
         """Dependencies before dependents (Odoo's loading order: by depth, then name).
@@ -148,7 +149,7 @@ class AddonSet:
         depth: dict[str, int] = {}
         stuck: set[str] = set()
         for name in sorted(scope):
-            _depth(name, self.addons, depth, stuck, set())
+            depth_of(name, {n: a.depends for n, a in self.addons.items()}, depth, stuck)
         ordered = sorted((n for n in scope if n not in stuck), key=lambda n: (depth[n], n))
         return ordered + sorted(scope & stuck)
 
@@ -270,79 +271,3 @@ def _duplicate_finding(addon: Addon, kept: Addon) -> Finding:
         message=f"Module {addon.name} is found twice: {kept.path} is used, {addon.path} is ignored.",
         hint="Odoo takes the first copy on the addons path; remove or rename the other one.",
     )
-
-
-def _depth(
-    name: str, addons: dict[str, Addon], depth: dict[str, int], stuck: set[str], path: set[str]
-) -> int:
-    """Longest dependency chain below ``name``; members of (or above) a cycle go to ``stuck``."""
-    if name in depth:
-        return depth[name]
-    if name in path:
-        stuck.update(path)
-        return 0
-    path.add(name)
-    deps = [d for d in addons[name].depends if d in addons] if name in addons else []
-    level = 1 + max((_depth(d, addons, depth, stuck, path) for d in deps), default=-1)
-    path.discard(name)
-    if any(d in stuck for d in deps):
-        stuck.add(name)
-    depth[name] = level
-    return level
-
-
-def _cycles(graph: dict[str, list[str]]) -> list[list[str]]:
-    """Tarjan's strongly connected components, iterative; each cycle starts at its smallest name."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    on_stack: set[str] = set()
-    result: list[list[str]] = []
-    counter = 0
-    for start in sorted(graph):
-        if start in index:
-            continue
-        work: list[tuple[str, int]] = [(start, 0)]
-        while work:
-            node, child_i = work.pop()
-            if child_i == 0:
-                index[node] = low[node] = counter
-                counter += 1
-                stack.append(node)
-                on_stack.add(node)
-            children = sorted(graph[node])
-            if child_i < len(children):
-                work.append((node, child_i + 1))
-                child = children[child_i]
-                if child not in index:
-                    work.append((child, 0))
-                elif child in on_stack:
-                    low[node] = min(low[node], index[child])
-                continue
-            if low[node] == index[node]:
-                component = []
-                while True:
-                    member = stack.pop()
-                    on_stack.discard(member)
-                    component.append(member)
-                    if member == node:
-                        break
-                if len(component) > 1 or node in graph[node]:
-                    result.append(_rotate(component, graph))
-            if work:
-                parent = work[-1][0]
-                low[parent] = min(low[parent], low[node])
-    return sorted(result)
-
-
-def _rotate(component: list[str], graph: dict[str, list[str]]) -> list[str]:
-    """Order a component along its edges from its smallest name, so it reads as a cycle."""
-    members = set(component)
-    order = [min(component)]
-    while len(order) < len(members):
-        nxt = next((d for d in sorted(graph[order[-1]]) if d in members and d not in order), None)
-        if nxt is None:  # complex component: fall back to name order for the rest
-            order.extend(sorted(members - set(order)))
-            break
-        order.append(nxt)
-    return order
