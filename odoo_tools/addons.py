@@ -148,8 +148,9 @@ class AddonSet:
         scope = set(self.addons) if names is None else self._depends_closure(names)
         depth: dict[str, int] = {}
         stuck: set[str] = set()
+        depends = {n: a.depends for n, a in self.addons.items()}
         for name in sorted(scope):
-            depth_of(name, {n: a.depends for n, a in self.addons.items()}, depth, stuck)
+            depth_of(name, depends, depth, stuck)
         ordered = sorted((n for n in scope if n not in stuck), key=lambda n: (depth[n], n))
         return ordered + sorted(scope & stuck)
 
