@@ -138,7 +138,9 @@ def _as_text(rel: str, text: str, size: int, sel: LineRange, numbered: bool, bud
     first, chosen = sel.select(all_lines)
     shown, cut_inside_line = _fit(chosen, first, numbered, budget.left)
     last = first + len(shown) - 1
-    content = "".join(_number(first + i, line) if numbered else line for i, line in enumerate(shown))
+    content = (
+        "".join(_number(first + i, line) for i, line in enumerate(shown)) if numbered else "".join(shown)
+    )
     if cut_inside_line:
         content = content[: budget.left]
     budget.left -= len(content)
@@ -158,6 +160,8 @@ def _as_text(rel: str, text: str, size: int, sel: LineRange, numbered: bool, bud
 
 def _fit(lines: list[str], first: int, numbered: bool, left: int) -> tuple[list[str], bool]:
     """The lines that fit in ``left`` chars; when not even one fits, that line is cut (flag True)."""
+    if not numbered and sum(map(len, lines)) <= left:
+        return lines, False  # the usual case, without a Python loop per line
     used = 0
     for i, line in enumerate(lines):
         cost = len(line) + (len(_number(first + i, "")) if numbered else 0)
