@@ -18,13 +18,14 @@ import enum
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, Literal, get_args
 
-import anyio.to_thread
 from pydantic import BaseModel, Field
+
+from odoo_tools.errors import InvalidInput
 
 if TYPE_CHECKING:
     from rich.console import Console
 
-from odoo_tools.errors import InvalidInput
+    from assista_mcp.agent.terminal_input import StdinLines
 
 Mode = Literal["read-only", "ask", "auto-edit", "yolo"]
 MODES: tuple[str, ...] = get_args(Mode)
@@ -135,27 +136,28 @@ class Approvals:
         return Verdict(allowed=True)
 
 
-def terminal_prompter(console: Console) -> Prompter:
+def terminal_prompter(console: Console, lines: StdinLines) -> Prompter:
     """Ask on the terminal: approve once, always for this tool, or deny with a reason."""
 
     async def ask(request: ApprovalRequest) -> Decision:
-        return await anyio.to_thread.run_sync(_ask_blocking, console, request, abandon_on_cancel=True)
+        from rich.text import Text  # rich loads only when someone is asked
+
+        question = Text.assemble(
+            (f"Approve {request.tool_name}", "bold yellow"),
+            f" ({request.kind.value})? y = once, a = always for this tool, n = deny [y/a/n] (n): ",
+        )
+        console.print(question, end="")
+        answer = ""
+        while answer not in ("y", "a", "n"):
+            line = await lines.readline()
+            answer = (line or "n").strip().lower()[:1] or "n"
+            if answer not in ("y", "a", "n"):
+                console.print("Please answer y, a or n: ", end="")
+        if answer == "n":
+            console.print("Reason for the model (optional): ", end="")
+            reason = ((await lines.readline()) or "").strip()
+            return Decision(tool_call_id=request.tool_call_id, verdict="deny", reason=reason)
+        verdict: Literal["once", "always"] = "always" if answer == "a" else "once"
+        return Decision(tool_call_id=request.tool_call_id, verdict=verdict)
 
     return ask
-
-
-def _ask_blocking(console: Console, request: ApprovalRequest) -> Decision:
-    from rich.prompt import Prompt  # rich loads only when someone is asked
-
-    console.print(f"[bold yellow]Approve {request.tool_name}[/] ({request.kind.value})?")
-    answer = Prompt.ask(
-        "  y = once, a = always for this tool, n = deny",
-        choices=["y", "a", "n"],
-        default="n",
-        console=console,
-    )
-    if answer == "n":
-        reason = Prompt.ask("  reason for the model (optional)", default="", console=console)
-        return Decision(tool_call_id=request.tool_call_id, verdict="deny", reason=reason)
-    verdict: Literal["once", "always"] = "always" if answer == "a" else "once"
-    return Decision(tool_call_id=request.tool_call_id, verdict=verdict)

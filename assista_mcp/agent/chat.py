@@ -7,9 +7,6 @@ during a turn cancels that turn and returns to the prompt; Ctrl-C or Ctrl-D at t
 from __future__ import annotations
 
 import sys
-from collections.abc import Awaitable, Callable
-
-import anyio.to_thread
 
 from assista_mcp.agent.loop import AgentLoop
 from assista_mcp.agent.model import ModelClient
@@ -26,24 +23,14 @@ HELP = """\
 /sessions          recent sessions
 /exit              leave (also Ctrl-D)"""
 
-ReadLine = Callable[[], Awaitable[str | None]]
 
-
-async def read_stdin_line() -> str | None:
-    def read() -> str | None:
-        line = sys.stdin.readline()
-        return line if line else None
-
-    return await anyio.to_thread.run_sync(read, abandon_on_cancel=True)
-
-
-async def chat(agent: Agent, read_line: ReadLine = read_stdin_line) -> int:
+async def chat(agent: Agent) -> int:
     console = agent.console
     console.print(f"[dim]session {agent.loop.session_id} · {agent.loop.model.model} · /help for commands[/]")
     while True:
         if sys.stdin.isatty():
             console.print("[bold]›[/] ", end="")
-        line = await read_line()
+        line = await agent.lines.readline()
         if line is None:
             return 0
         text = line.strip()

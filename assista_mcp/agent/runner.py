@@ -26,6 +26,7 @@ from assista_mcp.agent.model import ModelClient
 from assista_mcp.agent.prompting import system_prompt
 from assista_mcp.agent.render import ConsoleRenderer, JsonlRenderer
 from assista_mcp.agent.sessions import SessionInfo, SessionStore
+from assista_mcp.agent.terminal_input import StdinLines
 from assista_mcp.agent.toolset import OWN_SERVER, ServerSpec, Toolset, own_spec, stdio_spec, url_spec
 from assista_mcp.settings import Settings
 from odoo_tools.errors import ConfigError, NotFound
@@ -49,6 +50,7 @@ class Agent:
     session: SessionInfo
     console: Console
     renderer: ConsoleRenderer | JsonlRenderer
+    lines: StdinLines
 
 
 def server_specs(options: AgentOptions) -> list[ServerSpec]:
@@ -98,6 +100,7 @@ async def open_agent(options: AgentOptions) -> AsyncIterator[Agent]:
         session = open_session(store, options)
         store.update(session.id, model=model.model, mode=settings.mode)
         console = Console(stderr=options.events_jsonl)
+        lines = StdinLines()
         renderer: ConsoleRenderer | JsonlRenderer = (
             JsonlRenderer() if options.events_jsonl else ConsoleRenderer(console)
         )
@@ -105,7 +108,7 @@ async def open_agent(options: AgentOptions) -> AsyncIterator[Agent]:
             loop = AgentLoop(
                 model=model,
                 toolset=toolset,
-                approvals=Approvals(settings.mode, _prompter(options, console)),
+                approvals=Approvals(settings.mode, _prompter(options, console, lines)),
                 store=store,
                 session_id=session.id,
                 system=_system(settings, toolset),
@@ -114,7 +117,7 @@ async def open_agent(options: AgentOptions) -> AsyncIterator[Agent]:
                 sinks=[renderer],
             )
             try:
-                yield Agent(loop=loop, session=session, console=console, renderer=renderer)
+                yield Agent(loop=loop, session=session, console=console, renderer=renderer, lines=lines)
             finally:
                 loop.close()
                 renderer.close()
@@ -132,9 +135,9 @@ def _system(settings: Settings, toolset: Toolset) -> str:
     return prompt
 
 
-def _prompter(options: AgentOptions, console: Console) -> Prompter | None:
+def _prompter(options: AgentOptions, console: Console, lines: StdinLines) -> Prompter | None:
     interactive = sys.stdin.isatty() if options.interactive is None else options.interactive
-    return terminal_prompter(console) if interactive else None
+    return terminal_prompter(console, lines) if interactive else None
 
 
 async def run_turn_interruptible(loop: AgentLoop, task: str) -> TurnResult:

@@ -11,6 +11,7 @@ from rich.console import Console
 from assista_mcp.agent.approvals import ApprovalRequest, ToolKind, terminal_prompter
 from assista_mcp.agent.events import StreamEvent, Usage
 from assista_mcp.agent.render import ConsoleRenderer, JsonlRenderer, result_summary, summarize_arguments
+from assista_mcp.agent.terminal_input import StdinLines
 
 
 def _events() -> list[StreamEvent]:
@@ -66,13 +67,15 @@ def test_argument_summary_is_one_short_line() -> None:
 @pytest.mark.anyio
 @pytest.mark.parametrize(
     ("typed", "verdict", "reason"),
-    [("y\n", "once", ""), ("a\n", "always", ""), ("n\nwrong file\n", "deny", "wrong file")],
+    [
+        ("y\n", "once", ""),
+        ("maybe\nA\n", "always", ""),
+        ("n\nwrong file\n", "deny", "wrong file"),
+        ("", "deny", ""),  # end of input: nobody can approve
+    ],
 )
-async def test_terminal_prompt_answers(
-    typed: str, verdict: str, reason: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr("sys.stdin", io.StringIO(typed))
-    ask = terminal_prompter(Console(file=io.StringIO(), force_terminal=False))
+async def test_terminal_prompt_answers(typed: str, verdict: str, reason: str) -> None:
+    ask = terminal_prompter(Console(file=io.StringIO(), force_terminal=False), StdinLines(io.StringIO(typed)))
     decision = await ask(ApprovalRequest(tool_call_id="c9", tool_name="edit_file", kind=ToolKind.EDIT))
     assert (decision.tool_call_id, decision.verdict, decision.reason) == ("c9", verdict, reason)
 
@@ -85,3 +88,19 @@ def test_result_line_shows_short_fields_and_list_sizes() -> None:
         type="tool_result", tool_name="edit_file", text="No match\nfor old_text", is_error=True
     )
     assert result_summary(failed) == "No match for old_text"
+
+
+@pytest.mark.anyio
+async def test_a_cancelled_question_loses_no_line() -> None:
+    import os
+
+    import anyio
+
+    read_fd, write_fd = os.pipe()
+    lines = StdinLines(os.fdopen(read_fd, "r"))
+    with anyio.move_on_after(0.2):
+        await lines.readline()  # e.g. Ctrl-C while an approval question waits
+    os.write(write_fd, b"hello\n")
+    os.close(write_fd)
+    assert await lines.readline() == "hello\n"
+    assert await lines.readline() is None
