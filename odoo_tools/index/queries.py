@@ -105,7 +105,11 @@ def find_xml_id(tables: Tables, addons: AddonSet, xml_id: str, module: str | Non
     if full in tables.views:
         info.view = _view_summary(tables.views[full][-1])
         info.inheritance_chain = _ancestors(tables, full)
-        info.inherited_by = [_view_summary(tables.views[x][-1]) for x in _descendants(tables, full)]
+        root = info.inheritance_chain[0]
+        info.inherited_by = [
+            _view_summary(tables.views[x][-1]).model_copy(update={"type": root.type})
+            for x in _descendants(tables, full)
+        ]
     return info
 
 
