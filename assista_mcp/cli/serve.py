@@ -15,7 +15,11 @@ import socket
 import sys
 from typing import Any
 
+import anyio
+from mcp.server.mcpserver import MCPServer
+
 from assista_mcp.cli.common import add_odoo_flags, add_project_flags, settings_from_args
+from assista_mcp.cli.serve_stdio import loop_stdio, loop_stdio_supported
 from assista_mcp.server import build_server
 from odoo_tools.errors import ConfigError
 
@@ -44,8 +48,7 @@ def run(args: argparse.Namespace) -> int:
     with contextlib.redirect_stdout(sys.stderr):
         server = build_server(settings_from_args(args))
     if args.transport == "stdio":
-        # The SDK points fd 1 at stderr while serving and writes frames to a private copy.
-        server.run("stdio")
+        serve_stdio(server)
         return 0
     _check_port_free(args.host, args.port)
     if args.host not in LOOPBACK:
@@ -57,6 +60,21 @@ def run(args: argparse.Namespace) -> int:
     print(f"assista-odoo: MCP endpoint http://{_url_host(args.host)}:{args.port}/mcp", file=sys.stderr)
     server.run("streamable-http", host=args.host, port=args.port)
     return 0
+
+
+def serve_stdio(server: MCPServer) -> None:
+    """Serve ``server`` on stdin/stdout until the client closes stdin."""
+    if loop_stdio_supported():
+        anyio.run(_serve_loop_stdio, server, backend="asyncio")
+    else:  # stdin from a regular file: the SDK's threaded transport reads any file
+        server.run("stdio")
+
+
+async def _serve_loop_stdio(server: MCPServer) -> None:
+    # Server.run over our streams is what MCPServer.run("stdio") does over the SDK's streams.
+    lowlevel = server._lowlevel_server
+    async with loop_stdio() as (read_stream, write_stream):
+        await lowlevel.run(read_stream, write_stream, lowlevel.create_initialization_options())
 
 
 def _port(text: str) -> int:

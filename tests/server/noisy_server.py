@@ -16,6 +16,7 @@ from typing import Annotated
 
 from pydantic import BaseModel, Field
 
+from assista_mcp.cli.serve import serve_stdio
 from assista_mcp.server import build_server
 from assista_mcp.settings import load_settings
 from assista_mcp.tools._base import register_tool
@@ -58,7 +59,7 @@ def main() -> None:
     server = build_server(load_settings({"addons_paths": [sys.argv[1]]}))
     for fn in (print_noise, wait_for_release, waiter_started, release_waiter):
         register_tool(server, fn, read_only=True)
-    server.run("stdio")
+    serve_stdio(server)  # the transport `assista-odoo serve` uses
 
 
 if __name__ == "__main__":

@@ -136,7 +136,8 @@ def test_stdout_carries_frames_only_even_when_tools_print(addons: Path, tmp_path
                     result = await client.call_tool("print_noise", {})
                     assert not result.is_error and result.structured_content == {"done": True}
                 await client.list_tools()
-        assert "NOISE from print" in (tmp_path / "noisy-stderr.log").read_text()
+        said = (tmp_path / "noisy-stderr.log").read_text()
+        assert all(f"NOISE from {w}" in said for w in ("print", "fd 1", "a child"))
 
     anyio.run(session)  # a corrupted frame would have failed the client's parsing above
 
@@ -166,3 +167,21 @@ async def test_slow_tool_does_not_block_other_requests_over_stdio(addons: Path, 
             assert order == ["list"]  # the slow call is still pending
             await client.call_tool("release_waiter", {})
     assert order == ["list", "slow"]
+
+
+def test_stdin_from_a_regular_file_is_served_too(addons: Path, tmp_path: Path) -> None:
+    # Not a pipe: serve falls back to the SDK's threaded transport, which reads any file.
+    requests = tmp_path / "requests.jsonl"
+    requests.write_bytes(INITIALIZE + frame(None, "notifications/initialized") + frame(7, "ping"))
+    with requests.open("rb") as stdin:
+        done = subprocess.run(
+            [*SERVE, "--addons-path", str(addons)],
+            stdin=stdin,
+            capture_output=True,
+            env=clean_env(tmp_path),
+            cwd=tmp_path,
+            timeout=120,
+        )
+    assert done.returncode == 0
+    replies = [json.loads(line) for line in done.stdout.splitlines()]
+    assert replies[0]["id"] == 1 and replies[0]["result"]["serverInfo"]["name"] == "assista-odoo"
