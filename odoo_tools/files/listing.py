@@ -11,7 +11,7 @@ from itertools import islice
 from odoo_tools.errors import InvalidInput
 from odoo_tools.files.models import DirEntry, FileInfoResult, ListDirectoryResult, SearchFilesResult
 from odoo_tools.files.textio import count_lines, decode_utf8, read_regular_file
-from odoo_tools.files.walking import Found, glob_matches, walk
+from odoo_tools.files.walking import Found, walk
 from odoo_tools.workspace import Resolved, Workspace
 
 MAX_ENTRIES = 2000
@@ -98,7 +98,7 @@ def search_files(
     matches: list[str] = []
     truncated = False
     for found in entries_under(ws, path, None, exclude):
-        if glob_matches(pattern, found.rel):
+        if found.matches(pattern):
             if len(matches) == max_results:
                 truncated = True
                 break

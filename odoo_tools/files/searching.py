@@ -10,7 +10,7 @@ from odoo_tools.errors import AssistaError, InvalidInput
 from odoo_tools.files.listing import entries_under, is_top
 from odoo_tools.files.models import GrepMatch, GrepResult
 from odoo_tools.files.textio import decode_utf8, read_regular_file
-from odoo_tools.files.walking import Found, glob_matches
+from odoo_tools.files.walking import Found
 from odoo_tools.workspace import Workspace
 
 MAX_MATCHES = 200
@@ -95,7 +95,7 @@ def _files(ws: Workspace, path: str, include: Sequence[str], exclude: Sequence[s
         return [Found(target.path, target.rel, "file", 0, size)]
     files = [f for f in entries_under(ws, path, None, exclude) if f.kind == "file"]
     if include:
-        files = [f for f in files if any(glob_matches(p, f.rel) for p in include)]
+        files = [f for f in files if any(f.matches(p) for p in include)]
     return files
 
 

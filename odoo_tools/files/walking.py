@@ -21,6 +21,11 @@ class Found:
     kind: EntryKind
     depth: int
     size: int | None
+    sub: str = ""  # relative to the walked folder (what globs with a '/' are matched against)
+
+    def matches(self, pattern: str) -> bool:
+        """A glob with a '/' may be written from the walked folder or from the root."""
+        return glob_matches(pattern, self.sub) or ("/" in pattern and glob_matches(pattern, self.rel))
 
 
 @lru_cache(maxsize=256)
@@ -63,11 +68,11 @@ def walk(
 ) -> Iterator[Found]:
     """Entries under ``top`` (sorted, folders descended depth-first); symlinks are listed, not followed."""
     skipped = (*DEFAULT_SKIPPED, *exclude)
-    yield from _walk(top, rel_top, 1, max_depth, skipped)
+    yield from _walk(top, rel_top, "", 1, max_depth, skipped)
 
 
 def _walk(
-    folder: Path, rel: str, depth: int, max_depth: int | None, skipped: Sequence[str]
+    folder: Path, rel: str, sub: str, depth: int, max_depth: int | None, skipped: Sequence[str]
 ) -> Iterator[Found]:
     try:
         with os.scandir(folder) as handle:
@@ -76,15 +81,16 @@ def _walk(
         return  # unreadable folder: nothing to list, the walk goes on
     for entry in entries:
         entry_rel = entry.name if rel in ("", ".") else f"{rel}/{entry.name}"
-        if any(glob_matches(p, entry_rel) for p in skipped):
+        entry_sub = entry.name if not sub else f"{sub}/{entry.name}"
+        found = _found(entry, entry_rel, entry_sub, depth)
+        if any(found.matches(p) for p in skipped):
             continue
-        found = _found(entry, entry_rel, depth)
         yield found
         if found.kind == "folder" and (max_depth is None or depth < max_depth):
-            yield from _walk(Path(entry.path), entry_rel, depth + 1, max_depth, skipped)
+            yield from _walk(Path(entry.path), entry_rel, entry_sub, depth + 1, max_depth, skipped)
 
 
-def _found(entry: os.DirEntry[str], rel: str, depth: int) -> Found:
+def _found(entry: os.DirEntry[str], rel: str, sub: str, depth: int) -> Found:
     kind: EntryKind
     size = None
     if entry.is_symlink():
@@ -99,4 +105,4 @@ def _found(entry: os.DirEntry[str], rel: str, depth: int) -> Found:
             size = None
     else:
         kind = "other"
-    return Found(Path(entry.path), rel, kind, depth, size)
+    return Found(Path(entry.path), rel, kind, depth, size, sub)

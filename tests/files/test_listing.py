@@ -148,3 +148,15 @@ def test_dot_means_the_writable_roots_and_the_source_is_reached_by_name(addons: 
     assert all(m.path != "sale/models/sale_order.py" for m in grep(ws, "sale.order").matches)
     assert [m.path for m in grep(ws, "sale.order", "sale").matches] == ["sale/models/sale_order.py"]
     assert search_files(ws, "sale_order.py", str(source)).matches == ["sale/models/sale_order.py"]
+
+
+def test_globs_with_a_slash_work_from_the_searched_folder_or_the_root(ws: Workspace) -> None:
+    from_folder = search_files(ws, "views/*book*.xml", "library_base").matches
+    from_root = search_files(ws, "library_base/views/*book*.xml", "library_base").matches
+    assert from_folder == from_root == ["library_base/views/library_book_views.xml"]
+    listed = list_directory(ws, "library_base", depth=0, exclude=["views/*.xml", "security"])
+    paths = [e.path for e in listed.entries]
+    assert "library_base/views" in paths and not any(p.endswith(".xml") and "/views/" in p for p in paths)
+    assert not any(p.startswith("library_base/security") for p in paths)
+    hits = grep(ws, "library.book", "library_loan", include=["models/*.py"]).matches
+    assert hits and all(m.path.startswith("library_loan/models/") for m in hits)
