@@ -185,3 +185,52 @@ def test_stdin_from_a_regular_file_is_served_too(addons: Path, tmp_path: Path) -
     assert done.returncode == 0
     replies = [json.loads(line) for line in done.stdout.splitlines()]
     assert replies[0]["id"] == 1 and replies[0]["result"]["serverInfo"]["name"] == "assista-odoo"
+
+
+def test_a_frame_over_the_size_cap_is_dropped_and_serving_goes_on(addons: Path, tmp_path: Path) -> None:
+    from assista_mcp.cli.serve_stdio import MAX_FRAME_BYTES
+
+    proc = subprocess.Popen(
+        [*SERVE, "--addons-path", str(addons)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        env=clean_env(tmp_path),
+        cwd=tmp_path,
+    )
+    assert proc.stdin is not None
+    try:
+        proc.stdin.write(INITIALIZE)
+        proc.stdin.flush()
+        assert read_frame(proc)["id"] == 1
+        huge = b'{"jsonrpc":"2.0","id":70,"method":"ping","params":{"x":"' + b"y" * MAX_FRAME_BYTES + b'"}}\n'
+        proc.stdin.write(huge)
+        proc.stdin.write(frame(71, "ping"))
+        proc.stdin.flush()
+        assert read_frame(proc) == {"jsonrpc": "2.0", "id": 71, "result": {}}  # 70 was never buffered whole
+    finally:
+        proc.stdin.close()
+        proc.wait(timeout=60)
+    assert proc.returncode == 0
+
+
+def test_client_closing_its_end_stops_the_server_cleanly(addons: Path, tmp_path: Path) -> None:
+    proc = subprocess.Popen(
+        [*SERVE, "--addons-path", str(addons)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=clean_env(tmp_path),
+        cwd=tmp_path,
+    )
+    assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
+    proc.stdin.write(INITIALIZE)
+    proc.stdin.flush()
+    assert read_frame(proc)["id"] == 1
+    proc.stdout.close()  # the host went away without closing our stdin first
+    for ident in range(100, 110):
+        proc.stdin.write(frame(ident, "ping"))
+    proc.stdin.flush()
+    proc.stdin.close()
+    assert proc.wait(timeout=60) == 0
+    assert b"Traceback" not in proc.stderr.read()
