@@ -86,7 +86,7 @@ def register(server: MCPServer, ctx: AppContext) -> None:
             str,
             Field(
                 description="Glob on names, e.g. '*.xml', 'ir.model.access.csv'; with a '/' it matches the "
-                "relative path: 'library_*/views/*.xml', '**/tests/*.py'."
+                "path from the searched folder or the root: 'views/*.xml', '*/models/*.py', '**/tests/*.py'."
             ),
         ],
         path: FolderArg = ".",
