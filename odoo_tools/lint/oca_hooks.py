@@ -78,7 +78,7 @@ async def run_oca_hooks(addons: Sequence[Addon], config: LintConfig) -> ByModule
         )
     result = await run_process(worker_argv(addons, config), env=linter_env(), timeout=LINTER_TIMEOUT_SECONDS)
     try:
-        records = json.loads(result.stdout)
+        records = [json.loads(line) for line in result.stdout.splitlines() if line.strip()]
     except ValueError:
         records = None
     if records is None or result.returncode != 0:

@@ -2,8 +2,8 @@
 
 The hooks change the working directory while they run, so they get their own process (never a
 thread of ours). Usage: ``python -m odoo_tools.lint.oca_worker [--config FILE] MODULE_DIR...``.
-Output: one JSON list of ``{module_dir, path, line, column, code, message, info, extra}``,
-``path`` absolute.
+Output: JSON lines, one ``{module_dir, path, line, column, code, message, info, extra}`` object
+per finding, ``path`` absolute (one object per line keeps every line short for the reader).
 """
 
 from __future__ import annotations
@@ -45,7 +45,8 @@ def main(argv: list[str] | None = None) -> int:
             results.append(_crash(module_dir, exc))
             continue
         results.extend(_as_dict(module_dir, top, error) for error in errors)
-    json.dump(results, sys.stdout)
+    for record in results:
+        sys.stdout.write(json.dumps(record) + "\n")
     return 0
 
 

@@ -17,7 +17,7 @@ from odoo_tools.addons import Addon
 from odoo_tools.errors import InvalidInput
 from odoo_tools.findings import Finding, sort_findings
 from odoo_tools.lint.cache import FileDigests, LintCache, cache_key, tool_versions
-from odoo_tools.lint.common import ByModule
+from odoo_tools.lint.common import ByModule, failure_for_all
 from odoo_tools.lint.configs import LintConfig
 from odoo_tools.lint.dedupe import drop_duplicates
 from odoo_tools.lint.flake8 import run_flake8
@@ -168,7 +168,16 @@ async def _bounded(
     on_progress: Progress | None,
 ) -> tuple[str, ByModule]:
     async with limit:
-        found = await LINTERS[check](batch, project.config_for(batch[0]), project.series)
+        try:
+            found = await LINTERS[check](batch, project.config_for(batch[0]), project.series)
+        except Exception as exc:  # a linter we could not even run is a finding, never a traceback
+            found = failure_for_all(
+                batch,
+                check,
+                "linter-crashed",
+                f"{check} could not be run: {type(exc).__name__}: {exc}",
+                "Run the check again; if it persists, report it with this message.",
+            )
     if on_progress is not None:
         on_progress(check, len(batch))
     return check, found

@@ -42,6 +42,16 @@ class StaticContext:
         return declared_closure(self.addon_set, self.addon.name)
 
     @functools.cached_property
+    def closure_complete(self) -> bool:
+        """Every dependency was found (``base`` depends on nothing, so it may stay unseen).
+        When one is missing, its own dependencies are unknown: "not a dependency" cannot be told."""
+        return all(name in self.addon_set.addons or name == "base" for name in self.closure)
+
+    def outside_closure(self, module: str) -> bool:
+        """``module`` is certainly not among the dependencies."""
+        return module not in self.closure and self.closure_complete
+
+    @functools.cached_property
     def loaded_files(self) -> list[str]:
         """Root-relative paths of the data files the manifest loads, in load order."""
         manifest = self.addon.manifest

@@ -34,7 +34,7 @@ def check_models(ctx: StaticContext) -> list[Finding]:
             if row.model_ref:
                 found += _acl_model(ctx, row.model_ref, data.path, row.line)
             group_module = row.group.rpartition(".")[0]
-            if group_module and group_module not in ctx.closure:
+            if group_module and ctx.outside_closure(group_module):
                 found.append(
                     ctx.finding(
                         "xml-id-not-in-dependencies",
@@ -49,7 +49,7 @@ def check_models(ctx: StaticContext) -> list[Finding]:
 
 def _reachable(ctx: StaticContext, model: str, via: str, path: str, line: int) -> list[Finding]:
     owners = ctx.model_owners(model)
-    if not owners or owners & ctx.closure:
+    if not owners or owners & ctx.closure or not ctx.closure_complete:
         return []
     owner = sorted(owners)[0]
     return [
@@ -81,6 +81,11 @@ def _new_model(ctx: StaticContext, model_class: ModelClass, path: str) -> list[F
     return found
 
 
+def _touches(ctx: StaticContext, model: str) -> bool:
+    """Odoo creates ``<module>.model_x`` for every module that defines *or extends* model x."""
+    return any(m.model == model for data in ctx.files() for m in data.models)
+
+
 def _has_access(ctx: StaticContext, model: str) -> bool:
     return any(ctx.tables.model_of_ref(loc.item.model_ref) == model for loc in ctx.tables.access) or any(
         loc.item.model_ref.rsplit(".", 1)[-1] == "model_" + model.replace(".", "_")
@@ -105,7 +110,7 @@ def _acl_model(ctx: StaticContext, model_ref: str, path: str, line: int) -> list
     ``other.model_x`` needs ``other`` among the dependencies."""
     module, _, name = model_ref.rpartition(".")
     if module and module != ctx.addon.name:
-        if module in ctx.closure:
+        if not ctx.outside_closure(module):
             return []
         return [
             ctx.finding(
@@ -117,7 +122,7 @@ def _acl_model(ctx: StaticContext, model_ref: str, path: str, line: int) -> list
             )
         ]
     model = ctx.tables.model_of_ref(name)
-    if not model or ctx.addon.name in ctx.model_owners(model):
+    if not model or _touches(ctx, model):
         return []
     owners = sorted(ctx.model_owners(model))
     where = f" (defined in {owners[0]!r})" if owners else ""

@@ -11,26 +11,33 @@ Position = tuple[int, int]  # (load position of the file, line)
 IMPLICIT_PREFIXES = ("model_", "field_", "module_")  # ids Odoo creates itself (ir.model, fields...)
 
 
+# ``_inherits`` records get an id for their parent record too: ``<id>_product_template``.
+INHERITS_SUFFIXES = ("_product_template", "_res_partner", "_res_users", "_resource_resource", "_mail_alias")
+
+
 def own_definitions(ctx: StaticContext) -> tuple[dict[str, Position], list[Finding]]:
-    """Where each of the module's ids is first defined, and duplicate-id findings."""
+    """Where each of the module's ids is first defined, and duplicate-id findings.
+
+    The same id twice in one file is reported; a later file (demo data) updating a record of an
+    earlier one is how Odoo modules set extra values, so it is not."""
     first: dict[str, tuple[Position, str]] = {}
     duplicates: list[Finding] = []
     for position, data in ctx.loaded_file_data():
         for record in data.records:
             here = (position, record.line)
-            if record.xml_id in first:
+            if record.xml_id in first and first[record.xml_id][1] == data.path:
                 (_, first_line), first_path = first[record.xml_id]
                 duplicates.append(
                     ctx.finding(
                         "duplicate-xml-id",
-                        f"xml id {record.xml_id} is defined again (first at {first_path}:{first_line}); "
-                        "the later record silently overwrites the earlier one.",
+                        f"xml id {record.xml_id} is defined twice in this file (first at "
+                        f"{first_path}:{first_line}); the second record overwrites the first one's values.",
                         "Give each record its own id, or merge the two records.",
                         data.path,
                         record.line,
                     )
                 )
-            else:
+            elif record.xml_id not in first:
                 first[record.xml_id] = (here, data.path)
     return {xml_id: pos for xml_id, (pos, _) in first.items()}, duplicates
 
@@ -55,7 +62,7 @@ def _problem(
     if module == ctx.addon.name:
         if name.startswith(IMPLICIT_PREFIXES):
             return None
-        at = defined.get(ref.xml_id)
+        at = defined.get(ref.xml_id) or _inherits_parent(ref.xml_id, defined)
         if at is None:
             return (
                 "xml-id-undefined",
@@ -70,7 +77,7 @@ def _problem(
                 "Move the definition earlier, or list its file before this one in the manifest.",
             )
         return None
-    if module not in ctx.closure:
+    if ctx.outside_closure(module):
         return (
             "xml-id-not-in-dependencies",
             f"{ref.via} refers to {ref.xml_id}, but {module!r} is not among this module's dependencies.",
@@ -84,6 +91,13 @@ def _problem(
             f"{ref.via} refers to {ref.xml_id}, which module {module!r} does not define.",
             f"Check the id in {module!r} (find_xml_id helps), or define it.",
         )
+    return None
+
+
+def _inherits_parent(xml_id: str, defined: dict[str, Position]) -> Position | None:
+    for suffix in INHERITS_SUFFIXES:
+        if xml_id.endswith(suffix) and xml_id[: -len(suffix)] in defined:
+            return defined[xml_id[: -len(suffix)]]
     return None
 
 
