@@ -6,6 +6,7 @@ scheduler. Here stdin and stdout are non-blocking pipes driven by asyncio, which
 server's CPU per ``read_file`` round trip by about a quarter (see benchmarks/mcp_roundtrip.py).
 Frames are parsed exactly as the SDK does, and stray output is kept off the wire the same way:
 while serving, fd 0 reads /dev/null and fd 1 writes to stderr; the wire uses private copies.
+Unlike the SDK, a malformed request whose id can be read is answered with Invalid Request.
 
 Only pipes, sockets and terminals can be driven this way; for anything else (stdin redirected
 from a file) ``serve`` falls back to the SDK's transport.
@@ -16,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import fcntl
+import json
 import logging
 import os
 import stat
@@ -62,7 +64,7 @@ async def loop_stdio() -> AsyncIterator[Streams]:
         write_stream, receive_out = anyio.create_memory_object_stream[SessionMessage](0)
         try:
             async with anyio.create_task_group() as tg:
-                tg.start_soon(_pump_in, reader, send_in)
+                tg.start_soon(_pump_in, reader, send_in, write_stream.clone())
                 tg.start_soon(_pump_out, writer, receive_out, tg.cancel_scope)
                 yield read_stream, write_stream
         finally:
@@ -70,9 +72,14 @@ async def loop_stdio() -> AsyncIterator[Streams]:
             out_transport.close()
 
 
-async def _pump_in(reader: asyncio.StreamReader, send_in: MemoryObjectSendStream[Incoming]) -> None:
-    """One JSON-RPC message per line; a bad line becomes an exception item, as in the SDK."""
-    async with send_in:
+async def _pump_in(
+    reader: asyncio.StreamReader,
+    send_in: MemoryObjectSendStream[Incoming],
+    replies: MemoryObjectSendStream[SessionMessage],
+) -> None:
+    """One JSON-RPC message per line. A malformed request whose id can be read gets a JSON-RPC
+    error instead of silence (the SDK drops it and the client waits until its timeout)."""
+    async with send_in, replies:
         while True:
             try:
                 line = await reader.readuntil(b"\n")
@@ -82,17 +89,57 @@ async def _pump_in(reader: asyncio.StreamReader, send_in: MemoryObjectSendStream
                 line = exc.partial
             except asyncio.LimitOverrunError as exc:
                 await _drop_oversized_line(reader, exc.consumed)
-                await send_in.send(ValueError(f"Dropped a frame larger than {MAX_FRAME_BYTES} bytes."))
+                log.warning("dropped a frame larger than %d bytes", MAX_FRAME_BYTES)
                 continue
             if not line.strip():
                 continue
+            text = line.decode("utf-8", errors="replace")
             try:
-                text = line.decode("utf-8", errors="replace")
                 message = mcp_types.jsonrpc_message_adapter.validate_json(text, by_name=False)
-            except Exception as exc:  # the SDK passes parse errors on as items too
-                await send_in.send(exc)
+            except Exception:
+                log.warning("dropped a malformed frame: %.200r", text)
+                reply = reply_to_malformed(text)
+                if reply is not None:
+                    await replies.send(reply)
                 continue
             await send_in.send(SessionMessage(message))
+
+
+def reply_to_malformed(text: str) -> SessionMessage | None:
+    """An Invalid Request error for a frame that names a request id; None when nobody waits."""
+    try:
+        raw = json.loads(text)
+    except ValueError:
+        return None
+    if not isinstance(raw, dict) or "method" not in raw:
+        return None
+    ident = raw.get("id")
+    if isinstance(ident, bool) or not isinstance(ident, int | str) or not _encodable(str(ident)):
+        return None
+    error = mcp_types.ErrorData(code=mcp_types.INVALID_REQUEST, message=_what_is_wrong(raw))
+    return SessionMessage(mcp_types.JSONRPCError(jsonrpc="2.0", id=ident, error=error))
+
+
+def _what_is_wrong(raw: dict[str, object]) -> str:
+    if raw.get("jsonrpc") != "2.0":
+        reason = '"jsonrpc" must be "2.0"'
+    elif not isinstance(raw.get("method"), str):
+        reason = '"method" must be a string'
+    elif "params" in raw and not isinstance(raw["params"], dict):
+        reason = '"params" must be an object'
+    elif not _encodable(json.dumps(raw, ensure_ascii=False)):
+        reason = "it contains text that is not valid Unicode (a lone surrogate escape)"
+    else:
+        reason = "it does not match a JSON-RPC 2.0 request"
+    return f"Invalid request: {reason}. Send one JSON-RPC 2.0 request object per line."
+
+
+def _encodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 async def _drop_oversized_line(reader: asyncio.StreamReader, buffered: int) -> None:
