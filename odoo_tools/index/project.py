@@ -51,8 +51,8 @@ class ProjectIndex:
         self._lock = threading.RLock()
         self.addons = AddonSet()
         self._tables: Tables | None = Tables()
-        self._module_tables: dict[str, ModuleTable] = {}
-        self._manifests = ManifestCache()  # reused while their files are unchanged
+        self._module_tables: dict[str, ModuleTable] = {}  # reused while their files are unchanged
+        self._manifests = ManifestCache()
         self.series = SeriesInfo(None, "unknown")
         self.last_refresh = RefreshStats()
         self.parse_count = 0  # files parsed since this object was created
