@@ -21,6 +21,8 @@ HELP = """\
 /tokens            tokens and cost of this session
 /clear             start a new session (the old one stays in `assista-odoo sessions list`)
 /sessions          recent sessions
+/undo [ID]         restore the files of the last agent turn (or turn ID)
+/diff [ID|list]    what the last turn (or turn ID) changed; `list` lists the turns
 /exit              leave (also Ctrl-D)"""
 
 
@@ -71,11 +73,28 @@ def _slash(agent: Agent, text: str) -> bool:
         elif command == "/sessions":
             for info in loop.store.list_sessions(limit=10):
                 console.print(f"{info.id}  {info.status:<11} {info.title[:60]}")
+        elif command in ("/undo", "/diff"):
+            _checkpoint_command(agent, command, argument)
         else:
             console.print(f"Unknown command {command}; /help lists them.")
     except AssistaError as exc:
         console.print(f"[red]{exc}[/]")
     return True
+
+
+def _checkpoint_command(agent: Agent, command: str, argument: str) -> None:
+    from rich.syntax import Syntax
+
+    from assista_mcp.agent.checkpointing import diff_turn, list_turns, undo_turn
+
+    hooks = agent.safety.checkpoints
+    if command == "/undo":
+        agent.console.print(undo_turn(hooks.store, hooks.workspace, argument or None), markup=False)
+    elif argument == "list":
+        agent.console.print(list_turns(hooks.store), markup=False)
+    else:
+        diff = diff_turn(hooks.store, hooks.workspace, argument or None)
+        agent.console.print(Syntax(diff.rstrip("\n"), "diff", theme="ansi_dark", word_wrap=True))
 
 
 def _switch_model(loop: AgentLoop, model_id: str) -> None:

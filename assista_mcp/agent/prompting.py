@@ -1,8 +1,13 @@
-"""The agent's system prompt. Room F extends it with project instructions (AGENTS.md)."""
+"""The agent's system prompt: base rules, the project's roots, project instructions (AGENTS.md)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from assista_mcp.settings import Settings
+
+INSTRUCTION_FILES = ("AGENTS.md", "ASSISTA.md")
+MAX_INSTRUCTIONS_CHARS = 16_000  # per project: instructions must not crowd out the conversation
 
 BASE_PROMPT = """\
 You are assista-odoo, an engineer who builds and fixes Odoo addons.
@@ -25,6 +30,26 @@ def system_prompt(settings: Settings, server_instructions: dict[str, str] | None
         parts.append(f"Addons roots:\n{roots}")
     if settings.odoo_series:
         parts.append(f"Odoo series: {settings.odoo_series}")
+    parts += project_instructions(settings.addons_paths)
     for name, text in (server_instructions or {}).items():
         parts.append(f"Instructions from MCP server {name}:\n{text.strip()}")
     return "\n\n".join(parts)
+
+
+def project_instructions(roots: list[Path], limit: int = MAX_INSTRUCTIONS_CHARS) -> list[str]:
+    """``AGENTS.md`` / ``ASSISTA.md`` found at the top of each addons root, within ``limit`` chars."""
+    sections: list[str] = []
+    left = limit
+    for root in roots:
+        for name in INSTRUCTION_FILES:
+            path = Path(root) / name
+            # Only a file really inside the root: a link out of it must not feed the model secrets.
+            if left <= 0 or not path.is_file() or not path.resolve().is_relative_to(Path(root).resolve()):
+                continue
+            with path.open("rb") as handle:
+                text = handle.read(left * 4 + 4).decode("utf-8", errors="replace").strip()
+            if len(text) > left:
+                text = text[:left] + f"\n[... cut: {name} is longer than the {limit}-character cap]"
+            left -= len(text)
+            sections.append(f"Project instructions from {path}:\n{text}")
+    return sections

@@ -25,6 +25,7 @@ from assista_mcp.agent.loop_hooks import LoopHooks
 from assista_mcp.agent.model import ModelClient
 from assista_mcp.agent.prompting import system_prompt
 from assista_mcp.agent.render import ConsoleRenderer, JsonlRenderer
+from assista_mcp.agent.safety_net import SafetyNet, SafetyOptions
 from assista_mcp.agent.sessions import SessionInfo, SessionStore
 from assista_mcp.agent.terminal_input import StdinLines
 from assista_mcp.agent.toolset import OWN_SERVER, ServerSpec, Toolset, own_spec, stdio_spec, url_spec
@@ -42,6 +43,7 @@ class AgentOptions:
     mcp_urls: list[str] = field(default_factory=list)
     interactive: bool | None = None  # None: a terminal on stdin decides
     hooks: LoopHooks | None = None
+    safety: SafetyOptions = field(default_factory=SafetyOptions)  # plugins, checkpoints, validation
 
 
 @dataclass
@@ -51,6 +53,7 @@ class Agent:
     console: Console
     renderer: ConsoleRenderer | JsonlRenderer
     lines: StdinLines
+    safety: SafetyNet
 
 
 def server_specs(options: AgentOptions) -> list[ServerSpec]:
@@ -104,6 +107,7 @@ async def open_agent(options: AgentOptions) -> AsyncIterator[Agent]:
         renderer: ConsoleRenderer | JsonlRenderer = (
             JsonlRenderer() if options.events_jsonl else ConsoleRenderer(console)
         )
+        safety = SafetyNet(settings, options.safety, [options.hooks] if options.hooks else [])
         async with Toolset(server_specs(options)) as toolset:
             loop = AgentLoop(
                 model=model,
@@ -113,11 +117,14 @@ async def open_agent(options: AgentOptions) -> AsyncIterator[Agent]:
                 session_id=session.id,
                 system=_system(settings, toolset),
                 max_steps=settings.max_steps,
-                hooks=options.hooks,
+                hooks=safety,
                 sinks=[renderer],
             )
+            safety.bind(loop)
             try:
-                yield Agent(loop=loop, session=session, console=console, renderer=renderer, lines=lines)
+                yield Agent(
+                    loop=loop, session=session, console=console, renderer=renderer, lines=lines, safety=safety
+                )
             finally:
                 loop.close()
                 renderer.close()

@@ -67,6 +67,26 @@ def _add_agent_flags(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--events", choices=("jsonl",), help="print the event stream as JSON lines")
     group.add_argument("--mcp-server", action="append", default=[], metavar="[NAME=]CMD", help="stdio server")
     group.add_argument("--mcp-url", action="append", default=[], metavar="[NAME=]URL", help="HTTP server")
+    safety = parser.add_argument_group("safety net")
+    safety.add_argument(
+        "--plugin", action="append", default=[], metavar="MODULE[:ATTR]", help="hooks plugin (repeatable)"
+    )
+    safety.add_argument(
+        "--auto-commit", action="store_true", help="commit each turn's changes on your branch (opt-in)"
+    )
+    safety.add_argument(
+        "--no-validate",
+        dest="validate",
+        action="store_false",
+        help="do not check touched modules after a turn",
+    )
+    safety.add_argument(
+        "--max-fix-rounds",
+        type=_non_negative,
+        default=3,
+        metavar="N",
+        help="fix rounds after checks (default 3)",
+    )
 
 
 def _positive(text: str) -> int:
@@ -79,8 +99,15 @@ def _positive(text: str) -> int:
     return value
 
 
+def _non_negative(text: str) -> int:
+    if text.isdigit():
+        return int(text)
+    raise argparse.ArgumentTypeError(f"{text!r} is not a whole number >= 0")
+
+
 def _options(args: argparse.Namespace) -> AgentOptions:
     from assista_mcp.agent.runner import AgentOptions
+    from assista_mcp.agent.safety_net import SafetyOptions
 
     return AgentOptions(
         settings=settings_from_args(args),
@@ -89,6 +116,12 @@ def _options(args: argparse.Namespace) -> AgentOptions:
         events_jsonl=args.events == "jsonl",
         mcp_servers=args.mcp_server,
         mcp_urls=args.mcp_url,
+        safety=SafetyOptions(
+            plugins=args.plugin,
+            auto_commit=args.auto_commit,
+            validate=args.validate,
+            max_fix_rounds=args.max_fix_rounds,
+        ),
     )
 
 

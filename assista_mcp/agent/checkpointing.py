@@ -1,0 +1,250 @@
+"""Checkpoints for agent turns: snapshot every file a write tool is about to touch.
+
+``CheckpointHooks`` is a ``LoopHooks``: on the first write of a user turn it begins a checkpoint turn,
+records the "before" bytes of each path the call names (both ends of a move, every file under a
+folder that is moved or deleted, the targets of a patch) and ends the turn when the loop emits its
+``end`` event, whatever the outcome (final answer, step cap, error, Ctrl-C). The snapshots live in a
+private store under ``Settings.home``; the user's repository is only written with ``--auto-commit``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import time
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+from git import Repo
+from git.exc import GitError, InvalidGitRepositoryError, NoSuchPathError
+
+from assista_mcp.agent.events import StreamEvent
+from assista_mcp.agent.loop_hooks import Denial, NoHooks, PendingCall
+from assista_mcp.agent.toolset import NAMESPACE_SEP, OWN_SERVER
+from assista_mcp.settings import Settings
+from odoo_tools.checkpoints import CheckpointStore, TurnRecord, commit_to_user_repo
+from odoo_tools.errors import AssistaError, NotFound
+from odoo_tools.files.patching import patch_paths
+from odoo_tools.workspace import Workspace
+
+WRITE_TOOLS = frozenset(
+    {"write_file", "edit_file", "apply_patch", "move_file", "delete_file", "create_folder"}
+)
+LABEL_WIDTH = 120
+Emit = Callable[[StreamEvent], None]
+CHECKPOINT_TOOL = "checkpoint"
+
+
+def store_dir(settings: Settings, workspace: Workspace | None = None) -> Path:
+    """``<home>/checkpoints/<sha1 of the sorted writable roots>[:16]``: one store per project."""
+    roots = sorted(str(p) for p in (workspace or settings.workspace()).writable_roots)
+    digest = hashlib.sha1("\n".join(roots).encode("utf-8")).hexdigest()[:16]
+    return settings.home / "checkpoints" / digest
+
+
+def open_store(settings: Settings, workspace: Workspace | None = None) -> CheckpointStore:
+    return CheckpointStore(store_dir(settings, workspace))
+
+
+def write_targets(name: str, arguments: dict[str, Any]) -> list[str]:
+    """The paths (as the model gave them) a call of our write tool ``name`` may change."""
+    if name == "apply_patch":
+        patch = arguments.get("patch")
+        try:
+            return patch_paths(patch) if isinstance(patch, str) else []
+        except AssistaError:
+            return []  # a malformed patch is refused by the tool itself; it changes nothing
+    if name == "move_file":
+        keys: tuple[str, ...] = ("source", "destination")
+    elif name == "create_folder":
+        keys = ()  # an empty folder has no bytes to restore
+    else:
+        keys = ("path",)
+    return [arguments[k] for k in keys if isinstance(arguments.get(k), str)]
+
+
+def own_tool_name(name: str) -> str | None:
+    """``write_file`` or ``assista__write_file`` -> ``write_file``; a foreign tool -> None."""
+    prefix = f"{OWN_SERVER}{NAMESPACE_SEP}"
+    bare = name[len(prefix) :] if name.startswith(prefix) else name
+    return bare if NAMESPACE_SEP not in bare else None
+
+
+class CheckpointHooks(NoHooks):
+    def __init__(self, store: CheckpointStore, workspace: Workspace, *, auto_commit: bool = False) -> None:
+        self.store = store
+        self.workspace = workspace
+        self.auto_commit = auto_commit
+        self.emit: Emit = lambda event: None
+        self.last: TurnRecord | None = None
+        self.session_id = ""
+        self.label = ""
+        self.turn_id: str | None = None
+
+    def session_start(self, session_id: str) -> None:
+        self.session_id = session_id
+
+    def session_end(self, session_id: str) -> None:
+        self.finish_turn(announce=False)  # e.g. chat left while a turn was open
+
+    def before_model_call(self, messages: list[dict[str, Any]]) -> None:
+        users = [m for m in messages if m.get("role") == "user" and isinstance(m.get("content"), str)]
+        if users and self.turn_id is None:
+            self.label = " ".join(users[-1]["content"].split())[:LABEL_WIDTH]
+
+    def before_tool_call(self, call: PendingCall) -> PendingCall | Denial:
+        name = own_tool_name(call.name)
+        if name not in WRITE_TOOLS:
+            return call
+        files = list(self._files_of(name, call.arguments))
+        if files:
+            if self.turn_id is None:
+                self.turn_id = self.store.begin_turn(self.label, self.session_id).id
+            for path in files:
+                self.store.record_before_write(self.turn_id, path)
+        return call
+
+    def on_event(self, event: StreamEvent) -> None:
+        if event.type == "end":  # a turn cut short (step cap, error, Ctrl-C) is closed quietly
+            self.finish_turn(announce=False)
+
+    def finish_turn(self, *, announce: bool = True) -> TurnRecord | None:
+        """Record the files' new state; say so (and --auto-commit) when ``announce``."""
+        if self.turn_id is None:
+            return None
+        turn_id, self.turn_id = self.turn_id, None
+        try:
+            turn = self.store.end_turn(turn_id)
+        except (OSError, AssistaError) as exc:
+            self._say(f"The checkpoint of this turn could not be completed: {exc}", error=True)
+            return None
+        self.last = turn
+        if turn.changed and announce:
+            commits = self._commit(turn) if self.auto_commit else []
+            files = [self.workspace.relative(Path(s.path)) for s in turn.changed]
+            self._say(
+                f"checkpoint {turn.id}: {len(files)} file(s) changed; `assista-odoo undo` (or /undo) "
+                "restores them, `assista-odoo diff` shows the change.",
+                data={"turn_id": turn.id, "files": files, "commits": commits},
+            )
+        return turn
+
+    def _say(self, text: str, *, error: bool = False, data: dict[str, Any] | None = None) -> None:
+        if error:
+            self.emit(StreamEvent(type="error", text=text))
+            return
+        self.emit(StreamEvent(type="tool_result", tool_name=CHECKPOINT_TOOL, text=text, data=data))
+
+    # -- internals -------------------------------------------------------------------------------
+    def _files_of(self, name: str, arguments: dict[str, Any]) -> Iterable[Path]:
+        targets = write_targets(name, arguments)
+        resolved = [p for p in map(self._resolve, targets) if p is not None]
+        if name == "move_file" and len(resolved) == 2:
+            source, destination = resolved
+            for path in _files_under(source):
+                yield path
+                yield destination / path.relative_to(source) if path != source else destination
+            return
+        for path in resolved:
+            yield from _files_under(path)
+
+    def _resolve(self, user_path: str) -> Path | None:
+        try:
+            return self.workspace.resolve(user_path, purpose="write", must_exist=False).path
+        except AssistaError:
+            return None  # the tool refuses this path too, so it changes nothing
+
+    def _commit(self, turn: TurnRecord) -> list[str]:
+        paths = [Path(state.path) for state in turn.changed]
+        message = (
+            f"assista-odoo agent: {turn.label or 'agent turn'}\n\n"
+            f"Made by the assista-odoo agent (session {turn.session_id}, checkpoint {turn.id}); "
+            "undo with `assista-odoo undo`."
+        )
+        commits: list[str] = []
+        for root in self.workspace.writable_roots:
+            mine = [p for p in paths if p.is_relative_to(root)]
+            why_not = _cannot_commit(root) if mine else None
+            if why_not:
+                self._say(f"--auto-commit skipped for {root}: {why_not}", error=True)
+            elif mine:
+                sha = commit_to_user_repo(mine, message)
+                commits += [sha] if sha else []
+        return commits
+
+
+def _files_under(path: Path) -> Iterable[Path]:
+    """The path itself, or every file below a folder (links not followed)."""
+    if not path.is_dir() or path.is_symlink():
+        yield path
+        return
+    for folder, dirs, files in os.walk(path):
+        dirs.sort()
+        for name in sorted(files):
+            yield Path(folder) / name
+
+
+def _cannot_commit(root: Path) -> str | None:
+    """Why the user's repository should not get an automatic commit now (None: it may)."""
+    try:
+        repo = Repo(root, search_parent_directories=True)
+    except (InvalidGitRepositoryError, NoSuchPathError):
+        return "not inside a git repository."
+    try:
+        if repo.head.is_detached:
+            return "HEAD is detached."
+        if repo.head.is_valid() and repo.index.diff("HEAD"):
+            return "changes are already staged; they would end up in the agent's commit."
+    except (GitError, ValueError) as exc:
+        return f"git: {exc}"
+    return None
+
+
+# -- undo / diff, shared by the CLI (`assista-odoo undo|diff`) and chat (`/undo`, `/diff`) --------
+
+
+def undo_turn(store: CheckpointStore, workspace: Workspace, turn_id: str | None = None) -> str:
+    """Restore a turn's files (default: the last one); raises EditConflict / NotFound."""
+    turn = store.undo(turn_id)
+    files = [f"  {_verb(s.before, s.after)} {workspace.relative(Path(s.path))}" for s in turn.changed]
+    return f"Undid turn {turn.id} ({turn.label or 'no label'}): restored {len(files)} file(s).\n" + "\n".join(
+        files
+    )
+
+
+def diff_turn(store: CheckpointStore, workspace: Workspace, turn_id: str | None = None) -> str:
+    turn = _pick(store, turn_id)
+    head = f"# turn {turn.id}{' (undone)' if turn.undone else ''}: {turn.label or 'no label'}\n"
+    return head + store.diff(turn, relative_to=list(workspace.writable_roots))
+
+
+def list_turns(store: CheckpointStore) -> str:
+    rows = []
+    for turn in reversed(store.turns()):
+        if not turn.ended or not turn.changed:
+            continue
+        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(turn.started))
+        state = "undone" if turn.undone else "active"
+        rows.append(f"{turn.id}  {when}  {state:<6}  {len(turn.changed):>3} file(s)  {turn.label[:60]}")
+    return "\n".join(rows) if rows else "No agent turn has changed files yet."
+
+
+def _pick(store: CheckpointStore, turn_id: str | None) -> TurnRecord:
+    if turn_id:
+        found = [t for t in store.turns() if t.id == turn_id]
+        if found:
+            return found[0]
+        raise NotFound(f"No agent turn {turn_id!r}.", "List turns with `assista-odoo diff --list`.")
+    turn = store.last_turn(include_undone=True)
+    if turn is None:
+        raise NotFound("No agent turn has changed files yet.", "Run the agent first (assista-odoo run).")
+    return turn
+
+
+def _verb(before: str | None, after: str | None) -> str:
+    if before is None:
+        return "removed (the turn created it)"
+    if after is None:
+        return "recreated (the turn deleted it)"
+    return "restored"

@@ -1,0 +1,104 @@
+"""The hooks every agent run gets: plugins, checkpoints (undo), validate-and-fix, in that order.
+
+``SafetyNet.build(...)`` before the loop exists, ``bind(loop)`` once it does (the hooks then emit
+their own events through the loop: validation calls, the report, checkpoint notices, plugin
+failures). A turn's checkpoint is closed when no hook asks to keep going, so the fixes made in
+validation rounds belong to the same undoable turn as the edits they fix.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from assista_mcp.agent.checkpointing import CheckpointHooks, open_store
+from assista_mcp.agent.events import StreamEvent
+from assista_mcp.agent.loop_hooks import Denial, LoopHooks, PendingCall
+from assista_mcp.agent.plugins import CompositeHooks, PluginHooks, plugin_manager
+from assista_mcp.agent.toolset import ToolOutcome
+from assista_mcp.agent.validation import DEFAULT_ROUNDS, ValidationHooks
+from assista_mcp.settings import Settings
+
+if TYPE_CHECKING:
+    from assista_mcp.agent.loop import AgentLoop
+
+
+@dataclass
+class SafetyOptions:
+    plugins: list[str] = field(default_factory=list)  # --plugin module:attr
+    entry_points: bool = True  # also load the assista_odoo.hooks entry-point group
+    auto_commit: bool = False
+    validate: bool = True
+    max_fix_rounds: int = DEFAULT_ROUNDS
+
+
+class SafetyNet:
+    """A ``LoopHooks``: the composite of plugins + checkpoints + validation (+ extra hooks)."""
+
+    def __init__(self, settings: Settings, options: SafetyOptions, extra: Sequence[LoopHooks] = ()) -> None:
+        workspace = settings.workspace()
+        self._loop: AgentLoop | None = None
+        self._pending: list[str] = []
+        self.plugins = PluginHooks(
+            plugin_manager(options.plugins, entry_points=options.entry_points), self.warn
+        )
+        self.checkpoints = CheckpointHooks(
+            open_store(settings, workspace), workspace, auto_commit=options.auto_commit
+        )
+        self.validation = (
+            ValidationHooks(
+                workspace, max_rounds=options.max_fix_rounds, with_odoo=settings.odoo_bin is not None
+            )
+            if options.validate
+            else None
+        )
+        # Plugins first (they may amend or deny a call), the checkpoint records what will really run.
+        members: list[LoopHooks] = [self.plugins, *extra]
+        members += [self.validation] if self.validation else []
+        members.append(self.checkpoints)
+        self.composite = CompositeHooks(members, self.warn)
+
+    def bind(self, loop: AgentLoop) -> None:
+        self._loop = loop
+        self.checkpoints.emit = loop.emit
+        if self.validation is not None:
+            self.validation.bind(loop.toolset, loop.approvals, loop.emit)
+
+    def warn(self, text: str) -> None:
+        """A hook's failure: an ``error`` event when the loop runs, kept until it does otherwise."""
+        if self._loop is None:
+            self._pending.append(text)
+            return
+        for earlier in self._pending:
+            self._loop.emit(StreamEvent(type="error", text=earlier))
+        self._pending.clear()
+        self._loop.emit(StreamEvent(type="error", text=text))
+
+    # -- LoopHooks -------------------------------------------------------------------------------
+    def session_start(self, session_id: str) -> None:
+        self.composite.session_start(session_id)
+
+    def session_end(self, session_id: str) -> None:
+        self.composite.session_end(session_id)
+
+    def before_model_call(self, messages: list[dict[str, Any]]) -> None:
+        self.composite.before_model_call(messages)
+
+    def on_event(self, event: StreamEvent) -> None:
+        self.composite.on_event(event)
+
+    def before_tool_call(self, call: PendingCall) -> PendingCall | Denial:
+        return self.composite.before_tool_call(call)
+
+    def after_tool_result(self, call: PendingCall, result: ToolOutcome) -> None:
+        self.composite.after_tool_result(call, result)
+
+    def on_error(self, error: BaseException) -> None:
+        self.composite.on_error(error)
+
+    async def after_turn(self, touched_paths: set[str]) -> str | None:
+        follow_up = await self.composite.after_turn(touched_paths)
+        if follow_up is None:
+            self.checkpoints.finish_turn()
+        return follow_up

@@ -1,0 +1,240 @@
+"""Validate and fix: after a turn that edited files, check the touched modules and hand back findings.
+
+``ValidationHooks.after_turn`` maps the touched paths to their addons (the first folder under a
+root), calls ``check_module`` for each over MCP (the same tools an external host gets) and, when an
+Odoo is configured, ``test_module`` (install + the module's tests; it asks for approval like any
+install). Error findings go back to the model as a follow-up message so the loop continues, at most
+``max_rounds`` times. Then a short report (files changed, what was validated, what still fails) is
+emitted as a ``tool_result`` event named ``validation`` and so stored in the session.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from assista_mcp.agent.approvals import ApprovalRequest, Approvals, ToolKind
+from assista_mcp.agent.events import StreamEvent
+from assista_mcp.agent.loop_hooks import NoHooks
+from assista_mcp.agent.toolset import OWN_SERVER, ToolInfo, ToolOutcome, Toolset
+from odoo_tools.errors import AssistaError
+from odoo_tools.workspace import Workspace
+
+DEFAULT_ROUNDS = 3
+MAX_LISTED = 30
+REPORT_TOOL = "validation"
+Emit = Callable[[StreamEvent], None]
+
+
+class Problem(BaseModel):
+    """One thing that still fails, as the model should read it."""
+
+    check: str
+    where: str = ""
+    code: str = ""
+    message: str
+    hint: str = ""
+
+    def line(self) -> str:
+        head = f"{self.where} " if self.where else ""
+        code = f"[{self.code}] " if self.code else ""
+        hint = f" Hint: {self.hint}" if self.hint else ""
+        return f"- {head}{code}{self.message} ({self.check}){hint}"
+
+
+class ValidationReport(BaseModel):
+    files_changed: list[str] = Field(default_factory=list)
+    validated: list[str] = Field(default_factory=list, description="'check_module:mod' etc.")
+    fix_rounds: int = 0
+    passed: bool = True
+    still_failing: list[Problem] = Field(default_factory=list)
+    skipped: list[str] = Field(default_factory=list)
+
+    def text(self) -> str:
+        lines = [f"Files changed: {', '.join(self.files_changed) or 'none'}."]
+        lines.append(f"Validated: {', '.join(self.validated) or 'nothing'} ({self.fix_rounds} fix round(s)).")
+        lines += [f"Skipped: {s}" for s in self.skipped]
+        if self.passed:
+            lines.append("Everything validated passes.")
+        else:
+            lines.append(f"Still failing ({len(self.still_failing)}):")
+            lines += [p.line() for p in self.still_failing[:MAX_LISTED]]
+        return "\n".join(lines)
+
+
+class ValidationHooks(NoHooks):
+    def __init__(
+        self, workspace: Workspace, *, max_rounds: int = DEFAULT_ROUNDS, with_odoo: bool = False
+    ) -> None:
+        self.workspace = workspace
+        self.max_rounds = max_rounds
+        self.with_odoo = with_odoo
+        self.toolset: Toolset | None = None
+        self.approvals: Approvals | None = None
+        self.emit: Emit = lambda event: None
+        self.reports: list[ValidationReport] = []
+        self._ids = itertools.count(1)
+        self._reset()
+
+    def bind(self, toolset: Toolset, approvals: Approvals, emit: Emit) -> None:
+        self.toolset, self.approvals, self.emit = toolset, approvals, emit
+
+    def _reset(self) -> None:
+        self.rounds = 0
+        self.changed: set[str] = set()
+        self.modules: set[str] = set()
+
+    def on_event(self, event: StreamEvent) -> None:
+        if event.type == "end":
+            self._reset()  # a turn cut short (step cap, Ctrl-C) starts the next one afresh
+
+    async def after_turn(self, touched_paths: set[str]) -> str | None:
+        self.changed |= touched_paths
+        self.modules |= {m for m in map(self.module_of, touched_paths) if m}
+        if not self.modules:
+            return None
+        report = await self.validate(sorted(self.modules))
+        if not report.passed and self.rounds < self.max_rounds:
+            self.rounds += 1
+            return self._follow_up(report)
+        self._finish(report)
+        return None
+
+    def module_of(self, user_path: str) -> str | None:
+        """The addon a tool path belongs to: its first folder under the root, if it has a manifest."""
+        try:
+            resolved = self.workspace.resolve(user_path, purpose="read", must_exist=False)
+        except AssistaError:
+            return None
+        name = resolved.rel.split("/", 1)[0]
+        manifest = Path(resolved.root.path) / name / "__manifest__.py"
+        return name if name not in ("", ".") and manifest.is_file() else None
+
+    async def validate(self, modules: list[str]) -> ValidationReport:
+        report = ValidationReport(files_changed=sorted(self.changed), fix_rounds=self.rounds)
+        for module in modules:
+            outcome = await self._call("check_module", {"module": module, "min_severity": "error"}, report)
+            if outcome is not None:
+                report.still_failing += _problems("check_module", outcome)
+        if self.with_odoo and not report.still_failing:
+            outcome = await self._call("test_module", {"modules": modules}, report)
+            if outcome is not None:
+                report.still_failing += _problems("test_module", outcome)
+        report.passed = not report.still_failing
+        return report
+
+    async def _call(
+        self, name: str, arguments: dict[str, Any], report: ValidationReport
+    ) -> ToolOutcome | None:
+        tool = self._tool(name)
+        if tool is None:
+            report.skipped.append(f"{name}: the tool is not available.")
+            return None
+        call_id = f"validate_{next(self._ids)}"
+        self.emit(StreamEvent(type="tool_call", tool_call_id=call_id, tool_name=name, arguments=arguments))
+        denied = await self._denied(tool, call_id, arguments)
+        if denied:
+            report.skipped.append(f"{name}: {denied}")
+            self.emit(
+                StreamEvent(
+                    type="tool_result", tool_call_id=call_id, tool_name=name, text=denied, is_error=True
+                )
+            )
+            return None
+        assert self.toolset is not None
+        outcome = await self.toolset.call(tool, arguments)
+        self.emit(
+            StreamEvent(
+                type="tool_result",
+                tool_call_id=call_id,
+                tool_name=name,
+                text=outcome.text,
+                is_error=outcome.is_error,
+                data=outcome.data,
+            )
+        )
+        report.validated.append(f"{name}:{arguments.get('module') or ','.join(arguments.get('modules', []))}")
+        return outcome
+
+    def _tool(self, name: str) -> ToolInfo | None:
+        if self.toolset is None:
+            return None
+        return next(
+            (t for t in self.toolset.tools.values() if t.server == OWN_SERVER and t.remote_name == name), None
+        )
+
+    async def _denied(self, tool: ToolInfo, call_id: str, arguments: dict[str, Any]) -> str | None:
+        """Installs need approval like any other call of the kind; read-only checks never do."""
+        if tool.kind is ToolKind.READ or self.approvals is None:
+            return None
+        request = ApprovalRequest(
+            tool_call_id=call_id, tool_name=tool.name, kind=tool.kind, arguments=arguments
+        )
+        try:
+            verdict = await self.approvals.check(request)
+        except Exception as exc:
+            return f"not approved ({exc})"
+        return None if verdict.allowed else f"not approved ({verdict.reason})"
+
+    def _follow_up(self, report: ValidationReport) -> str:
+        listed = [p.line() for p in report.still_failing[:MAX_LISTED]]
+        more = len(report.still_failing) - len(listed)
+        if more > 0:
+            listed.append(f"- ... and {more} more")
+        return (
+            f"Automatic validation after your edits (fix round {self.rounds} of {self.max_rounds}) "
+            f"found {len(report.still_failing)} problem(s) in {', '.join(sorted(self.modules))}:\n"
+            + "\n".join(listed)
+            + "\nFix them with the edit tools; validation runs again when you answer."
+        )
+
+    def _finish(self, report: ValidationReport) -> None:
+        self.reports.append(report)
+        self.emit(
+            StreamEvent(
+                type="tool_result",
+                tool_call_id=f"validate_{next(self._ids)}",
+                tool_name=REPORT_TOOL,
+                text=report.text(),
+                is_error=not report.passed,
+                data=report.model_dump(),
+            )
+        )
+        self._reset()
+
+
+def _problems(check: str, outcome: ToolOutcome) -> list[Problem]:
+    """Error findings and failing tests from a check_module / test_module answer."""
+    data = outcome.data or {}
+    if outcome.is_error or not data:
+        return [Problem(check=check, message=outcome.text or "the call failed")]
+    problems = [
+        Problem(
+            check=check,
+            where=_where(f.get("path") or f.get("module") or "", f.get("line")),
+            code=str(f.get("code") or ""),
+            message=str(f.get("message") or ""),
+            hint=str(f.get("hint") or ""),
+        )
+        for f in data.get("findings") or []
+        if f.get("severity", "error") == "error"
+    ]
+    for test in data.get("tests") or []:
+        if test.get("status") in ("fail", "error"):
+            where = _where(test.get("path") or test.get("module") or "", test.get("line"))
+            name = f"{test.get('test_class')}.{test.get('method')}"
+            problems.append(
+                Problem(check=check, where=where, code=name, message=str(test.get("message") or ""))
+            )
+    failed = data.get("passed") is False or data.get("ok") is False
+    if failed and not problems:
+        problems.append(Problem(check=check, message=str(data.get("summary") or outcome.text)[:500]))
+    return problems
+
+
+def _where(path: str, line: Any) -> str:
+    return f"{path}:{line}" if path and line else path
