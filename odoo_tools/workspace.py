@@ -94,25 +94,23 @@ class Workspace:
             )
         if purpose == "write":
             self._check_writable(root, user_path)
-        if link is not None:
-            pass  # the link itself: its target is never opened, so it may point anywhere
-        elif real.exists():
-            _check_kind(real, user_path)
-            if is_hard_linked(real):
+        found = None if link is not None else _stat(real)  # a link itself: its target is never opened
+        if found is not None:
+            _check_kind(found, user_path)
+            if stat.S_ISREG(found.st_mode) and found.st_nlink > 1:
                 raise SandboxViolation(
                     f"{user_path!r} is a hard link shared with another file (link count > 1).",
                     "Its bytes may belong to a file outside the roots; copy it instead of linking.",
                 )
-        elif purpose == "write":
+        elif link is None and purpose == "write":
             self._check_parent(real, root, user_path)
-        rel = real.relative_to(root.path).as_posix() or "."
-        return Resolved(path=real, root=root, rel=rel if rel else ".")
+        return Resolved(path=real, root=root, rel=_rel(real, root.path))
 
     def relative(self, real: Path) -> str:
         """Display form of a resolved path: relative to its root when inside one."""
         for root in self.roots:
             if _inside(real, root.path):
-                return real.relative_to(root.path).as_posix() or "."
+                return _rel(real, root.path)
         return str(real)
 
     def root_of(self, real: Path) -> Root | None:
@@ -206,8 +204,24 @@ def _final_link(raw: Path) -> Path | None:
 
 
 def _inside(path: Path, root: Path) -> bool:
-    # Component-wise: Path("/a/addons2").is_relative_to("/a/addons") is False.
-    return path == root or path.is_relative_to(root)
+    # Component-wise, never a bare string prefix: "/a/addons2" is not inside "/a/addons". Both
+    # are normalized absolute paths, so comparing up to a separator is exact (and much cheaper
+    # than Path.is_relative_to on the hot path of every tool call).
+    text, base = str(path), str(root)
+    return text == base or text.startswith(base if base.endswith("/") else base + "/")
+
+
+def _rel(real: Path, root: Path) -> str:
+    """POSIX path of ``real`` below ``root`` ("." for the root itself); ``real`` is inside it."""
+    text, base = str(real), str(root)
+    return text[len(base) :].lstrip("/") or "."
+
+
+def _stat(path: Path) -> os.stat_result | None:
+    try:
+        return os.stat(path)
+    except (OSError, ValueError):
+        return None
 
 
 def _nearest_existing(path: Path) -> Path | None:
@@ -217,8 +231,8 @@ def _nearest_existing(path: Path) -> Path | None:
     return None
 
 
-def _check_kind(real: Path, user_path: str) -> None:
-    mode = os.stat(real).st_mode
+def _check_kind(found: os.stat_result, user_path: str) -> None:
+    mode = found.st_mode
     if stat.S_ISDIR(mode) or stat.S_ISREG(mode):
         return
     raise SandboxViolation(
