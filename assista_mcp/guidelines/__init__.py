@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from importlib import resources
 
-SERIES = ("16.0", "17.0", "18.0", "19.0")
+from odoo_tools.series import SUPPORTED_SERIES
+
+SERIES = SUPPORTED_SERIES
+
 DEFAULT_SERIES = "18.0"
 
 

@@ -46,13 +46,23 @@ async def test_guidelines_tool_mirrors_the_resource(server_for: Callable[..., An
     assert result.structured_content == {"series": "17.0", "text": resource}
 
 
+@pytest.fixture
+def addons_17(addons: Path) -> Path:
+    for manifest in addons.glob("*/__manifest__.py"):
+        manifest.write_text(manifest.read_text().replace('"18.0.1.0.0"', '"17.0.1.0.0"'))
+    return addons
+
+
 async def test_guidelines_tool_defaults_to_the_project_series(
-    server_for: Callable[..., Any], addons: Path
+    server_for: Callable[..., Any], addons_17: Path
 ) -> None:
-    async with Client(server_for(addons, odoo_series="16.0")) as client:
+    # The manifests (17.0) outrank the configured fallback (16.0), as odoo_tools.series decides.
+    async with Client(server_for(addons_17, odoo_series="16.0")) as client:
         result = await client.call_tool("get_guidelines", {})
+        developer = await client.get_prompt("odoo_developer", {})
     assert result.structured_content is not None
-    assert result.structured_content["series"] == "16.0"
+    assert result.structured_content["series"] == "17.0"
+    assert "Odoo 17.0" in developer.messages[0].content.text  # type: ignore[union-attr]
 
 
 def test_series_normalization() -> None:
