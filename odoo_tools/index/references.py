@@ -101,11 +101,11 @@ def _field_search(tables: Tables, addons: AddonSet, target: str) -> _Search:
 
 
 def _xml_id_search(tables: Tables, addons: AddonSet, xml_id: str) -> _Search:
-    if "." not in xml_id:
+    module, _, name = xml_id.partition(".")
+    if not module or not name:
         raise InvalidInput(
             f"xml id {xml_id!r} is not module-qualified.", "Use module.name, e.g. base.group_user."
         )
-    module, _, name = xml_id.partition(".")
     full = re.escape(xml_id)
     bare = re.escape(name)
     return _Search(

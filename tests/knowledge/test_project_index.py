@@ -211,6 +211,9 @@ def test_references_need_a_known_target(index: ProjectIndex) -> None:
         index.find_references("no.such.thing")
     with pytest.raises(InvalidInput):
         index.find_references("fleet.vehicle", kind="table")
+    for half_id in ("fleet_base.", ".fleet_vehicle_action", "fleet_vehicle_action"):
+        with pytest.raises(InvalidInput, match="module-qualified"):
+            index.find_references(half_id, kind="xml_id")
 
 
 def test_module_info(index: ProjectIndex) -> None:
