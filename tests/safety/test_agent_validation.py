@@ -1,0 +1,138 @@
+"""Validate and fix through a real run: findings go back to the model, it fixes them, or the cap stops it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from tests.safety.conftest import ANCHOR, BOOK, RunAgent, StartServer, edit
+
+BROKEN = "    pages = fields.Integer(\n"  # an unclosed call: a syntax error every checker reports
+FOLLOW_UP = "Automatic validation after your edits"
+
+
+def _user_messages(request: dict[str, Any]) -> list[str]:
+    return [m["content"] for m in request["messages"] if m["role"] == "user"]
+
+
+def _report(events: list[dict[str, Any]]) -> dict[str, Any]:
+    reports = [e for e in events if e["type"] == "tool_result" and e["tool_name"] == "validation"]
+    assert len(reports) == 1, reports
+    data: dict[str, Any] = reports[0]["data"]
+    return data
+
+
+def test_broken_edit_gets_findings_back_then_the_fix_passes(
+    run_agent: RunAgent, model_server: StartServer, addons: Path
+) -> None:
+    server = model_server(
+        [
+            {"tool_calls": [edit("e1", BOOK, ANCHOR, BROKEN)]},
+            {"text": "Done."},
+            {"tool_calls": [edit("e2", BOOK, BROKEN, ANCHOR)]},
+            {"text": "Fixed the syntax error."},
+        ]
+    )
+    code, events, _ = run_agent(server, addons, "touch the book model", "--mode", "auto-edit")
+    assert code == 0
+    assert len(server.requests) == 4
+    follow_up = _user_messages(server.requests[2])[-1]
+    assert follow_up.startswith(FOLLOW_UP) and "fix round 1 of 3" in follow_up
+    assert BOOK in follow_up and "library_base" in follow_up  # file:line and the module
+    assert _user_messages(server.requests[1]) == ["touch the book model"]  # no follow-up before the answer
+    report = _report(events)
+    assert report["passed"] is True and report["fix_rounds"] == 1
+    assert report["validated"] == ["check_module:library_base"] and report["files_changed"] == [BOOK]
+    assert ANCHOR in (addons / BOOK).read_text(encoding="utf-8")
+    assert events[-1]["type"] == "end" and events[-1]["data"]["status"] == "final"
+    # The validation calls are shown and stored like any other tool call.
+    checks = [e for e in events if e["type"] == "tool_result" and e["tool_name"] == "check_module"]
+    assert [c["data"]["passed"] for c in checks] == [False, True]
+
+
+def test_gives_up_after_the_cap_with_a_report(
+    run_agent: RunAgent, model_server: StartServer, addons: Path
+) -> None:
+    server = model_server(
+        [
+            {"tool_calls": [edit("e1", BOOK, ANCHOR, BROKEN)]},
+            {"text": "Done."},
+            {"text": "I cannot see the problem."},
+            {"text": "Still nothing to change."},
+        ]
+    )
+    code, events, _ = run_agent(
+        server, addons, "touch the book model", "--mode", "auto-edit", "--max-fix-rounds", "2"
+    )
+    assert code == 0
+    assert len(server.requests) == 4  # the answer, then two fix rounds, then the report
+    assert "fix round 2 of 2" in _user_messages(server.requests[3])[-1]
+    report = _report(events)
+    assert report["passed"] is False and report["fix_rounds"] == 2
+    assert report["still_failing"] and all(p["check"] == "check_module" for p in report["still_failing"])
+    assert any(p["where"].startswith(BOOK) for p in report["still_failing"])
+    final = next(e for e in events if e["tool_name"] == "validation")
+    assert final["is_error"] is True and "Still failing" in final["text"]
+
+
+def test_no_validate_skips_the_checks(run_agent: RunAgent, model_server: StartServer, addons: Path) -> None:
+    server = model_server([{"tool_calls": [edit("e1", BOOK, ANCHOR, BROKEN)]}, {"text": "Done."}])
+    code, events, _ = run_agent(server, addons, "break it", "--mode", "auto-edit", "--no-validate")
+    assert code == 0 and len(server.requests) == 2
+    assert not any(e["tool_name"] in ("validation", "check_module") for e in events)
+
+
+def test_a_turn_without_edits_is_not_validated(
+    run_agent: RunAgent, model_server: StartServer, addons: Path
+) -> None:
+    server = model_server([{"text": "Nothing to do."}])
+    code, events, _ = run_agent(server, addons, "just talk", "--mode", "auto-edit")
+    assert code == 0 and not any(e["tool_name"] == "validation" for e in events)
+
+
+SHELF = """from odoo import fields, models
+
+
+class LibraryShelf(models.Model):
+    _name = "library.shelf"
+    _description = "Library Shelf"
+
+    name = fields.Char(required=True)
+"""
+ACL = "library_base/security/ir.model.access.csv"
+ACL_LINE = "access_library_shelf_user,library.shelf user,model_library_shelf,group_library_user,1,1,1,1\n"
+
+
+def test_a_new_model_without_access_rule_is_reported_and_fixed(
+    run_agent: RunAgent, model_server: StartServer, addons: Path
+) -> None:
+    acl = (addons / ACL).read_text(encoding="utf-8")
+    server = model_server(
+        [
+            {
+                "tool_calls": [
+                    {
+                        "id": "w1",
+                        "name": "write_file",
+                        "arguments": {"path": "library_base/models/library_shelf.py", "content": SHELF},
+                    },
+                    edit(
+                        "e1",
+                        "library_base/models/__init__.py",
+                        "from . import library_book\n",
+                        "from . import library_book\nfrom . import library_shelf\n",
+                    ),
+                ]
+            },
+            {"text": "Added library.shelf."},
+            {"tool_calls": [edit("e2", ACL, acl, acl + ACL_LINE)]},
+            {"text": "Added its access rule."},
+        ]
+    )
+    code, events, _ = run_agent(server, addons, "add a shelf model", "--mode", "auto-edit")
+    assert code == 0
+    follow_up = _user_messages(server.requests[2])[-1]
+    assert "library.shelf" in follow_up and "access" in follow_up.lower()
+    report = _report(events)
+    assert report["passed"] is True and report["fix_rounds"] == 1
+    assert ACL in report["files_changed"]
