@@ -84,22 +84,31 @@ async def _bench(runner: OdooRunner, module: str, rounds: int, label: str) -> in
     print(f"template build (once, first use): {time.monotonic() - started:.2f}s total, "
           f"{warm.template.build_seconds:.2f}s building")  # fmt: skip
     timings: dict[str, list[float]] = {"naive": [], "cached": [], "floor": []}
+    phases: dict[str, list[float]] = {}
     for index in range(rounds):
-        timings["naive"].append(await _timed_validation(runner, module, use_cache=False))
-        timings["cached"].append(await _timed_validation(runner, module, use_cache=True))
+        timings["naive"].append(await _timed_validation(runner, module, use_cache=False, phases={}))
+        timings["cached"].append(await _timed_validation(runner, module, use_cache=True, phases=phases))
         timings["floor"].append(await _floor(runner, module, warm.template.name))
         print(f"round {index + 1}: " + ", ".join(f"{k} {v[-1]:.2f}s" for k, v in timings.items()))
     naive, cached, floor = (statistics.median(timings[k]) for k in ("naive", "cached", "floor"))
     print(f"median: naive {naive:.2f}s, cached {cached:.2f}s, floor {floor:.2f}s")
     print(f"naive/cached = {naive / cached:.2f}x (goal >= 3.5x)")
     print(f"cached - floor = {cached - floor:.2f}s (goal <= 1.5s)")
+    print(
+        "cached, median per phase: "
+        + ", ".join(f"{k} {statistics.median(v):.2f}s" for k, v in phases.items())
+    )
     return 0
 
 
-async def _timed_validation(runner: OdooRunner, module: str, use_cache: bool) -> float:
+async def _timed_validation(
+    runner: OdooRunner, module: str, use_cache: bool, phases: dict[str, list[float]]
+) -> float:
     started = time.monotonic()
     result = await runner.validate("install", [module], use_cache=use_cache)
     seconds = time.monotonic() - started
+    for phase, spent in result.timings.items():
+        phases.setdefault(phase, []).append(spent)
     if not result.ok or result.template.status not in ("hit", "disabled"):
         raise SystemExit(f"unexpected result ({result.template.status}): {result.summary}")
     return seconds

@@ -19,7 +19,7 @@ import hashlib
 import os
 import shutil
 import time
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -27,15 +27,15 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from odoo_tools.pg import Pg, new_db_name
+from odoo_tools.template_key import template_key
 
 KEY_CHARS = 20
 SECONDS_PER_DAY = 86400.0
 LOCK_PREFIX = "assista-template:"
 BuildFn = Callable[[str], Awaitable[bool]]
 
-# Files we never hash: caches that change without the module changing.
-_SKIP_DIRS = {"__pycache__", ".git", ".mypy_cache", ".ruff_cache", ".pytest_cache"}
-_SKIP_SUFFIXES = (".pyc", ".pyo", ".swp", "~")
+
+__all__ = ["CloneOutcome", "TemplateCache", "TemplateInfo", "template_key"]
 
 
 class TemplateInfo(BaseModel):
@@ -58,57 +58,7 @@ class CloneOutcome:
     template: str
     build_seconds: float = 0.0
     build_database: str = ""  # the scratch database a failed build used (already dropped)
-
-
-_FILE_DIGESTS: dict[tuple[str, int, int], bytes] = {}
-
-
-def template_key(
-    odoo_version: str, demo: bool, data_dir: Path, modules: Iterable[tuple[str, Path]]
-) -> str:
-    """sha1 over the version, demo flag, data dir and each module's name, files and bytes."""
-    digest = hashlib.sha1()
-    digest.update(f"odoo={odoo_version}\ndemo={demo}\ndata_dir={data_dir}\n".encode())
-    for name, folder in sorted(modules):
-        digest.update(f"module={name}\n".encode())
-        for rel, entry in _module_files(str(folder)):
-            digest.update(rel.encode())
-            digest.update(_file_digest(entry))
-    return digest.hexdigest()
-
-
-def _module_files(folder: str, rel: str = "") -> list[tuple[str, os.DirEntry[str]]]:
-    """(path relative to the module, entry) of every file, sorted; plain strings for speed
-    (core modules hold thousands of files and the key is computed on every validation)."""
-    found: list[tuple[str, os.DirEntry[str]]] = []
-    try:
-        entries = sorted(os.scandir(folder), key=lambda e: e.name)
-    except OSError:
-        return found
-    for entry in entries:
-        if entry.is_dir(follow_symlinks=False):
-            if entry.name not in _SKIP_DIRS:
-                found += _module_files(entry.path, f"{rel}{entry.name}/")
-        elif not entry.name.endswith(_SKIP_SUFFIXES):
-            found.append((f"{rel}{entry.name}", entry))
-    return found
-
-
-def _file_digest(entry: os.DirEntry[str]) -> bytes:
-    """sha1 of the bytes, remembered per (path, size, mtime) so big core modules hash once."""
-    try:
-        st = entry.stat()
-    except OSError:
-        return b"missing"
-    key = (entry.path, st.st_size, st.st_mtime_ns)
-    cached = _FILE_DIGESTS.get(key)
-    if cached is None:
-        digest = hashlib.sha1()
-        with open(entry.path, "rb") as handle:
-            for chunk in iter(lambda: handle.read(1 << 20), b""):
-                digest.update(chunk)
-        cached = _FILE_DIGESTS[key] = digest.digest()
-    return cached
+    spare: bool = False  # the clone was prepared ahead of time (refill_spare)
 
 
 class TemplateCache:
@@ -149,15 +99,41 @@ class TemplateCache:
                 outcome = await self._build(template, build, info)
                 if outcome.status == "build_failed":
                     return outcome
-            self._copy_filestore(template, clone_name)
-            try:
-                self.pg.create(clone_name, template=template)
-            except BaseException:
-                self._remove_filestore(clone_name)
-                raise
+            spare = self.spare_name(template)
+            if outcome.status == "hit" and self.pg.exists(spare):
+                self._take_spare(spare, clone_name)
+                outcome = CloneOutcome("hit", template, spare=True)
+            else:
+                self._clone_into(template, clone_name)
             self._touch(template)
         self.evict()
         return outcome
+
+    def refill_spare(self, key: str) -> bool:
+        """Prepare the next clone of ``key``'s template ahead of time (a spare taken by a rename),
+        so a validation's critical path holds no copy. True if a spare was made."""
+        template = self.template_name(key)
+        with self.pg.advisory_lock(LOCK_PREFIX + template):
+            spare = self.spare_name(template)
+            if not self._usable(template) or self.pg.exists(spare):
+                return False
+            self._clone_into(template, spare)
+            return True
+
+    def spare_name(self, template: str) -> str:
+        return f"{template}_s"
+
+    def _clone_into(self, template: str, target: str) -> None:
+        self._copy_filestore(template, target)
+        try:
+            self.pg.create(target, template=template)
+        except BaseException:
+            self._remove_filestore(target)
+            raise
+
+    def _take_spare(self, spare: str, clone_name: str) -> None:
+        self.pg.rename(spare, clone_name)
+        self._move_filestore(spare, clone_name)
 
     def _usable(self, template: str) -> bool:
         return self._meta_path(template).is_file() and self.pg.exists(template)
@@ -165,6 +141,7 @@ class TemplateCache:
     async def _build(self, template: str, build: BuildFn, info: TemplateInfo) -> CloneOutcome:
         scratch = new_db_name("build", self.pg.prefix)
         self.drop_database(template)  # a leftover without a record: rebuild from scratch
+        self.drop_database(self.spare_name(template))
         self._meta_path(template).unlink(missing_ok=True)
         started = time.time()
         self.pg.create(scratch)
@@ -236,7 +213,8 @@ class TemplateCache:
     # -- list / evict / clear -------------------------------------------------------------------
     def templates(self) -> list[TemplateInfo]:
         """Every template: in the database and recorded, or either alone (``orphan``)."""
-        in_db = set(self.pg.list_ours(self.template_prefix))
+        width = len(self.template_prefix) + KEY_CHARS  # spares are "<template>_s"
+        in_db = {n for n in self.pg.list_ours(self.template_prefix) if len(n) == width}
         recorded = {p.name.removesuffix(".json") for p in self._meta_files()}
         result: list[TemplateInfo] = []
         for name in sorted(in_db | recorded):
@@ -268,6 +246,7 @@ class TemplateCache:
         with manager as held:
             if not held:
                 return False
+            self.drop_database(self.spare_name(info.name))
             self.drop_database(info.name)
             with contextlib.suppress(OSError):
                 self._meta_path(info.name).unlink()

@@ -32,6 +32,7 @@ class TemplateUse(BaseModel):
     status: Literal["hit", "built", "build_failed", "disabled"]
     name: str = ""
     build_seconds: float = 0.0
+    spare: bool = Field(default=False, description="The clone had been prepared ahead of time")
 
 
 class ValidationResult(BaseModel):
@@ -51,6 +52,11 @@ class ValidationResult(BaseModel):
     log_path: str = Field(default="", description="The raw Odoo log of this validation")
     log_resource: str = Field(default="", description="The same log as an MCP resource URI")
     exit_code: int | None = None
+    timings: dict[str, float] = Field(
+        default_factory=dict,
+        description="Seconds per phase: database (template lock, build, clone), odoo_template "
+        "(building it), odoo (the runs), cleanup (drop); the rest is our own bookkeeping",
+    )
     timed_out: bool = False
 
 

@@ -11,16 +11,16 @@ group and still drops the database: the cleanup is synchronous, so it cannot be 
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
-import re
+import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from odoo_tools.addons import AddonSet, discover_addons
 from odoo_tools.dbcache import TemplateCache, TemplateInfo, template_key
-from odoo_tools.errors import InvalidInput
 from odoo_tools.odoo_bin import (
     OdooBin,
     OdooRun,
@@ -33,6 +33,7 @@ from odoo_tools.odoo_bin import (
     run_odoo,
 )
 from odoo_tools.odoo_log import OdooLogReport, ProgressTracker, parse_odoo_log
+from odoo_tools.odoo_plan import RunnerConfig, check_modules, dependencies
 from odoo_tools.odoo_result import (
     Action,
     ModuleOutcome,
@@ -43,30 +44,12 @@ from odoo_tools.odoo_result import (
     judge,
     summarize,
 )
-from odoo_tools.pg import DEFAULT_PREFIX, Pg, PgParams, new_db_name
+from odoo_tools.pg import Pg, new_db_name
 
 ProgressFn = Callable[[int, int, str], None]
-_MODULE_NAME = re.compile(r"^[A-Za-z0-9_]+$")
+log = logging.getLogger("odoo_tools.odoo_validate")
+__all__ = ["OdooRunner", "RunnerConfig"]
 KEEP_LOGS = 200
-
-
-@dataclass(frozen=True)
-class RunnerConfig:
-    """Everything a validation needs, independent of how it was configured (CLI, MCP, CI)."""
-
-    addons_paths: Sequence[Path]
-    cache_dir: Path
-    pg: PgParams = field(default_factory=PgParams)
-    odoo_bin: Path | None = None
-    odoo_python: str | None = None
-    db_prefix: str = DEFAULT_PREFIX
-    timeout: float = 600.0
-    use_cache: bool = True
-    keep_db: bool = False
-    template_max_count: int = 5
-    template_max_age_days: float = 14.0
-    base_env: Mapping[str, str] | None = None  # default: our environment (filtered for the child)
-    extra_env: Mapping[str, str] = field(default_factory=dict)  # passed to odoo-bin as given
 
 
 @dataclass
@@ -79,6 +62,10 @@ class _Run:
     demo: bool
     on_progress: ProgressFn | None
     log_parts: list[str] = field(default_factory=list)
+    timings: dict[str, float] = field(default_factory=dict)
+
+    def spent(self, phase: str, since: float) -> None:
+        self.timings[phase] = round(self.timings.get(phase, 0.0) + time.monotonic() - since, 3)
 
 
 class OdooRunner:
@@ -96,6 +83,7 @@ class OdooRunner:
         self.log_dir = config.cache_dir / "logs"
         self._odoo: OdooBin | None = None
         self._core: AddonSet | None = None
+        self._background: list[threading.Thread] = []
 
     async def odoo(self) -> OdooBin:
         if self._odoo is None:
@@ -118,7 +106,7 @@ class OdooRunner:
         on_progress: ProgressFn | None = None,
     ) -> ValidationResult:
         started = time.monotonic()
-        targets = _check_modules(modules)
+        targets = check_modules(modules)
         odoo = await self.odoo()
         addons = self._addons(odoo)
         run = _Run(action, targets, new_db_name(action, self.pg.prefix), demo, on_progress)
@@ -129,10 +117,13 @@ class OdooRunner:
             result = await self._validate(run, odoo, addons, use_cache)
             finished = True
         finally:
+            cleanup = time.monotonic()
             if not (finished and keep):
                 self.cache.drop_database(run.database)
             log_path = self._write_log(run)
+            run.spent("cleanup", cleanup)
         result.duration_seconds = round(time.monotonic() - started, 3)
+        result.timings = run.timings
         result.log_path = str(log_path)
         result.database = run.database if keep else ""
         return result
@@ -173,12 +164,15 @@ class OdooRunner:
     async def _prepare_database(
         self, run: _Run, odoo: OdooBin, addons: AddonSet, use_cache: bool
     ) -> TemplateUse:
+        since = time.monotonic()
         if not use_cache:
             self.pg.create(run.database)
+            run.spent("database", since)
             return TemplateUse(status="disabled")
-        explicit, closure = _dependencies(addons, run.modules)
+        explicit, closure = dependencies(addons, run.modules)
         folders = [(name, addons.addons[name].path) for name in closure if name in addons]
         key = template_key(odoo.version, run.demo, self.cache.data_dir, folders)
+        run.spent("key", since)
         info = TemplateInfo(name="", key=key, odoo_version=odoo.version, demo=run.demo, modules=closure)
         _progress(run, 0, 0, "preparing the dependencies template")
 
@@ -188,8 +182,35 @@ class OdooRunner:
             states = self.pg.module_states(scratch, explicit)
             return all(state == "installed" for state in states.values())
 
+        since = time.monotonic()
         outcome = await self.cache.clone(key, run.database, build, info)
-        return TemplateUse(status=outcome.status, name=outcome.template, build_seconds=outcome.build_seconds)
+        run.spent("database", since)
+        if self.config.spare_clone and outcome.status != "build_failed":
+            self._refill_in_background(key)
+        return TemplateUse(
+            status=outcome.status,
+            name=outcome.template,
+            build_seconds=outcome.build_seconds,
+            spare=outcome.spare,
+        )
+
+    def _refill_in_background(self, key: str) -> None:
+        """Clone the next spare while odoo-bin works on this one (off the critical path)."""
+
+        def refill() -> None:
+            try:
+                self.cache.refill_spare(key)
+            except Exception as exc:  # only an optimisation: the next run clones directly
+                log.warning("could not prepare a spare clone: %s", exc)
+
+        thread = threading.Thread(target=refill, name=f"assista-spare-{key[:8]}")
+        thread.start()
+        self._background.append(thread)
+
+    def wait_idle(self) -> None:
+        """Wait for background work (spare clones) to finish, e.g. before clearing the cache."""
+        while self._background:
+            self._background.pop().join()
 
     # -- running odoo-bin --------------------------------------------------------------------------
     async def _odoo_run(
@@ -211,7 +232,9 @@ class OdooRunner:
                 _progress(run, k, n, f"{phase}: loading {doing}")
 
         run.log_parts.append(f"# assista-odoo {phase}: {' '.join(argv)}\n")
+        since = time.monotonic()
         odoo_run = await run_odoo(argv, env=env, timeout=self.config.timeout, on_line=on_line)
+        run.spent("odoo_template" if phase == "template" else "odoo", since)
         run.log_parts.append(odoo_run.log)
         run.log_parts.append(f"# exit_code={odoo_run.returncode} seconds={odoo_run.seconds:.2f}\n")
         report = parse_odoo_log(odoo_run.log, roots=self.config.addons_paths, modules=run.modules)
@@ -280,31 +303,6 @@ class OdooRunner:
         for stale in old:
             stale.unlink(missing_ok=True)
         return path
-
-
-def _check_modules(modules: Sequence[str]) -> list[str]:
-    names = list(dict.fromkeys(m.strip() for m in modules if m.strip()))
-    if not names:
-        raise InvalidInput("No module given.", "Name one or more modules (folder names), e.g. library_base.")
-    bad = [m for m in names if not _MODULE_NAME.match(m)]
-    if bad:
-        raise InvalidInput(
-            f"Not a module name: {', '.join(bad)}.",
-            "Use technical names (folder names), not paths or titles.",
-        )
-    return names
-
-
-def _dependencies(addons: AddonSet, targets: Sequence[str]) -> tuple[list[str], list[str]]:
-    """(what the template build installs, everything the template will hold).
-
-    Both exclude the targets: editing them must not invalidate the template. ``base`` is always
-    there; dependencies we cannot find are left to Odoo, which reports them.
-    """
-    known = [t for t in targets if t in addons]
-    explicit = (addons.closure(known) - set(targets)) | {"base"}
-    held = addons.auto_install_expansion(explicit) if "base" in addons else explicit
-    return sorted(explicit), sorted(held - set(targets))
 
 
 def _progress(run: _Run, k: int, n: int, message: str) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -34,6 +35,7 @@ def pg() -> Iterator[Pg]:
     """A Pg bound to a fresh prefix; fails the test if any database with it is left over."""
     helper = _postgres_or_skip()
     yield helper
+    join_spare_threads()
     leftovers = helper.list_ours()
     for name in leftovers:
         helper.drop(name)
@@ -59,3 +61,10 @@ def processes_mentioning(text: str) -> list[int]:
             if text.encode() in cmdline:
                 found.append(int(entry))
     return found
+
+
+def join_spare_threads() -> None:
+    """Wait for background spare clones (OdooRunner) so nothing is created after a cleanup."""
+    for thread in threading.enumerate():
+        if thread.name.startswith("assista-spare-"):
+            thread.join()

@@ -204,3 +204,28 @@ async def test_another_cache_dir_on_the_same_server_never_evicts_our_templates(
     assert ours.templates() == [] and ours.evict() == [] and ours.clear() == []
     assert [t.key for t in theirs.templates()] == ["9" * 40]
     assert theirs.clear() == [theirs.template_name("9" * 40)]
+
+
+@pytest.mark.anyio
+async def test_a_spare_clone_is_taken_by_rename_and_cleared_with_its_template(pg: Pg, tmp_path: Path) -> None:
+    cache = _cache(pg, tmp_path)
+    key = "5" * 40
+    first, second = new_db_name("x", pg.prefix), new_db_name("x", pg.prefix)
+    assert cache.refill_spare(key) is False  # no template yet: nothing to prepare
+    await cache.clone(key, first, Builder(pg, cache), _info(key))
+    template = cache.template_name(key)
+    assert cache.refill_spare(key) is True and cache.refill_spare(key) is False  # one spare at most
+    assert (cache.filestore(cache.spare_name(template)) / "ab" / "abc123").is_file()
+    outcome = await cache.clone(key, second, Builder(pg, cache), _info(key))
+    assert outcome.status == "hit" and outcome.spare
+    assert not pg.exists(cache.spare_name(template)) and pg.exists(second)
+    assert (cache.filestore(second) / "ab" / "abc123").read_bytes() == b"attachment"
+    with pg.connect(second) as conn, conn.cursor() as cur:
+        cur.execute("SELECT name FROM deps")
+        assert cur.fetchall() == [("base",)]
+    assert cache.refill_spare(key) is True
+    assert [t.name for t in cache.templates()] == [template]  # the spare is not listed as a template
+    for name in (first, second):
+        cache.drop_database(name)
+    assert cache.clear() == [template]
+    assert pg.list_ours() == []

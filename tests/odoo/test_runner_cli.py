@@ -11,6 +11,7 @@ import pytest
 
 from assista_mcp.cli import main
 from odoo_tools.pg import Pg
+from tests.odoo.runner_support import join_spare_threads
 
 
 @pytest.fixture
@@ -21,6 +22,7 @@ def odoo_flags(
     monkeypatch.setenv("ASSISTA_DB_PREFIX", pg.prefix)
     flags = ["--addons-path", str(addons), "--odoo-bin", str(stub_odoo_bin), "--odoo-python", sys.executable]
     yield flags
+    join_spare_threads()
     assert main(["templates", "clear", *flags]) == 0
 
 

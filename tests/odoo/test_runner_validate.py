@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -23,7 +23,7 @@ RunnerFactory = Callable[..., OdooRunner]
 
 
 @pytest.fixture
-def make_runner(pg: Pg, stub_odoo_bin: Path, addons: Path, tmp_path: Path) -> RunnerFactory:
+def make_runner(pg: Pg, stub_odoo_bin: Path, addons: Path, tmp_path: Path) -> Iterator[RunnerFactory]:
     def make(delay: float = 0.0, **overrides: object) -> OdooRunner:
         values: dict[str, object] = {
             "addons_paths": [addons],
@@ -34,9 +34,15 @@ def make_runner(pg: Pg, stub_odoo_bin: Path, addons: Path, tmp_path: Path) -> Ru
             "extra_env": {"ASSISTA_STUB_DELAY": str(delay)},
         }
         values.update(overrides)
-        return OdooRunner(RunnerConfig(**values))  # type: ignore[arg-type]
+        runner = OdooRunner(RunnerConfig(**values))  # type: ignore[arg-type]
+        made.append(runner)
+        return runner
 
-    return make
+    made: list[OdooRunner] = []
+    yield make
+    for runner in made:  # templates and spares are the cache's, not leftovers: clear them
+        runner.wait_idle()
+        runner.cache.clear()
 
 
 def _read(path: str) -> str:
@@ -59,8 +65,13 @@ async def test_install_builds_the_template_once_then_hits(make_runner: RunnerFac
     assert second.ok and second.template.status == "hit"
     assert second.template.name == first.template.name
     assert _read(second.log_path).count("Loading module library_loan") == 1
-    assert pg.list_ours() == [first.template.name]  # only the template: clones were dropped
+    assert second.template.spare  # prepared while the first run's odoo-bin worked
+    runner.wait_idle()
+    # Only the template and the next spare clone remain: the clones themselves were dropped.
+    assert pg.list_ours() == [first.template.name, runner.cache.spare_name(first.template.name)]
+    assert [t.name for t in runner.cache.templates()] == [first.template.name]
     runner.cache.clear()
+    assert pg.list_ours() == []
 
 
 @pytest.mark.anyio
@@ -81,7 +92,6 @@ async def test_editing_the_module_keeps_the_template_editing_a_dependency_does_n
     assert after_dep_edit.template.status == "built"
     assert after_dep_edit.template.name != built.template.name
     assert after_dep_edit.ok
-    runner.cache.clear()
 
 
 @pytest.mark.anyio
@@ -107,7 +117,6 @@ async def test_broken_module_reports_findings_at_file_and_line(make_runner: Runn
     assert all(f.source == "odoo" and f.hint for f in located)
     assert all(f.path.startswith("library_broken/") for f in located)
     assert NOT_INSTALLED not in _kinds(result)  # the load error already explains it
-    runner.cache.clear()
 
 
 @pytest.mark.anyio
@@ -132,7 +141,6 @@ async def test_tests_pass_and_fail_per_test(make_runner: RunnerFactory, addons: 
     assert bad.line is not None
     assert kinds.TEST_FAILURE in _kinds(failing)
     assert failing.template.status == "hit"  # the test file is part of the module, not the template
-    runner.cache.clear()
 
 
 @pytest.mark.anyio
@@ -146,7 +154,6 @@ async def test_upgrade_installs_then_upgrades(make_runner: RunnerFactory) -> Non
     }
     log = _read(result.log_path)
     assert "-u library_base,library_loan" in log and "-i library_base,library_loan" in log
-    runner.cache.clear()
 
 
 @pytest.mark.anyio
@@ -175,7 +182,6 @@ async def test_two_concurrent_validations_build_one_template(make_runner: Runner
     assert all(r.ok for r in results), [r.findings for r in results]
     assert sorted(r.template.status for r in results) == ["built", "hit"]
     assert len({r.template.name for r in results}) == 1
-    runner_a.cache.clear()
 
 
 @pytest.mark.anyio

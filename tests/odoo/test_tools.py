@@ -12,7 +12,7 @@ import pytest
 from mcp import Client
 
 from odoo_tools.pg import Pg
-from tests.odoo.runner_support import processes_mentioning
+from tests.odoo.runner_support import join_spare_threads, processes_mentioning
 
 ServerFactory = Callable[..., Any]
 
@@ -31,6 +31,7 @@ async def _settles(condition: Callable[[], bool]) -> bool:
 
 
 def _drop_templates(pg: Pg) -> None:
+    join_spare_threads()
     for name in pg.list_ours():
         pg.drop(name)
 

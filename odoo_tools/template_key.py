@@ -1,0 +1,65 @@
+"""The key of a template database: sha1 over the Odoo version, the demo flag, our data dir and, for
+every module the template holds, its name and the relative path and bytes of each of its files.
+
+Core modules hold thousands of files and the key is computed on every validation, so the walk
+uses plain strings and each file's sha1 is remembered per (path, size, mtime).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Iterable
+from pathlib import Path
+
+# Files we never hash: caches that change without the module changing.
+_SKIP_DIRS = {"__pycache__", ".git", ".mypy_cache", ".ruff_cache", ".pytest_cache"}
+_SKIP_SUFFIXES = (".pyc", ".pyo", ".swp", "~")
+
+_FILE_DIGESTS: dict[tuple[str, int, int], bytes] = {}
+
+
+def template_key(odoo_version: str, demo: bool, data_dir: Path, modules: Iterable[tuple[str, Path]]) -> str:
+    """sha1 over the version, demo flag, data dir and each module's name, files and bytes."""
+    digest = hashlib.sha1()
+    digest.update(f"odoo={odoo_version}\ndemo={demo}\ndata_dir={data_dir}\n".encode())
+    for name, folder in sorted(modules):
+        digest.update(f"module={name}\n".encode())
+        for rel, entry in _module_files(str(folder)):
+            digest.update(rel.encode())
+            digest.update(_file_digest(entry))
+    return digest.hexdigest()
+
+
+def _module_files(folder: str, rel: str = "") -> list[tuple[str, os.DirEntry[str]]]:
+    """(path relative to the module, entry) of every file, sorted; plain strings for speed
+    (core modules hold thousands of files and the key is computed on every validation)."""
+    found: list[tuple[str, os.DirEntry[str]]] = []
+    try:
+        entries = sorted(os.scandir(folder), key=lambda e: e.name)
+    except OSError:
+        return found
+    for entry in entries:
+        if entry.is_dir(follow_symlinks=False):
+            if entry.name not in _SKIP_DIRS:
+                found += _module_files(entry.path, f"{rel}{entry.name}/")
+        elif not entry.name.endswith(_SKIP_SUFFIXES):
+            found.append((f"{rel}{entry.name}", entry))
+    return found
+
+
+def _file_digest(entry: os.DirEntry[str]) -> bytes:
+    """sha1 of the bytes, remembered per (path, size, mtime) so big core modules hash once."""
+    try:
+        st = entry.stat()
+    except OSError:
+        return b"missing"
+    key = (entry.path, st.st_size, st.st_mtime_ns)
+    cached = _FILE_DIGESTS.get(key)
+    if cached is None:
+        digest = hashlib.sha1()
+        with open(entry.path, "rb") as handle:
+            for chunk in iter(lambda: handle.read(1 << 20), b""):
+                digest.update(chunk)
+        cached = _FILE_DIGESTS[key] = digest.digest()
+    return cached
