@@ -131,11 +131,14 @@ class PluginHooks(NoHooks):
         self._late: queue.SimpleQueue[str] = queue.SimpleQueue()  # failures seen on the worker
         self._events: queue.Queue[StreamEvent | None] = queue.Queue()
         self._worker: threading.Thread | None = None
-        if self._impls("on_event"):
-            self._worker = threading.Thread(target=self._deliver, name="assista-plugin-events", daemon=True)
-            self._worker.start()
 
     def session_start(self, session_id: str) -> None:
+        if self._worker is None and self._impls("on_event"):  # again after /clear ended a session
+            self._events = queue.Queue()  # its own queue: a worker still draining keeps the old one
+            self._worker = threading.Thread(
+                target=self._deliver, args=(self._events,), name="assista-plugin-events", daemon=True
+            )
+            self._worker.start()
         self._call("session_start", session_id=session_id)
 
     def session_end(self, session_id: str) -> None:
@@ -191,8 +194,8 @@ class PluginHooks(NoHooks):
         self._reported.add(key)
         self.report(f"plugin {impl.plugin_name}: {hook} raised {type(exc).__name__}: {exc}")
 
-    def _deliver(self) -> None:
-        while (event := self._events.get()) is not None:
+    def _deliver(self, events: queue.Queue[StreamEvent | None]) -> None:
+        while (event := events.get()) is not None:
             for impl in self._impls("on_event"):
                 try:
                     _invoke(impl, event=event)

@@ -64,16 +64,16 @@ class SafetyNet:
         self.checkpoints.emit = loop.emit
         if self.validation is not None:
             self.validation.bind(loop.toolset, loop.approvals, loop.emit)
+        for text in self._pending:
+            loop.emit(StreamEvent(type="error", text=text))
+        self._pending.clear()
 
     def warn(self, text: str) -> None:
         """A hook's failure: an ``error`` event when the loop runs, kept until it does otherwise."""
         if self._loop is None:
             self._pending.append(text)
-            return
-        for earlier in self._pending:
-            self._loop.emit(StreamEvent(type="error", text=earlier))
-        self._pending.clear()
-        self._loop.emit(StreamEvent(type="error", text=text))
+        else:
+            self._loop.emit(StreamEvent(type="error", text=text))
 
     # -- LoopHooks -------------------------------------------------------------------------------
     def session_start(self, session_id: str) -> None:
