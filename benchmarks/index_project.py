@@ -27,11 +27,13 @@ from odoo_tools.addons import odoo_core_roots
 from odoo_tools.index import ProjectIndex
 
 GOALS = {"cold": 30.0, "warm start": 1.0, "refresh, no change": 1.0, "one file changed": 1.0}
+# Shaped like Odoo 18 community (595 modules: ~11k indexed files, ~1,200 models, ~45k xml ids).
+MODELS, FIELDS, METHODS = 3, 12, 4  # per module; plus 12 other Python files and 3 view records per model
 FIELD_TYPES = ("Char", "Integer", "Float", "Boolean", "Date", "Text", "Html", "Monetary")
 
 
 def generate_tree(root: Path, modules: int) -> None:
-    """Odoo-like modules: 8 model files, 6 other Python files, 8 view files, access CSV, assets."""
+    """Odoo-like modules: model files, other Python files, view files, access CSV, assets, i18n."""
     for m in range(modules):
         name = f"bench_mod_{m:04d}"
         folder = root / name
@@ -45,21 +47,27 @@ def generate_tree(root: Path, modules: int) -> None:
                     "version": "18.0.1.0.0",
                     "depends": sorted(set(deps)),
                     "license": "LGPL-3",
-                    "data": ["security/ir.model.access.csv"] + [f"views/view_{v}.xml" for v in range(8)],
+                    "data": ["security/ir.model.access.csv"] + [f"views/view_{v}.xml" for v in range(MODELS)],
                 }
             ),
             encoding="utf-8",
         )
         (folder / "__init__.py").write_text("from . import models\n", encoding="utf-8")
-        for i in range(8):
+        for i in range(MODELS):
             (folder / "models" / f"model_{i}.py").write_text(_model_file(m, i), encoding="utf-8")
         for sub in ("controllers", "tests", "wizard"):
-            for i in range(2):
+            for i in range(4):
                 (folder / sub / f"{sub}_{i}.py").write_text(_plain_python(m, i), encoding="utf-8")
-        for i in range(8):
+        for i in range(MODELS):
             (folder / "views" / f"view_{i}.xml").write_text(_view_file(m, i), encoding="utf-8")
+        (folder / "data").mkdir(exist_ok=True)
+        records = "".join(
+            f'  <record id="rec_{r}" model="bench.{m}.0"><field name="f_1">{r}</field></record>\n'
+            for r in range(50)
+        )
+        (folder / "data" / "records.xml").write_text(f"<odoo>\n{records}</odoo>\n", encoding="utf-8")
         rows = ["id,name,model_id:id,group_id:id,perm_read,perm_write,perm_create,perm_unlink"]
-        rows += [f"access_{m}_{i},a,model_bench_{m}_{i},base.group_user,1,1,1,1" for i in range(8)]
+        rows += [f"access_{m}_{i},a,model_bench_{m}_{i},base.group_user,1,1,1,1" for i in range(MODELS)]
         (folder / "security" / "ir.model.access.csv").write_text("\n".join(rows) + "\n", encoding="utf-8")
         for i in range(10):
             (folder / "static" / "src" / "js" / f"w{i}.js").write_text("export const x = 1;\n" * 50)
@@ -74,13 +82,13 @@ def _model_file(m: int, i: int) -> str:
         f'    _description = "B {m} {i}"',
     ]
     lines += ['    _inherit = ["mail.thread"]', ""]
-    for f in range(15):
+    for f in range(FIELDS):
         lines.append(
             f"    f_{f} = fields.{FIELD_TYPES[f % len(FIELD_TYPES)]}"
             f'(string="Field {f}", required={f % 3 == 0})'
         )
     lines.append('    partner_id = fields.Many2one("res.partner", string="Partner")')
-    for k in range(6):
+    for k in range(METHODS):
         lines += [
             "",
             f'    @api.depends("f_{k}")',
@@ -103,7 +111,7 @@ def _plain_python(m: int, i: int) -> str:
 
 
 def _view_file(m: int, i: int) -> str:
-    fields = "\n".join(f'                <field name="f_{f}" />' for f in range(15))
+    fields = "\n".join(f'                <field name="f_{f}" />' for f in range(FIELDS))
     records = []
     for v in range(4):
         inherit = (
