@@ -35,6 +35,7 @@ raising ``before_tool_call`` denies the call: a guard that crashed cannot vouch 
 from __future__ import annotations
 
 import importlib
+import importlib.metadata
 import queue
 import threading
 from collections.abc import Callable, Sequence
@@ -93,12 +94,23 @@ class _Manager(pluggy.PluginManager):
         return opts
 
 
-def plugin_manager(specs: Sequence[str] = (), *, entry_points: bool = True) -> pluggy.PluginManager:
-    """Plugins from the entry-point group and from ``module:attr`` specs (``--plugin``)."""
+def plugin_manager(
+    specs: Sequence[str] = (), *, entry_points: bool = True, report: Report | None = None
+) -> pluggy.PluginManager:
+    """Plugins from the entry-point group and from ``module:attr`` specs (``--plugin``).
+
+    An installed plugin that fails to load is reported and skipped (it must not stop every run);
+    one named with ``--plugin`` is a usage error (ConfigError).
+    """
     manager = _Manager(PROJECT)
     manager.add_hookspecs(HookSpecs)
-    if entry_points:
-        manager.load_setuptools_entrypoints(ENTRY_POINT_GROUP)
+    for entry in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP) if entry_points else ():
+        try:
+            manager.register(entry.load(), name=entry.name)
+        except Exception as exc:
+            (report or _ignore)(
+                f"plugin {entry.name} ({entry.value}) not loaded: {type(exc).__name__}: {exc}"
+            )
     for spec in specs:
         manager.register(load_plugin(spec), name=spec)
     return manager
@@ -218,6 +230,10 @@ class PluginHooks(NoHooks):
         """Report on_event failures from the worker thread here, on the loop's own thread."""
         while not self._late.empty():
             self.report(self._late.get())
+
+
+def _ignore(text: str) -> None:
+    return None
 
 
 def _invoke(impl: Any, **kwargs: Any) -> Any:

@@ -41,7 +41,7 @@ class SafetyNet:
         self._loop: AgentLoop | None = None
         self._pending: list[str] = []
         self.plugins = PluginHooks(
-            plugin_manager(options.plugins, entry_points=options.entry_points), self.warn
+            plugin_manager(options.plugins, entry_points=options.entry_points, report=self.warn), self.warn
         )
         self.checkpoints = CheckpointHooks(
             open_store(settings, workspace), workspace, auto_commit=options.auto_commit

@@ -93,10 +93,15 @@ def test_plugins_from_the_entry_point_group(tmp_path: Path, monkeypatch: pytest.
     dist = tmp_path / "sample_plugin-1.0.dist-info"
     dist.mkdir()
     (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: sample-plugin\nVersion: 1.0\n")
-    (dist / "entry_points.txt").write_text(f"[{ENTRY_POINT_GROUP}]\nguard = {PLUGINS}:deny_deletes\n")
+    entries = f"guard = {PLUGINS}:deny_deletes\nbroken = no_such_module_for_assista:hooks\n"
+    (dist / "entry_points.txt").write_text(f"[{ENTRY_POINT_GROUP}]\n{entries}")
     monkeypatch.syspath_prepend(str(tmp_path))
-    manager = plugin_manager()
+    reports: list[str] = []
+    manager = plugin_manager(report=reports.append)
     assert manager.get_plugin("guard") is sample_plugins.deny_deletes
+    # An installed plugin that cannot load is reported and skipped, the others still work.
+    assert manager.get_plugin("broken") is None
+    assert len(reports) == 1 and reports[0].startswith("plugin broken (no_such_module_for_assista:hooks)")
     assert manager.get_plugin("guard") not in plugin_manager(entry_points=False).get_plugins()
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import difflib
 import os
 import subprocess
 from pathlib import Path
@@ -165,3 +166,35 @@ def test_auto_commit_skips_when_the_user_has_staged_work(
     assert code == 0 and _git(addons, "rev-parse", "HEAD") == head
     warnings = [e["text"] for e in events if e["type"] == "error"]
     assert any("--auto-commit skipped" in w and "staged" in w for w in warnings), warnings
+
+
+def _patch(addons: Path) -> str:
+    old = (addons / BOOK).read_text(encoding="utf-8")
+    new = old.replace(ANCHOR, ANCHOR + NEW_FIELD)
+    lines = difflib.unified_diff(
+        old.splitlines(keepends=True), new.splitlines(keepends=True), f"a/{BOOK}", f"b/{BOOK}"
+    )
+    created = "--- /dev/null\n+++ b/library_base/README.md\n@@ -0,0 +1 @@\n+Library base\n"
+    return "".join(lines) + created
+
+
+def test_patches_and_folder_moves_are_undone_too(
+    run_agent: RunAgent, model_server: StartServer, addons: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    before = snapshot(addons)
+    moved = {"source": "library_base/demo", "destination": "library_base/examples"}
+    server = model_server(
+        [
+            {"tool_calls": [call("p1", "apply_patch", {"patch": _patch(addons)})]},
+            {"tool_calls": [call("m1", "move_file", moved)]},
+            {"text": "Patched and moved."},
+        ]
+    )
+    code, events, _ = run_agent(server, addons, "patch and move", "--mode", "yolo", "--no-validate")
+    assert code == 0
+    assert not any(e["is_error"] for e in events if e["type"] == "tool_result"), events
+    after = snapshot(addons)
+    assert "library_base/README.md" in after and "library_base/examples/library_demo.xml" in after
+    assert DEMO not in after
+    assert cli(capsys, "undo", "--addons-path", str(addons))[0] == 0
+    assert snapshot(addons) == before
