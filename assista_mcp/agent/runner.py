@@ -25,7 +25,7 @@ from assista_mcp.agent.loop_hooks import LoopHooks
 from assista_mcp.agent.model import ModelClient
 from assista_mcp.agent.prompting import system_prompt
 from assista_mcp.agent.render import ConsoleRenderer, JsonlRenderer
-from assista_mcp.agent.safety_net import SafetyNet, SafetyOptions
+from assista_mcp.agent.safety_net import SafetyNet, SafetyOptions, report_printer
 from assista_mcp.agent.sessions import SessionInfo, SessionStore
 from assista_mcp.agent.terminal_input import StdinLines
 from assista_mcp.agent.toolset import OWN_SERVER, ServerSpec, Toolset, own_spec, stdio_spec, url_spec
@@ -118,7 +118,7 @@ async def open_agent(options: AgentOptions) -> AsyncIterator[Agent]:
                 system=_system(settings, toolset),
                 max_steps=settings.max_steps,
                 hooks=safety,
-                sinks=[renderer],
+                sinks=[renderer] if options.events_jsonl else [renderer, report_printer(console)],
             )
             safety.bind(loop)
             try:

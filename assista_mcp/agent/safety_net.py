@@ -8,7 +8,7 @@ validation rounds belong to the same undoable turn as the edits they fix.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -17,10 +17,12 @@ from assista_mcp.agent.events import StreamEvent
 from assista_mcp.agent.loop_hooks import Denial, LoopHooks, PendingCall
 from assista_mcp.agent.plugins import CompositeHooks, PluginHooks, plugin_manager
 from assista_mcp.agent.toolset import ToolOutcome
-from assista_mcp.agent.validation import DEFAULT_ROUNDS, ValidationHooks
+from assista_mcp.agent.validation import DEFAULT_ROUNDS, REPORT_TOOL, ValidationHooks
 from assista_mcp.settings import Settings
 
 if TYPE_CHECKING:
+    from rich.console import Console
+
     from assista_mcp.agent.loop import AgentLoop
 
 
@@ -102,3 +104,15 @@ class SafetyNet:
         if follow_up is None:
             self.checkpoints.finish_turn()
         return follow_up
+
+
+def report_printer(console: Console) -> Callable[[StreamEvent], None]:
+    """A terminal sink: the validation report in full (the renderer shows one summary line)."""
+
+    def show(event: StreamEvent) -> None:
+        if event.type == "tool_result" and event.tool_name == REPORT_TOOL:
+            console.print(
+                event.text, style="red" if event.is_error else "green", markup=False, highlight=False
+            )
+
+    return show

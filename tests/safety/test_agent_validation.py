@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
-from tests.safety.conftest import ANCHOR, BOOK, RunAgent, StartServer, edit
+import pytest
+
+from fixtures.model_server import TEST_MODEL
+from tests.safety.conftest import ANCHOR, BOOK, RunAgent, StartServer, cli, edit
 
 BROKEN = "    pages = fields.Integer(\n"  # an unclosed call: a syntax error every checker reports
 FOLLOW_UP = "Automatic validation after your edits"
@@ -136,3 +140,20 @@ def test_a_new_model_without_access_rule_is_reported_and_fixed(
     report = _report(events)
     assert report["passed"] is True and report["fix_rounds"] == 1
     assert ACL in report["files_changed"]
+
+
+def test_the_report_is_printed_and_kept_in_the_session(
+    isolated_env: Path, model_server: StartServer, addons: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    server = model_server([{"tool_calls": [edit("e1", BOOK, ANCHOR, BROKEN)]}, {"text": "Done."}])
+    argv = ["run", "break it", "--addons-path", str(addons), "--model", TEST_MODEL]
+    argv += ["--api-base", server.api_base, "--mode", "auto-edit", "--max-fix-rounds", "0"]
+    code, out, _ = cli(capsys, *argv)
+    assert code == 0 and len(server.requests) == 2  # no fix round: checked and reported only
+    assert f"Files changed: {BOOK}." in out and "Validated: check_module:library_base" in out
+    assert "Still failing" in out and f"- {BOOK}:" in out
+    code, listing, _ = cli(capsys, "sessions", "list")
+    session_id = listing.split()[0]
+    code, exported, _ = cli(capsys, "sessions", "export", session_id)
+    stored = [e for e in json.loads(exported)["events"] if e["tool_name"] == "validation"]
+    assert len(stored) == 1 and stored[0]["data"]["passed"] is False
