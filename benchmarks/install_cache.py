@@ -12,7 +12,8 @@ Per round, each mode is one full validation through ``OdooRunner.validate`` (wal
 - naive: ``use_cache=False``: odoo-bin installs base, the dependencies and the module into an
   empty database;
 - cached: the dependencies template is cloned (built once before the rounds, timed separately)
-  and only the module is installed;
+  and only the module is installed; the clone is a spare prepared during the previous run and
+  the database is dropped after the answer, as in normal use;
 - floor: odoo-bin alone, ``-i <module>`` into a database that already holds the dependencies (a
   clone made beforehand, not timed): what no cache can beat.
 Prints the medians, naive/cached (goal >= 3.5) and cached - floor (goal <= 1.5 s).
@@ -67,6 +68,7 @@ async def main() -> int:
     try:
         return await _bench(runner, args.module, args.rounds, label)
     finally:
+        runner.wait_idle()
         runner.cache.clear()
         for name in runner.pg.list_ours():
             runner.cache.drop_database(name)

@@ -31,6 +31,7 @@ class RunnerConfig:
     template_max_count: int = 5
     template_max_age_days: float = 14.0
     spare_clone: bool = True  # keep the next clone of a template ready (see dbcache.refill_spare)
+    background_drop: bool = True  # drop a finished run's database after answering
     base_env: Mapping[str, str] | None = None  # default: our environment (filtered for the child)
     extra_env: Mapping[str, str] = field(default_factory=dict)  # passed to odoo-bin as given
 

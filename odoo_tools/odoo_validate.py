@@ -118,7 +118,9 @@ class OdooRunner:
             finished = True
         finally:
             cleanup = time.monotonic()
-            if not (finished and keep):
+            if finished and not keep and self.config.background_drop:
+                self._in_background(f"drop-{run.database}", lambda: self.cache.drop_database(run.database))
+            elif not (finished and keep):  # failed or cancelled: drop now, before anything else
                 self.cache.drop_database(run.database)
             log_path = self._write_log(run)
             run.spent("cleanup", cleanup)
@@ -186,7 +188,7 @@ class OdooRunner:
         outcome = await self.cache.clone(key, run.database, build, info)
         run.spent("database", since)
         if self.config.spare_clone and outcome.status != "build_failed":
-            self._refill_in_background(key)
+            self._in_background(f"spare-{key[:8]}", lambda: self.cache.refill_spare(key))
         return TemplateUse(
             status=outcome.status,
             name=outcome.template,
@@ -194,21 +196,23 @@ class OdooRunner:
             spare=outcome.spare,
         )
 
-    def _refill_in_background(self, key: str) -> None:
-        """Clone the next spare while odoo-bin works on this one (off the critical path)."""
+    def _in_background(self, what: str, work: Callable[[], object]) -> None:
+        """Database chores off the critical path: preparing the next spare clone while odoo-bin
+        works, dropping a finished run's database (PostgreSQL checkpoints on DROP) after the
+        answer. The threads are not daemons: a CLI process finishes them before exiting."""
 
-        def refill() -> None:
+        def guarded() -> None:
             try:
-                self.cache.refill_spare(key)
-            except Exception as exc:  # only an optimisation: the next run clones directly
-                log.warning("could not prepare a spare clone: %s", exc)
+                work()
+            except Exception as exc:
+                log.warning("background %s failed: %s", what, exc)
 
-        thread = threading.Thread(target=refill, name=f"assista-spare-{key[:8]}")
+        thread = threading.Thread(target=guarded, name=f"assista-bg-{what}")
         thread.start()
         self._background.append(thread)
 
     def wait_idle(self) -> None:
-        """Wait for background work (spare clones) to finish, e.g. before clearing the cache."""
+        """Wait for background chores (spare clones, drops), e.g. before clearing the cache."""
         while self._background:
             self._background.pop().join()
 

@@ -64,7 +64,7 @@ def processes_mentioning(text: str) -> list[int]:
 
 
 def join_spare_threads() -> None:
-    """Wait for background spare clones (OdooRunner) so nothing is created after a cleanup."""
+    """Wait for OdooRunner's background chores (spare clones, drops) to finish."""
     for thread in threading.enumerate():
-        if thread.name.startswith("assista-spare-"):
+        if thread.name.startswith("assista-bg-"):
             thread.join()

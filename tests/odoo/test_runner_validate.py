@@ -170,6 +170,7 @@ async def test_dependency_that_fails_to_build_is_reported_and_cleaned_up(
     assert result.template.status == "build_failed"
     assert "dependency-build" in _kinds(result)
     assert any(f.module == "library_base" and f.path.startswith("library_base/") for f in result.findings)
+    runner.wait_idle()
     assert pg.list_ours() == [] and runner.cache.templates() == []
 
 
@@ -213,6 +214,7 @@ async def test_timeout_stops_odoo_reports_it_and_drops_the_database(
     result = await runner.validate("install", ["library_base"], use_cache=False)
     assert result.timed_out and not result.ok
     assert TIMEOUT in _kinds(result)
+    runner.wait_idle()  # a finished run's database is dropped after the answer
     assert pg.list_ours() == []
     assert processes_mentioning(pg.prefix) == []
 
