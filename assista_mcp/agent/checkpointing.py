@@ -19,6 +19,7 @@ from typing import Any
 from git import Repo
 from git.exc import GitError, InvalidGitRepositoryError, NoSuchPathError
 
+from assista_mcp.agent import checkpoint_dirs
 from assista_mcp.agent.events import StreamEvent
 from assista_mcp.agent.loop_hooks import Denial, NoHooks, PendingCall
 from assista_mcp.agent.toolset import NAMESPACE_SEP, OWN_SERVER
@@ -98,11 +99,13 @@ class CheckpointHooks(NoHooks):
         if name not in WRITE_TOOLS:
             return call
         files = list(self._files_of(name, call.arguments))
-        if files:
+        new_dirs = self._new_folders(files, call.arguments.get("path") if name == "create_folder" else None)
+        if files or new_dirs:
             if self.turn_id is None:
                 self.turn_id = self.store.begin_turn(self.label, self.session_id).id
             for path in files:
                 self.store.record_before_write(self.turn_id, path)
+            checkpoint_dirs.remember(self.store.state_dir, self.turn_id, new_dirs)
         return call
 
     def on_event(self, event: StreamEvent) -> None:
@@ -148,6 +151,19 @@ class CheckpointHooks(NoHooks):
             return
         for path in resolved:
             yield from _files_under(path)
+
+    def _new_folders(self, files: list[Path], folder: object) -> list[Path]:
+        """Folders this call may create: for new files, and create_folder's own (``folder``)."""
+        marks = list(files)
+        resolved = self._resolve(folder) if isinstance(folder, str) else None
+        if resolved is not None:
+            marks.append(resolved / "x")  # so that the folder itself counts among the missing
+        found: dict[Path, None] = {}
+        for path in marks:
+            root = self.workspace.root_of(path)
+            for new in checkpoint_dirs.missing_folders(path, root.path) if root else []:
+                found.setdefault(new)
+        return list(found)
 
     def _resolve(self, user_path: str) -> Path | None:
         try:
@@ -207,10 +223,11 @@ def _cannot_commit(root: Path) -> str | None:
 def undo_turn(store: CheckpointStore, workspace: Workspace, turn_id: str | None = None) -> str:
     """Restore a turn's files (default: the last one); raises EditConflict / NotFound."""
     turn = store.undo(turn_id)
-    files = [f"  {_verb(s.before, s.after)} {workspace.relative(Path(s.path))}" for s in turn.changed]
-    return f"Undid turn {turn.id} ({turn.label or 'no label'}): restored {len(files)} file(s).\n" + "\n".join(
-        files
-    )
+    lines = [f"  {_verb(s.before, s.after)} {workspace.relative(Path(s.path))}" for s in turn.changed]
+    folders = checkpoint_dirs.remove_empty(store.state_dir, turn.id)
+    lines += [f"  removed the empty folder {workspace.relative(f)} (the turn created it)" for f in folders]
+    head = f"Undid turn {turn.id} ({turn.label or 'no label'}): restored {len(turn.changed)} file(s)."
+    return "\n".join([head, *lines])
 
 
 def diff_turn(store: CheckpointStore, workspace: Workspace, turn_id: str | None = None) -> str:

@@ -29,6 +29,7 @@ def _busy_turn() -> list[dict[str, object]]:
                 call("w1", "write_file", {"path": NEW, "content": "# Notes\n"}),
                 call("w2", "write_file", {"path": ICON, "content": payload, "encoding": "base64"}),
                 call("d1", "delete_file", {"path": DEMO}),
+                call("c1", "create_folder", {"path": "library_base/wizard/views"}),
             ]
         },
         {"text": "Done."},
@@ -51,7 +52,8 @@ def test_undo_restores_every_file_byte_for_byte_in_a_plain_folder(
     code, events, _ = run_agent(server, addons, "busy turn", "--mode", "yolo", "--no-validate")
     assert code == 0
     results = {e["tool_call_id"]: e for e in events if e["type"] == "tool_result"}
-    assert not any(results[i]["is_error"] for i in ("e1", "w1", "w2", "d1")), results
+    assert not any(results[i]["is_error"] for i in ("e1", "w1", "w2", "d1", "c1")), results
+    assert (addons / "library_base/wizard/views").is_dir()
     after = snapshot(addons)
     assert after != before and DEMO not in after and NEW in after
     notice = [e for e in events if e["tool_name"] == "checkpoint"]
@@ -68,6 +70,9 @@ def test_undo_restores_every_file_byte_for_byte_in_a_plain_folder(
     assert code == 0, err
     assert snapshot(addons) == before  # bytes and permission bits
     assert "restored 4 file(s)" in out
+    # The folders the turn created are gone again; the folder of the deleted file is back.
+    assert not (addons / "library_base/doc").exists() and not (addons / "library_base/wizard").exists()
+    assert "removed the empty folder library_base/wizard/views" in out
     assert not (addons / ".git").exists()  # a plain folder stays a plain folder
     # A second undo has nothing left to undo, and says so.
     code, _, err = cli(capsys, "undo", "--addons-path", str(addons))
@@ -198,3 +203,4 @@ def test_patches_and_folder_moves_are_undone_too(
     assert DEMO not in after
     assert cli(capsys, "undo", "--addons-path", str(addons))[0] == 0
     assert snapshot(addons) == before
+    assert not (addons / "library_base/examples").exists()
