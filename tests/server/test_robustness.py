@@ -152,6 +152,33 @@ async def test_an_os_refusal_is_explained_without_the_layout(server: MCPServer, 
         await still_serving(client)
 
 
+class Maybe(BaseModel):
+    note: str | None = Field(default=None, description="Optional text")
+    counts: list[int | None] = Field(default_factory=list)
+    either: int | str = 0
+
+
+def maybe_values(filled: Annotated[bool, Field(description="Fill the optional fields")]) -> Maybe:
+    """Returns optional fields empty or filled."""
+    return Maybe(note="x", counts=[1, None], either="s") if filled else Maybe()
+
+
+async def test_published_output_schema_uses_type_lists_and_still_validates(server: MCPServer) -> None:
+    register_tool(server, maybe_values, read_only=True)
+    async with Client(server) as client:
+        [tool] = [t for t in (await client.list_tools()).tools if t.name == "maybe_values"]
+        props = (tool.output_schema or {})["properties"]
+        assert props["note"]["type"] == ["string", "null"] and "anyOf" not in props["note"]
+        assert props["note"]["description"] == "Optional text"
+        assert props["counts"]["items"]["type"] == ["integer", "null"]
+        assert props["either"]["type"] == ["integer", "string"]
+        # The client checks each result against the published schema, so these would raise.
+        for filled in (True, False):
+            result = await client.call_tool("maybe_values", {"filled": filled})
+            assert not result.is_error
+        assert result.structured_content == {"note": None, "counts": [], "either": 0}
+
+
 class Gate:
     """A slow sync tool blocks on this until the test opens it; ``started`` says it is running."""
 
