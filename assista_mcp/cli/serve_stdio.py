@@ -8,8 +8,8 @@ Frames are parsed exactly as the SDK does, and stray output is kept off the wire
 while serving, fd 0 reads /dev/null and fd 1 writes to stderr; the wire uses private copies.
 Unlike the SDK, a malformed request whose id can be read is answered with Invalid Request.
 
-Only pipes, sockets and terminals can be driven this way; for anything else (stdin redirected
-from a file) ``serve`` falls back to the SDK's transport.
+Only pipes and sockets (what MCP hosts use) are driven this way; for anything else (a terminal,
+stdin redirected from a file) ``serve`` falls back to the SDK's transport.
 """
 
 from __future__ import annotations
@@ -44,7 +44,9 @@ def loop_stdio_supported() -> bool:
 
 
 def _drivable(mode: int) -> bool:
-    return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) or stat.S_ISCHR(mode)
+    # Pipes and sockets only: a terminal's non-blocking flag is shared with the shell, and would
+    # stay set if the server were killed; a person typing frames needs no speed anyway.
+    return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)
 
 
 @contextlib.asynccontextmanager
@@ -184,7 +186,7 @@ def _claimed_std_fds() -> Iterator[tuple[int, int]]:
         yield wire_in, wire_out
     finally:
         os.close(devnull)
-        # A terminal's blocking mode is shared with the shell: give it back as it was.
+        # Whoever else holds these pipes shares their blocking mode: give it back as it was.
         for fd, was_blocking in zip((wire_in, wire_out), blocking, strict=True):
             with contextlib.suppress(OSError):
                 os.set_blocking(fd, was_blocking)

@@ -240,3 +240,28 @@ def test_client_closing_its_end_stops_the_server_cleanly(addons: Path, tmp_path:
     proc.stdin.close()
     assert proc.wait(timeout=60) == 0
     assert b"Traceback" not in proc.stderr.read()
+
+
+def test_a_terminal_keeps_its_blocking_mode(addons: Path, tmp_path: Path) -> None:
+    """On a terminal, serve must not set O_NONBLOCK: the flag is shared with the user's shell."""
+    import os
+    import pty
+
+    controller, terminal = pty.openpty()
+    proc = subprocess.Popen(
+        [*SERVE, "--addons-path", str(addons)],
+        stdin=terminal,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        env=clean_env(tmp_path),
+        cwd=tmp_path,
+    )
+    try:
+        os.write(controller, INITIALIZE)
+        assert read_frame(proc)["id"] == 1  # serving, over the terminal
+        assert os.get_blocking(terminal)
+    finally:
+        proc.kill()
+        proc.wait(timeout=60)
+        os.close(controller)
+        os.close(terminal)
