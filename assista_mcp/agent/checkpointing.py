@@ -24,7 +24,7 @@ from assista_mcp.agent.events import StreamEvent
 from assista_mcp.agent.loop_hooks import Denial, NoHooks, PendingCall
 from assista_mcp.agent.toolset import NAMESPACE_SEP, OWN_SERVER
 from assista_mcp.settings import Settings
-from odoo_tools.checkpoints import CheckpointStore, TurnRecord, commit_to_user_repo
+from odoo_tools.checkpoints import CheckpointStore, FileState, TurnRecord, commit_to_user_repo
 from odoo_tools.errors import AssistaError, NotFound
 from odoo_tools.files.patching import patch_paths
 from odoo_tools.workspace import Workspace
@@ -172,7 +172,6 @@ class CheckpointHooks(NoHooks):
             return None  # the tool refuses this path too, so it changes nothing
 
     def _commit(self, turn: TurnRecord) -> list[str]:
-        paths = [Path(state.path) for state in turn.changed]
         message = (
             f"assista-odoo agent: {turn.label or 'agent turn'}\n\n"
             f"Made by the assista-odoo agent (session {turn.session_id}, checkpoint {turn.id}); "
@@ -180,12 +179,12 @@ class CheckpointHooks(NoHooks):
         )
         commits: list[str] = []
         for root in self.workspace.writable_roots:
-            mine = [p for p in paths if p.is_relative_to(root)]
-            why_not = _cannot_commit(root) if mine else None
+            mine = [s for s in turn.changed if Path(s.path).is_relative_to(root)]
+            why_not = _cannot_commit(root, mine) if mine else None
             if why_not:
                 self._say(f"--auto-commit skipped for {root}: {why_not}", error=True)
             elif mine:
-                sha = commit_to_user_repo(mine, message)
+                sha = commit_to_user_repo([Path(s.path) for s in mine], message)
                 commits += [sha] if sha else []
         return commits
 
@@ -201,7 +200,7 @@ def _files_under(path: Path) -> Iterable[Path]:
             yield Path(folder) / name
 
 
-def _cannot_commit(root: Path) -> str | None:
+def _cannot_commit(root: Path, states: list[FileState]) -> str | None:
     """Why the user's repository should not get an automatic commit now (None: it may)."""
     try:
         repo = Repo(root, search_parent_directories=True)
@@ -210,11 +209,24 @@ def _cannot_commit(root: Path) -> str | None:
     try:
         if repo.head.is_detached:
             return "HEAD is detached."
-        if repo.head.is_valid() and repo.index.diff("HEAD"):
+        if not repo.head.is_valid():
+            return None  # no commit yet: the agent's is the first
+        if repo.index.diff("HEAD"):
             return "changes are already staged; they would end up in the agent's commit."
+        dirty = [s.path for s in states if s.before != _head_blob(repo, Path(s.path))]
     except (GitError, ValueError) as exc:
         return f"git: {exc}"
+    if dirty:
+        return f"{', '.join(dirty)} had uncommitted changes of yours before the turn; commit them first."
     return None
+
+
+def _head_blob(repo: Repo, path: Path) -> str | None:
+    rel = path.relative_to(Path(repo.working_tree_dir or ".").resolve()).as_posix()
+    try:
+        return str(repo.head.commit.tree[rel].hexsha)
+    except KeyError:
+        return None
 
 
 # -- undo / diff, shared by the CLI (`assista-odoo undo|diff`) and chat (`/undo`, `/diff`) --------

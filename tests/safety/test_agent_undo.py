@@ -204,3 +204,21 @@ def test_patches_and_folder_moves_are_undone_too(
     assert cli(capsys, "undo", "--addons-path", str(addons))[0] == 0
     assert snapshot(addons) == before
     assert not (addons / "library_base/examples").exists()
+
+
+def test_auto_commit_skips_a_file_with_the_users_uncommitted_changes(
+    run_agent: RunAgent, model_server: StartServer, addons: Path
+) -> None:
+    _git_repo(addons)
+    book = addons / BOOK
+    book.write_text(book.read_text(encoding="utf-8") + "# my work in progress\n", encoding="utf-8")
+    head = _git(addons, "rev-parse", "HEAD")
+    server = model_server([{"tool_calls": [edit("e1", BOOK, ANCHOR, ANCHOR + NEW_FIELD)]}, {"text": "Done."}])
+    flags = ("--mode", "auto-edit", "--no-validate", "--auto-commit")
+    code, events, _ = run_agent(server, addons, "add a field", *flags)
+    assert code == 0 and _git(addons, "rev-parse", "HEAD") == head  # the user's work is not committed
+    warnings = [e["text"] for e in events if e["type"] == "error"]
+    assert any("--auto-commit skipped" in w and "uncommitted changes of yours" in w for w in warnings), (
+        warnings
+    )
+    assert "# my work in progress" in book.read_text(encoding="utf-8")
