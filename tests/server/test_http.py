@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import anyio
+import httpx
 import pytest
 from mcp import Client
 
@@ -60,3 +61,25 @@ async def test_two_http_clients_editing_one_file_lose_no_update(http_server: str
 
     expected = [row(i, "edited" if i % 2 == 0 else "patched") for i in range(ROWS)]
     assert (addons / TARGET).read_text().splitlines() == expected
+
+
+JSON_HEADERS = {"content-type": "application/json", "accept": "application/json, text/event-stream"}
+
+
+async def test_malformed_http_requests_get_4xx_and_serving_goes_on(http_server: str) -> None:
+    ping = b'{"jsonrpc":"2.0","id":1,"method":"ping"}'
+    attempts: list[tuple[dict[str, str], bytes]] = [
+        (JSON_HEADERS, b"garbage"),
+        (JSON_HEADERS, b"\xff\xfe not utf-8"),
+        (JSON_HEADERS, b"[1, 2, 3]"),
+        (JSON_HEADERS, b'{"jsonrpc":"2.0","id":1,"method":"tools/call","params":"x"}'),
+        ({"content-type": "text/plain"}, ping),
+        ({**JSON_HEADERS, "host": "attacker.example"}, ping),  # DNS rebinding: refused
+        (JSON_HEADERS, b'{"x":"' + b"a" * 20_000_000 + b'"}'),  # over the body cap
+    ]
+    async with httpx.AsyncClient(timeout=60) as http:
+        for headers, body in attempts:
+            response = await http.post(http_server, headers=headers, content=body)
+            assert 400 <= response.status_code < 500, (headers, body[:60], response.status_code)
+    async with Client(http_server) as client:
+        assert (await client.list_tools()).tools
