@@ -92,8 +92,11 @@ class OdooRunner:
         return self._odoo
 
     def validate_sync(self, action: Action, modules: Sequence[str], **options: object) -> ValidationResult:
-        """Blocking form for the CI gate."""
-        return asyncio.run(self.validate(action, modules, **options))  # type: ignore[arg-type]
+        """Blocking form: returns once the run's database is gone too (a spare clone may still
+        be in the making). Loops over many modules overlap better with ``validate`` + ``wait_idle``."""
+        result = asyncio.run(self.validate(action, modules, **options))  # type: ignore[arg-type]
+        self.wait_idle(only="drop-")
+        return result
 
     async def validate(
         self,
@@ -211,10 +214,11 @@ class OdooRunner:
         thread.start()
         self._background.append(thread)
 
-    def wait_idle(self) -> None:
-        """Wait for background chores (spare clones, drops), e.g. before clearing the cache."""
-        while self._background:
-            self._background.pop().join()
+    def wait_idle(self, only: str = "") -> None:
+        """Wait for background chores (``only`` those whose name starts so: "drop-", "spare-")."""
+        for thread in [t for t in self._background if t.name.startswith(f"assista-bg-{only}")]:
+            thread.join()
+            self._background.remove(thread)
 
     # -- running odoo-bin --------------------------------------------------------------------------
     async def _odoo_run(

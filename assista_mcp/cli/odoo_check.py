@@ -9,6 +9,7 @@ producer: "use no cache") starts each run from an empty database instead.
 from __future__ import annotations
 
 import argparse
+import asyncio
 from typing import TYPE_CHECKING
 
 from assista_mcp.cli.common import add_odoo_flags
@@ -46,12 +47,21 @@ class OdooProducer:
         ctx.checks.append(f"odoo-{action}")
         runner = OdooRunner(runner_config(ctx.settings))
         use_cache = False if getattr(ctx.args, "no_cache", False) else None
-        findings: list[Finding] = []
-        for addon in ctx.addons:
-            result = runner.validate_sync(action, [addon.name], demo=ctx.args.demo, use_cache=use_cache)
-            findings += [_owned(f, addon.name) for f in result.findings]
-            ctx.advance(f"odoo-{action}:{addon.name}", 1)
-        return findings
+        try:
+            return asyncio.run(_run_all(runner, action, ctx, use_cache))
+        finally:
+            runner.wait_idle()  # each drop overlapped the next module's run
+
+
+async def _run_all(
+    runner: OdooRunner, action: Action, ctx: CheckContext, use_cache: bool | None
+) -> list[Finding]:
+    findings: list[Finding] = []
+    for addon in ctx.addons:
+        result = await runner.validate(action, [addon.name], demo=ctx.args.demo, use_cache=use_cache)
+        findings += [_owned(f, addon.name) for f in result.findings]
+        ctx.advance(f"odoo-{action}:{addon.name}", 1)
+    return findings
 
 
 def _enabled(args: argparse.Namespace) -> bool:

@@ -249,6 +249,7 @@ async def test_bad_module_names_are_refused_before_anything_runs(make_runner: Ru
         await runner.validate("install", ["../etc"])
 
 
-def test_sync_form_for_the_ci_gate(make_runner: RunnerFactory) -> None:
+def test_sync_form_returns_with_the_database_dropped(make_runner: RunnerFactory, pg: Pg) -> None:
     result = make_runner().validate_sync("install", ["library_base"], use_cache=False)
     assert result.ok and result.duration_seconds > 0
+    assert pg.list_ours() == []
