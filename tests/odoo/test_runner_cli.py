@@ -97,3 +97,20 @@ def test_missing_odoo_bin_is_a_usage_error_for_check_install(
                  "--odoo-bin", str(addons / "nope")])  # fmt: skip
     assert code == 2
     assert "--odoo-bin" in capsys.readouterr().err
+
+
+def test_doctor_names_missing_python_dependencies_with_a_pip_line(
+    odoo_flags: list[str], addons: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    manifest = addons / "library_base" / "__manifest__.py"
+    manifest.write_text(
+        manifest.read_text().replace(
+            '"installable": True,',
+            '"installable": True,\n    "external_dependencies": {"python": ["json", "no_such_pkg_zz"]},',
+        )
+    )
+    assert main(["doctor", "--json", *odoo_flags]) == 1
+    [deps] = [c for c in json.loads(capsys.readouterr().out)["checks"] if c["name"] == "python-dependencies"]
+    assert not deps["ok"]
+    assert "no_such_pkg_zz (needed by library_base)" in deps["detail"] and "json" not in deps["detail"]
+    assert deps["fix"].startswith(f"{sys.executable} -m pip install no_such_pkg_zz")
