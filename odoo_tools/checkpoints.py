@@ -12,7 +12,6 @@ from __future__ import annotations
 import difflib
 import hashlib
 import io
-import json
 import os
 import time
 import uuid
@@ -24,6 +23,8 @@ from gitdb import IStream
 from pydantic import BaseModel, Field
 
 from odoo_tools.errors import EditConflict, NotFound
+
+MAX_TURNS = 500
 
 
 class FileState(BaseModel):
@@ -58,19 +59,21 @@ class CheckpointStore:
         self.state_dir.mkdir(parents=True, exist_ok=True)
         git_dir = state_dir / "objects.git"
         self.repo = Repo(git_dir) if git_dir.exists() else Repo.init(git_dir, bare=True)
-        self.journal = state_dir / "turns.json"
+        # One small file per turn: a write in a long-lived project costs the same as in a new one.
+        self.turns_dir = state_dir / "turns"
+        self.turns_dir.mkdir(exist_ok=True)
 
     # -- recording ---------------------------------------------------------------------------
 
     def begin_turn(self, label: str = "", session_id: str = "") -> TurnRecord:
         turn = TurnRecord(id=uuid.uuid4().hex[:12], label=label, session_id=session_id, started=time.time())
-        self._save([*self._load(), turn])
+        self._save(turn)
+        self._prune()
         return turn
 
     def record_before_write(self, turn_id: str, path: Path) -> None:
         """Snapshot ``path`` unless this turn already did (the first state is the one to restore)."""
-        turns = self._load()
-        turn = _find(turns, turn_id)
+        turn = self._load_one(turn_id)
         key = str(path)
         if key in turn.files:
             return
@@ -80,26 +83,29 @@ class CheckpointStore:
             before=None if data is None else self._store(data),
             mode=os.stat(path).st_mode & 0o7777 if data is not None else None,
         )
-        self._save(turns)
+        self._save(turn)
 
     def end_turn(self, turn_id: str) -> TurnRecord:
-        turns = self._load()
-        turn = _find(turns, turn_id)
+        turn = self._load_one(turn_id)
         for state in turn.files.values():
             data = _read(Path(state.path))
             state.after = None if data is None else self._store(data)
         turn.ended = time.time()
-        self._save(turns)
+        self._save(turn)
         return turn
 
     # -- reading back --------------------------------------------------------------------------
 
     def turns(self) -> list[TurnRecord]:
-        return self._load()
+        """Every kept turn, oldest first."""
+        return [self._read_turn(f) for f in self._turn_files()]
 
     def last_turn(self, *, include_undone: bool = False) -> TurnRecord | None:
-        candidates = [t for t in self._load() if t.ended and t.changed and (include_undone or not t.undone)]
-        return candidates[-1] if candidates else None
+        for turn_file in reversed(self._turn_files()):
+            turn = self._read_turn(turn_file)
+            if turn.ended and turn.changed and (include_undone or not turn.undone):
+                return turn
+        return None
 
     def diff(self, turn: TurnRecord, relative_to: list[Path] | None = None) -> str:
         chunks: list[str] = []
@@ -123,11 +129,9 @@ class CheckpointStore:
 
     def undo(self, turn_id: str | None = None) -> TurnRecord:
         """Restore the files of a turn (default: the last one). Refuses on later changes."""
-        turns = self._load()
-        turn = _find(turns, turn_id) if turn_id else self.last_turn()
+        turn = self._load_one(turn_id) if turn_id else self.last_turn()
         if turn is None:
             raise NotFound("There is no agent turn to undo.", "Nothing was changed by the agent yet.")
-        turn = _find(turns, turn.id)
         if turn.undone:
             raise EditConflict(f"Turn {turn.id} was already undone.")
         conflicts = [s.path for s in turn.changed if _current_sha(Path(s.path)) != s.after]
@@ -139,13 +143,14 @@ class CheckpointStore:
         for state in turn.changed:
             self._restore(state)
         turn.undone = True
-        self._save(turns)
+        self._save(turn)
         return turn
 
     def _restore(self, state: FileState) -> None:
         path = Path(state.path)
         if state.before is None:
-            path.unlink(missing_ok=True)
+            if not path.is_dir():  # a folder made there since is not ours to remove
+                path.unlink(missing_ok=True)
             return
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(f".{path.name}.assista-undo")
@@ -166,20 +171,39 @@ class CheckpointStore:
         data: bytes = self.repo.odb.stream(bytes.fromhex(sha)).read()
         return data
 
-    def _load(self) -> list[TurnRecord]:
-        if not self.journal.exists():
-            return []
-        raw = json.loads(self.journal.read_text(encoding="utf-8"))
-        return [TurnRecord.model_validate(item) for item in raw]
+    def _turn_files(self) -> list[Path]:
+        # Names start with the start time in nanoseconds: sorting them orders the turns.
+        return sorted(self.turns_dir.glob("*.json"))
 
-    def _save(self, turns: list[TurnRecord]) -> None:
-        tmp = self.journal.with_suffix(".tmp")
-        tmp.write_text(json.dumps([t.model_dump() for t in turns], indent=1), encoding="utf-8")
-        os.replace(tmp, self.journal)
+    def _read_turn(self, turn_file: Path) -> TurnRecord:
+        return TurnRecord.model_validate_json(turn_file.read_text(encoding="utf-8"))
+
+    def _turn_file(self, turn: TurnRecord) -> Path:
+        return self.turns_dir / f"{int(turn.started * 1e9):020d}-{turn.id}.json"
+
+    def _load_one(self, turn_id: str) -> TurnRecord:
+        found = list(self.turns_dir.glob(f"*-{turn_id}.json"))
+        if not found:
+            raise NotFound(f"No agent turn {turn_id!r}.", "List turns with `assista-odoo diff --list`.")
+        return self._read_turn(found[0])
+
+    def _save(self, turn: TurnRecord) -> None:
+        target = self._turn_file(turn)
+        tmp = target.with_suffix(".tmp")
+        tmp.write_text(turn.model_dump_json(), encoding="utf-8")
+        os.replace(tmp, target)
+
+    def _prune(self) -> None:
+        """Keep the newest MAX_TURNS turns; older ones can no longer be undone."""
+        for old in self._turn_files()[:-MAX_TURNS]:
+            old.unlink(missing_ok=True)
 
 
 def commit_to_user_repo(paths: list[Path], message: str) -> str | None:
-    """Opt-in (--auto-commit): commit exactly ``paths`` on the user's current branch."""
+    """Opt-in (--auto-commit): commit exactly ``paths`` on the user's current branch.
+
+    ``git commit --only`` records just these paths; anything else the user staged stays staged.
+    """
     if not paths:
         return None
     try:
@@ -187,27 +211,26 @@ def commit_to_user_repo(paths: list[Path], message: str) -> str | None:
     except (InvalidGitRepositoryError, NoSuchPathError):
         return None
     top = Path(repo.working_tree_dir or ".")
-    present = [str(p.relative_to(top)) for p in paths if p.exists()]
-    gone = [str(p.relative_to(top)) for p in paths if not p.exists()]
-    if present:
-        repo.index.add(present)
-    if gone:
-        repo.index.remove(gone, ignore_unmatch=True)
-    commit = repo.index.commit(message)
-    return str(commit.hexsha)
+    rel = [str(p.relative_to(top)) for p in paths]
+    new = [r for r, p in zip(rel, paths, strict=True) if p.exists() and not _tracked(repo, r)]
+    if new:
+        repo.git.add("--intent-to-add", "--", *new)
+    known = [r for r, p in zip(rel, paths, strict=True) if p.exists() or _tracked(repo, r)]
+    if not known:
+        return None
+    repo.git.commit("-m", message, "--only", "--", *known)
+    return str(repo.head.commit.hexsha)
 
 
-def _find(turns: list[TurnRecord], turn_id: str) -> TurnRecord:
-    for turn in turns:
-        if turn.id == turn_id:
-            return turn
-    raise NotFound(f"No agent turn {turn_id!r}.", "List turns with `assista-odoo diff --list`.")
+def _tracked(repo: Repo, rel: str) -> bool:
+    return bool(repo.git.ls_files("--", rel).strip())
 
 
 def _read(path: Path) -> bytes | None:
+    """The file's bytes; None when there is no file there (absent, or a folder now)."""
     try:
         return path.read_bytes()
-    except FileNotFoundError:
+    except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
         return None
 
 

@@ -182,3 +182,42 @@ def test_blob_sha_matches_git(tmp_path: Path) -> None:
             ["git", "hash-object", str(sample)], capture_output=True, text=True, check=True
         ).stdout.strip()
     )
+
+
+def test_auto_commit_leaves_other_staged_work_staged(tree: Path) -> None:
+    repo = Repo.init(tree)
+    with repo.config_writer() as config:
+        config.set_value("user", "name", "Dev")
+        config.set_value("user", "email", "dev@example.com")
+    repo.index.add(["mod/a.py", "mod/gone.xml"])
+    repo.index.commit("initial")
+    (tree / "mod" / "gone.xml").write_bytes(b"<odoo>staged by the user</odoo>\n")
+    repo.index.add(["mod/gone.xml"])
+    (tree / "mod" / "a.py").write_bytes(b"x = 5\n")
+    (tree / "mod" / "brand_new.py").write_bytes(b"z = 1\n")
+    commit_to_user_repo([tree / "mod" / "a.py", tree / "mod" / "brand_new.py"], "assista-odoo agent: t")
+    assert set(repo.head.commit.stats.files) == {"mod/a.py", "mod/brand_new.py"}
+    assert "mod/gone.xml" in _git(tree, "diff", "--cached", "--name-only")  # still staged, not committed
+
+
+def test_old_turns_are_pruned(tree: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import odoo_tools.checkpoints as checkpoints
+
+    monkeypatch.setattr(checkpoints, "MAX_TURNS", 3)
+    store = CheckpointStore(tmp_path / "state")
+    ids = [_turn(store, {tree / "mod" / "a.py": f"x = {n}\n".encode()}) for n in range(5)]
+    assert [t.id for t in store.turns()] == ids[-3:]
+    with pytest.raises(NotFound):
+        store.undo(ids[0])
+
+
+def test_a_path_that_became_a_folder_is_left_alone(tree: Path, tmp_path: Path) -> None:
+    store = CheckpointStore(tmp_path / "state")
+    turn = store.begin_turn()
+    target = tree / "mod" / "later"
+    store.record_before_write(turn.id, target)  # absent before the turn
+    target.mkdir()
+    (target / "inside.py").write_bytes(b"kept\n")
+    store.end_turn(turn.id)  # no crash: a folder is not a file state
+    assert store.last_turn() is None  # nothing file-level changed, nothing to undo
+    assert (target / "inside.py").read_bytes() == b"kept\n"
