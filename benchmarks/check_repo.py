@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import pprint
 import shutil
 import sys
 import tempfile
@@ -151,7 +152,7 @@ def _generate(target: Path, count: int) -> None:
             "depends": depends,
             "data": ["security/ir.model.access.csv", "views/views.xml"],
         }
-        (folder / "__manifest__.py").write_text(repr(manifest) + "\n", encoding="utf-8")
+        (folder / "__manifest__.py").write_text(pprint.pformat(manifest, width=80) + "\n", encoding="utf-8")
         (folder / "__init__.py").write_text("from . import models\n", encoding="utf-8")
         (folder / "models" / "__init__.py").write_text("from . import thing\n", encoding="utf-8")
         (folder / "models" / "thing.py").write_text(_model_source(i), encoding="utf-8")
