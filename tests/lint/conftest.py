@@ -33,10 +33,14 @@ def cold_run(fixture_copy: Path) -> LintRun:
 
 
 def run_cli(
-    args: Sequence[str], cwd: Path, cache: Path, extra_env: dict[str, str] | None = None
+    args: Sequence[str],
+    cwd: Path,
+    cache: Path,
+    extra_env: dict[str, str] | None = None,
+    command: Sequence[str] = CLI,
 ) -> subprocess.CompletedProcess[str]:
     """``assista-odoo ...`` in a child process: plain CI output, private cache, no ASSISTA_* leaks."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("ASSISTA_")}
     env.update({"CI": "true", "ASSISTA_CACHE_DIR": str(cache), "ASSISTA_HOME": str(cache / "home")})
     env.update(extra_env or {})
-    return subprocess.run([*CLI, *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=600)
+    return subprocess.run([*command, *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=600)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 import shutil
+import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -17,8 +18,12 @@ SARIF_SCHEMA = Path(__file__).parent / "sarif-schema-2.1.0.json"
 
 
 def test_readme_main_job_command(tmp_path: Path) -> None:
-    # Exactly the README's `assista-odoo check --addons-path fixtures/addons`, from the repo root.
-    result = run_cli(["check", "--addons-path", "fixtures/addons"], cwd=REPO, cache=tmp_path / "cache")
+    # Exactly the README's `.venv/bin/assista-odoo check --addons-path fixtures/addons` (the
+    # installed console script next to this interpreter), from the repo root.
+    script = Path(sys.executable).parent / "assista-odoo"
+    assert script.is_file(), "install the project first: bash scripts/install.sh"
+    args = ["check", "--addons-path", "fixtures/addons"]
+    result = run_cli(args, REPO, tmp_path / "cache", command=[str(script)])
     assert result.returncode == 1, result.stderr
     assert "Traceback" not in result.stdout + result.stderr
     assert "fixtures/addons/library_broken/views/library_review_views.xml:9" in result.stdout
