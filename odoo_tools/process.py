@@ -8,6 +8,7 @@ while the process runs (progress reporting), and are always collected for the re
 from __future__ import annotations
 
 import asyncio
+import codecs
 import contextlib
 import os
 import signal
@@ -21,6 +22,7 @@ from odoo_tools.errors import ProcessFailed, ToolMissing
 
 LineCallback = Callable[[str], None]
 KILL_GRACE_SECONDS = 3.0
+CHUNK_BYTES = 64 * 1024
 
 
 @dataclass(frozen=True)
@@ -109,14 +111,27 @@ def run_process_sync(argv: Sequence[str], **kwargs: object) -> ProcessResult:
 
 
 async def _pump(stream: asyncio.StreamReader, sink: list[str], callback: LineCallback | None) -> None:
+    """Collect output and hand complete lines to ``callback``.
+
+    Reads fixed-size chunks and splits lines itself: ``readline`` fails on lines longer than the
+    stream's buffer limit (64 KiB), and a child may print a longer one (JSON, a huge traceback).
+    """
+    decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+    pending = ""
     while True:
-        raw = await stream.readline()
-        if not raw:
+        chunk = await stream.read(CHUNK_BYTES)
+        text = decoder.decode(chunk, final=not chunk)
+        if text:
+            sink.append(text)
+            pending += text
+            *lines, pending = pending.split("\n")
+            if callback is not None:
+                for line in lines:
+                    callback(line)
+        if not chunk:
+            if pending and callback is not None:
+                callback(pending)
             return
-        line = raw.decode("utf-8", errors="replace")
-        sink.append(line)
-        if callback is not None:
-            callback(line.rstrip("\n"))
 
 
 async def _feed(proc: asyncio.subprocess.Process, data: bytes | None) -> None:
