@@ -32,6 +32,7 @@ from odoo_tools.template_key import template_key
 KEY_CHARS = 20
 SECONDS_PER_DAY = 86400.0
 LOCK_PREFIX = "assista-template:"
+RUN_LOCK_PREFIX = "assista-run:"  # held on a run's database while it is in use (see prune_runs)
 BuildFn = Callable[[str], Awaitable[bool]]
 
 
@@ -144,12 +145,13 @@ class TemplateCache:
         self.drop_database(self.spare_name(template))
         self._meta_path(template).unlink(missing_ok=True)
         started = time.time()
-        self.pg.create(scratch)
-        try:
-            ok = await build(scratch)
-        except BaseException:
-            self.drop_database(scratch)
-            raise
+        async with self.pg.async_advisory_lock(RUN_LOCK_PREFIX + scratch):
+            self.pg.create(scratch)
+            try:
+                ok = await build(scratch)
+            except BaseException:
+                self.drop_database(scratch)
+                raise
         seconds = time.time() - started
         if not ok:
             self.drop_database(scratch)
@@ -235,6 +237,18 @@ class TemplateCache:
             if info.orphan or rank >= self.max_count or now - info.last_used > max_age
         ]
         return [info.name for info in doomed if self._remove_template(info, wait=False)]
+
+    def prune_runs(self) -> list[str]:
+        """Drop our databases that no live run holds: leftovers of a killed process, and
+        databases kept for inspection. Templates and spares (of any cache dir) are left alone."""
+        dropped = []
+        for name in self.pg.list_ours():
+            if name.startswith(f"{self.pg.prefix}tpl"):
+                continue
+            with self.pg.try_advisory_lock(RUN_LOCK_PREFIX + name) as free:
+                if free and self.drop_database(name):
+                    dropped.append(name)
+        return dropped
 
     def clear(self) -> list[str]:
         """Drop every template of this cache (waiting for ones in use)."""

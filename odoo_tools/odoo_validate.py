@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from odoo_tools.addons import AddonSet, discover_addons
-from odoo_tools.dbcache import TemplateCache, TemplateInfo, template_key
+from odoo_tools.dbcache import RUN_LOCK_PREFIX, TemplateCache, TemplateInfo, template_key
 from odoo_tools.odoo_bin import (
     OdooBin,
     OdooRun,
@@ -115,18 +115,21 @@ class OdooRunner:
         run = _Run(action, targets, new_db_name(action, self.pg.prefix), demo, on_progress)
         use_cache = self.config.use_cache if use_cache is None else use_cache
         keep = self.config.keep_db if keep_db is None else keep_db
-        finished = False
-        try:
-            result = await self._validate(run, odoo, addons, use_cache)
-            finished = True
-        finally:
-            cleanup = time.monotonic()
-            if finished and not keep and self.config.background_drop:
-                self._in_background(f"drop-{run.database}", lambda: self.cache.drop_database(run.database))
-            elif not (finished and keep):  # failed or cancelled: drop now, before anything else
-                self.cache.drop_database(run.database)
-            log_path = self._write_log(run)
-            run.spent("cleanup", cleanup)
+        async with self.pg.async_advisory_lock(RUN_LOCK_PREFIX + run.database):  # "in use" for prune
+            finished = False
+            try:
+                result = await self._validate(run, odoo, addons, use_cache)
+                finished = True
+            finally:
+                cleanup = time.monotonic()
+                if finished and not keep and self.config.background_drop:
+                    self._in_background(
+                        f"drop-{run.database}", lambda: self.cache.drop_database(run.database)
+                    )
+                elif not (finished and keep):  # failed or cancelled: drop now, before anything else
+                    self.cache.drop_database(run.database)
+                log_path = self._write_log(run)
+                run.spent("cleanup", cleanup)
         result.duration_seconds = round(time.monotonic() - started, 3)
         result.timings = run.timings
         result.log_path = str(log_path)

@@ -31,10 +31,14 @@ def add_parsers(subparsers: Any) -> None:
 
     templates = subparsers.add_parser(
         "templates",
-        help="list or clear the cached dependency databases",
+        help="list or clear the cached dependency databases, prune leftover run databases",
         description="Template databases hold the dependencies of validated modules (see README).",
     )
-    templates.add_argument("action", choices=("list", "clear"))
+    templates.add_argument(
+        "action",
+        choices=("list", "clear", "prune"),
+        help="prune: drop run databases no live run holds (left by a killed process, or kept)",
+    )
     templates.add_argument("--json", action="store_true", help="print the list as JSON")
     _common(templates)
     templates.set_defaults(func=run_templates_cmd)
@@ -79,6 +83,10 @@ def render_doctor(report: DoctorReport) -> str:
 
 def run_templates_cmd(args: argparse.Namespace) -> int:
     cache = OdooRunner(runner_config(settings_from_args(args))).cache
+    if args.action == "prune":
+        pruned = cache.prune_runs()
+        print(f"dropped {len(pruned)} database(s)" + "".join(f"\n  {name}" for name in pruned))
+        return 0
     if args.action == "clear":
         dropped = cache.clear()
         print(f"dropped {len(dropped)} template(s)" + "".join(f"\n  {name}" for name in dropped))

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from odoo_tools.dbcache import TemplateCache, TemplateInfo, template_key
+from odoo_tools.dbcache import RUN_LOCK_PREFIX, TemplateCache, TemplateInfo, template_key
 from odoo_tools.errors import DatabaseError
 from odoo_tools.pg import Pg, new_db_name
 
@@ -229,3 +229,18 @@ async def test_a_spare_clone_is_taken_by_rename_and_cleared_with_its_template(pg
         cache.drop_database(name)
     assert cache.clear() == [template]
     assert pg.list_ours() == []
+
+
+def test_prune_drops_only_databases_no_live_run_holds(pg: Pg, tmp_path: Path) -> None:
+    cache = _cache(pg, tmp_path)
+    left_by_a_killed_run, in_use = new_db_name("install", pg.prefix), new_db_name("test", pg.prefix)
+    someone_elses_template = f"{pg.prefix}tplabcdef_{'7' * 20}"
+    for name in (left_by_a_killed_run, in_use, someone_elses_template):
+        pg.create(name)
+    (cache.filestore(left_by_a_killed_run) / "x").mkdir(parents=True)
+    with pg.advisory_lock(RUN_LOCK_PREFIX + in_use):
+        assert cache.prune_runs() == [left_by_a_killed_run]
+    assert not cache.filestore(left_by_a_killed_run).exists()
+    assert pg.list_ours() == sorted([in_use, someone_elses_template])
+    pg.drop(in_use)
+    pg.drop(someone_elses_template)

@@ -114,3 +114,13 @@ def test_doctor_names_missing_python_dependencies_with_a_pip_line(
     assert not deps["ok"]
     assert "no_such_pkg_zz (needed by library_base)" in deps["detail"] and "json" not in deps["detail"]
     assert deps["fix"].startswith(f"{sys.executable} -m pip install no_such_pkg_zz")
+
+
+def test_templates_prune_drops_leftovers_of_a_killed_run(
+    odoo_flags: list[str], pg: Pg, capsys: pytest.CaptureFixture[str]
+) -> None:
+    leftover = f"{pg.prefix}install_deadbeef"
+    pg.create(leftover)
+    assert main(["templates", "prune", *odoo_flags]) == 0
+    assert leftover in capsys.readouterr().out
+    assert pg.list_ours() == []

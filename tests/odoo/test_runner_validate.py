@@ -253,3 +253,22 @@ def test_sync_form_returns_with_the_database_dropped(make_runner: RunnerFactory,
     result = make_runner().validate_sync("install", ["library_base"], use_cache=False)
     assert result.ok and result.duration_seconds > 0
     assert pg.list_ours() == []
+
+
+@pytest.mark.anyio
+async def test_prune_never_touches_a_running_validation(make_runner: RunnerFactory, pg: Pg) -> None:
+    runner = make_runner(delay=0.2)
+    installing = asyncio.Event()
+
+    def progress(k: int, n: int, message: str) -> None:
+        if message.startswith("install"):
+            installing.set()
+
+    task = asyncio.create_task(
+        runner.validate("install", ["library_base"], use_cache=False, on_progress=progress)
+    )
+    await asyncio.wait_for(installing.wait(), 120)
+    [running] = pg.list_ours()
+    assert await asyncio.to_thread(make_runner().cache.prune_runs) == []  # another process's prune
+    assert pg.exists(running)
+    assert (await task).ok
