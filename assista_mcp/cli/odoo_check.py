@@ -13,7 +13,7 @@ import asyncio
 from typing import TYPE_CHECKING
 
 from assista_mcp.cli.common import add_odoo_flags
-from assista_mcp.tools.odoo import runner_config
+from assista_mcp.odoo_config import runner_config
 from odoo_tools.addons import Addon
 from odoo_tools.findings import Finding
 from odoo_tools.odoo_result import Action

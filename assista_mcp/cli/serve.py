@@ -13,15 +13,15 @@ import contextlib
 import errno
 import socket
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
-from mcp.server.mcpserver import MCPServer
 
 from assista_mcp.cli.common import add_odoo_flags, add_project_flags, settings_from_args
-from assista_mcp.cli.serve_stdio import loop_stdio, loop_stdio_supported
-from assista_mcp.server import build_server
 from odoo_tools.errors import ConfigError
+
+if TYPE_CHECKING:  # the SDK loads only when a server runs, so other commands start fast
+    from mcp.server.mcpserver import MCPServer
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 DEFAULT_PORT = 8765
@@ -46,6 +46,8 @@ def add_parsers(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     # Stray prints while tools are imported and registered go to stderr, never the wire.
     with contextlib.redirect_stdout(sys.stderr):
+        from assista_mcp.server import build_server
+
         server = build_server(settings_from_args(args))
     if args.transport == "stdio":
         serve_stdio(server)
@@ -64,6 +66,8 @@ def run(args: argparse.Namespace) -> int:
 
 def serve_stdio(server: MCPServer) -> None:
     """Serve ``server`` on stdin/stdout until the client closes stdin."""
+    from assista_mcp.cli.serve_stdio import loop_stdio_supported
+
     if loop_stdio_supported():
         anyio.run(_serve_loop_stdio, server, backend="asyncio")
     else:  # stdin from a regular file: the SDK's threaded transport reads any file
@@ -72,6 +76,8 @@ def serve_stdio(server: MCPServer) -> None:
 
 async def _serve_loop_stdio(server: MCPServer) -> None:
     # Server.run over our streams is what MCPServer.run("stdio") does over the SDK's streams.
+    from assista_mcp.cli.serve_stdio import loop_stdio
+
     lowlevel = server._lowlevel_server
     async with loop_stdio() as (read_stream, write_stream):
         await lowlevel.run(read_stream, write_stream, lowlevel.create_initialization_options())

@@ -1,0 +1,41 @@
+"""Settings -> the Odoo runner's configuration. No MCP here: the CLI (check, doctor) uses it too."""
+
+from __future__ import annotations
+
+from assista_mcp.settings import Settings
+from odoo_tools.odoo_conf import read_odoo_conf
+from odoo_tools.odoo_validate import RunnerConfig
+from odoo_tools.pg import PgParams
+
+
+def runner_config(settings: Settings) -> RunnerConfig:
+    """The runner configuration from settings; PG* variables sit between flags and odoo.conf."""
+    conf = read_odoo_conf(settings.odoo_config) if settings.odoo_config else {}
+
+    def above_conf(name: str) -> str | None:
+        value = getattr(settings, name)
+        if value is None:
+            return None
+        text = value.get_secret_value() if hasattr(value, "get_secret_value") else str(value)
+        return None if text == conf.get(name) else text
+
+    pg = PgParams.resolve(
+        host=above_conf("db_host"),
+        port=above_conf("db_port"),
+        user=above_conf("db_user"),
+        password=above_conf("db_password"),
+        conf=conf,
+    )
+    return RunnerConfig(
+        addons_paths=list(settings.addons_paths),
+        cache_dir=settings.cache_dir / "odoo",
+        pg=pg,
+        odoo_bin=settings.odoo_bin,
+        odoo_python=settings.odoo_python,
+        db_prefix=settings.db_prefix,
+        timeout=settings.odoo_timeout,
+        use_cache=not settings.no_cache,
+        keep_db=settings.keep_db,
+        template_max_count=settings.template_max_count,
+        template_max_age_days=settings.template_max_age_days,
+    )
