@@ -131,7 +131,12 @@ def test_fail_on_warning_and_a_clean_module(tmp_path: Path) -> None:
     )
     strict = run_cli([*args, "--fail-on", "info"], cwd=tmp_path, cache=cache)
     assert strict.returncode == 1  # 'base' is not visible without an Odoo source: an info
-    loan = ["check", "--addons-path", str(FIXTURE_ADDONS), "library_loan", "--checks", "oca-hooks"]
+    # A cosmetic OCA finding (lower-case XML header) is a warning: it fails only --fail-on warning.
+    addons = tmp_path / "addons"
+    shutil.copytree(FIXTURE_ADDONS, addons)
+    view = addons / "library_loan" / "views" / "library_loan_views.xml"
+    view.write_text(view.read_text().replace('encoding="UTF-8"', 'encoding="utf-8"', 1))
+    loan = ["check", "--addons-path", str(addons), "library_loan", "--checks", "oca-hooks"]
     assert run_cli(loan, cwd=tmp_path, cache=cache).returncode == 0
     assert run_cli([*loan, "--fail-on", "warning"], cwd=tmp_path, cache=cache).returncode == 1
 

@@ -52,14 +52,14 @@ async def test_lint_module_many_modules_selected_checks_and_limit(
         result = await client.call_tool(
             "lint_module",
             {
-                "modules": ["library_base", "library_loan/models"],
+                "modules": ["library_broken", "library_loan/models"],
                 "checks": ["oca-hooks", "static"],
                 "limit": 1,
             },
         )
     data = result.structured_content
-    assert data is not None and data["modules"] == ["library_base", "library_loan"]
-    assert data["checks"] == ["oca-hooks", "static"] and data["passed"] is True
+    assert data is not None and data["modules"] == ["library_broken", "library_loan"]
+    assert data["checks"] == ["oca-hooks", "static"] and data["passed"] is False
     assert len(data["findings"]) == 1 and "showing 1 of" in data["note"]
 
 
