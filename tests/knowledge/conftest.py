@@ -18,8 +18,17 @@ INDEX_FIXTURES = REPO / "fixtures" / "index"
 def tree(tmp_path: Path) -> Path:
     """A writable copy of fixtures/index: ``project/`` (the addons) and ``odoo/`` (an Odoo source)."""
     target = tmp_path / "tree"
-    shutil.copytree(INDEX_FIXTURES, target)
+    shutil.copytree(INDEX_FIXTURES / "project", target / "project")
+    lay_out_odoo_source(INDEX_FIXTURES / "mini_odoo", target / "odoo")
     return target
+
+
+def lay_out_odoo_source(mini: Path, odoo: Path) -> None:
+    """Arrange the flat miniature the way an Odoo source tree is arranged."""
+    shutil.copytree(mini / "core", odoo / "odoo" / "addons")
+    shutil.copytree(mini / "addons", odoo / "addons")
+    shutil.copy2(mini / "release.py", odoo / "odoo" / "release.py")
+    shutil.copy2(mini / "odoo-bin", odoo / "odoo-bin")
 
 
 @pytest.fixture
