@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from odoo_tools.errors import ConfigError
+from odoo_tools.files.writing import atomic_write_bytes
 
 Client = Literal["claude-desktop", "claude-code", "cursor", "vscode", "codex"]
 CLIENTS: tuple[Client, ...] = ("claude-desktop", "claude-code", "cursor", "vscode", "codex")
@@ -81,9 +82,7 @@ def write(client: Client, path: Path, command: str, args: list[str]) -> str:
     existing = path.read_text(encoding="utf-8") if path.exists() else ""
     text = merge(client, existing, command, args)
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".assista-tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
+    atomic_write_bytes(path, text.encode("utf-8"))
     return text
 
 
@@ -106,7 +105,10 @@ def _merge_toml(existing: str, command: str, args: list[str]) -> str:
             "" if not existing or existing.endswith("\n\n") else ("\n" if existing.endswith("\n") else "\n\n")
         )
         return existing + separator + section
-    following = re.compile(r"^\[", re.MULTILINE).search(existing, match.end())
+    # Our entry ends at the next table that is not one of its own sub-tables ([...assista-odoo.env]):
+    # those are replaced with it, or the new inline ``env = {}`` would declare ``env`` twice.
+    own_sub_table = rf"mcp_servers\.\"?{re.escape(SERVER_NAME)}\"?\."
+    following = re.compile(rf"^\[(?!{own_sub_table})", re.MULTILINE).search(existing, match.end())
     end = following.start() if following else len(existing)
     tail = existing[end:]
     return existing[: match.start()] + section + ("\n" + tail if tail else "")

@@ -116,6 +116,20 @@ def test_codex_write_replaces_only_our_section(addons: Path, isolated_env: Path,
     assert merged.count("[mcp_servers.assista-odoo]") == 1
 
 
+def test_codex_write_replaces_our_sub_tables_too(addons: Path, isolated_env: Path, tmp_path: Path) -> None:
+    """Codex documents env as a sub-table; merging must not declare ``env`` a second time."""
+    from assista_mcp import hostconfig
+
+    existing = (
+        '[mcp_servers.assista-odoo]\ncommand = "old"\nargs = []\n\n'
+        '[mcp_servers.assista-odoo.env]\nFOO = "1"\n\n[mcp_servers.x]\ncommand = "y"\n'
+    )
+    merged = hostconfig.merge("codex", existing, "/usr/bin/python3", ["-m", "assista_mcp", "serve"])
+    parsed = tomllib.loads(merged)
+    assert parsed["mcp_servers"]["assista-odoo"]["env"] == {}
+    assert parsed["mcp_servers"]["x"] == {"command": "y"}
+
+
 def test_broken_existing_file_is_refused_and_left_untouched(
     addons: Path, isolated_env: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
