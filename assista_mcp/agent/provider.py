@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 LITELLM_LOGGERS = ("LiteLLM", "LiteLLM Router", "LiteLLM Proxy")
@@ -43,15 +43,19 @@ def load_litellm() -> Any:
     return _litellm
 
 
-def redact(text: str, env: Mapping[str, str] | None = None) -> str:
-    """``text`` with secret-looking environment values and API-key/bearer patterns replaced."""
+def secret_values(env: Mapping[str, str] | None = None) -> list[str]:
+    """Values of secret-looking environment variables, longest first (no partial leaks when one
+    secret contains another)."""
     source = os.environ if env is None else env
-    values = sorted(
-        {v for k, v in source.items() if SECRET_ENV_NAME.search(k) and len(v) >= MIN_SECRET_LEN},
-        key=len,
-        reverse=True,  # longest first: no partial leaks when one secret contains another
-    )
-    for value in values:
+    values = {v for k, v in source.items() if SECRET_ENV_NAME.search(k) and len(v) >= MIN_SECRET_LEN}
+    return sorted(values, key=len, reverse=True)
+
+
+def redact(text: str, env: Mapping[str, str] | None = None, *, values: Sequence[str] | None = None) -> str:
+    """``text`` with secret-looking environment values and API-key/bearer patterns replaced.
+
+    ``values``: secrets looked up once by the caller (``secret_values``), for hot paths."""
+    for value in secret_values(env) if values is None else values:
         text = text.replace(value, REDACTED)
     for pattern in SECRET_PATTERNS:
         text = pattern.sub(REDACTED, text)

@@ -3,13 +3,13 @@
 One file, ``<home>/sessions.sqlite3`` (``ASSISTA_HOME`` / ``Settings.home``), in WAL mode so a reader
 (``assista-odoo sessions show``) never blocks a running agent. A crash or Ctrl-C loses nothing
 already said. The stored history is the full history; what is sent to a model may be condensed.
-Secrets (values of ``*_API_KEY``-style environment variables) are redacted before anything is stored.
+Secrets (values of ``*_API_KEY``-style environment variables, key/bearer patterns) are redacted
+before anything is stored, by the same rule as error messages (``provider.redact``).
 """
 
 from __future__ import annotations
 
 import json
-import os
 import re
 import sqlite3
 import time
@@ -20,12 +20,10 @@ from typing import Any
 from pydantic import BaseModel
 
 from assista_mcp.agent.events import StreamEvent, Usage
+from assista_mcp.agent.provider import redact, secret_values
 from odoo_tools.errors import InvalidInput, NotFound
 
 DB_NAME = "sessions.sqlite3"
-SECRET_ENV = re.compile(r"(API_KEY|APIKEY|TOKEN|SECRET|PASSWORD)", re.IGNORECASE)
-MIN_SECRET_LEN = 8
-REDACTED = "[redacted]"
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS sessions (
@@ -82,7 +80,7 @@ class SessionStore:
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.execute("PRAGMA foreign_keys=ON")
         self._db.executescript(SCHEMA)
-        self._secrets = _secret_values(os.environ)
+        self._secrets = _stored_forms(secret_values())
 
     @classmethod
     def in_home(cls, home: Path) -> SessionStore:
@@ -217,17 +215,13 @@ class SessionStore:
         return "\n".join(lines)
 
     def _redact(self, text: str) -> str:
-        for secret in self._secrets:
-            text = text.replace(secret, REDACTED)
-        return text
+        return redact(text, values=self._secrets)
 
 
-def _secret_values(env: Any) -> list[str]:
-    """Values of secret-looking environment variables, longest first (so no partial leaks)."""
-    values = {v for k, v in env.items() if SECRET_ENV.search(k) and len(v) >= MIN_SECRET_LEN}
-    # JSON escapes quotes and backslashes; match the stored form too.
+def _stored_forms(values: list[str]) -> list[str]:
+    """The secrets as given and as JSON escapes them (quotes, backslashes), longest first."""
     escaped = {json.dumps(v)[1:-1] for v in values}
-    return sorted(values | escaped, key=len, reverse=True)
+    return sorted(set(values) | escaped, key=len, reverse=True)
 
 
 def _info(row: tuple[Any, ...]) -> SessionInfo:

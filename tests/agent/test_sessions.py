@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from assista_mcp.agent.events import StreamEvent, Usage
-from assista_mcp.agent.sessions import REDACTED, SessionStore
+from assista_mcp.agent.provider import REDACTED
+from assista_mcp.agent.sessions import SessionStore
 from odoo_tools.errors import InvalidInput, NotFound
 
 
@@ -92,15 +93,19 @@ def test_exports_json_and_markdown(store: SessionStore) -> None:
 
 def test_api_keys_never_reach_the_database(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     secret = "sk-live-0123456789abcdef"
+    password = 'pa"ss\\word42'  # stored JSON-escaped: the escaped form must go too
+    bearer = "Bearer abcdefgh12345678"  # no variable holds it: caught by its pattern
     monkeypatch.setenv("OPENAI_API_KEY", secret)
+    monkeypatch.setenv("PGPASSWORD", password)
     store = SessionStore.in_home(tmp_path / "h")
     info = store.create(model="m", mode="ask", title=f"use {secret}")
-    store.add_message(info.id, {"role": "user", "content": f"my key is {secret}"})
-    store.add_event(info.id, StreamEvent(type="text", text=secret))
+    store.add_message(info.id, {"role": "user", "content": f"my key is {secret}, {password}, {bearer}"})
+    store.add_event(info.id, StreamEvent(type="text", text=secret + password))
     store.close()
     raw = (tmp_path / "h" / "sessions.sqlite3").read_bytes()
     wal = tmp_path / "h" / "sessions.sqlite3-wal"
     raw += wal.read_bytes() if wal.exists() else b""
-    assert secret.encode() not in raw
+    for leaked in (secret, json.dumps(password)[1:-1], "abcdefgh12345678"):
+        assert leaked.encode() not in raw
     reopened = SessionStore.in_home(tmp_path / "h")
-    assert reopened.messages(info.id)[0]["content"] == f"my key is {REDACTED}"
+    assert reopened.messages(info.id)[0]["content"] == f"my key is {REDACTED}, {REDACTED}, {REDACTED}"
