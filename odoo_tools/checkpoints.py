@@ -23,6 +23,7 @@ from gitdb import IStream
 from pydantic import BaseModel, Field
 
 from odoo_tools.errors import EditConflict, NotFound
+from odoo_tools.files.writing import atomic_write_bytes
 
 MAX_TURNS = 500
 
@@ -153,11 +154,7 @@ class CheckpointStore:
                 path.unlink(missing_ok=True)
             return
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f".{path.name}.assista-undo")
-        tmp.write_bytes(self._blob(state.before))
-        if state.mode is not None:
-            os.chmod(tmp, state.mode)
-        os.replace(tmp, path)
+        atomic_write_bytes(path, self._blob(state.before), mode=state.mode)
 
     # -- storage -------------------------------------------------------------------------------
 
