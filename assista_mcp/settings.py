@@ -92,8 +92,6 @@ def load_settings(
     if conf_path:
         for key, value in _from_odoo_conf(Path(conf_path)).items():
             merged.setdefault(key, value)
-    if "home" not in merged and "ASSISTA_HOME" in env:
-        merged["home"] = env["ASSISTA_HOME"]
     try:
         return Settings(**merged)
     except ValidationError as exc:

@@ -1,0 +1,67 @@
+"""load_settings: one precedence everywhere, CLI > ASSISTA_* env > project file > odoo.conf > defaults."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from assista_mcp.settings import load_settings
+from odoo_tools.errors import ConfigError
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    (tmp_path / "odoo.conf").write_text(
+        "[options]\naddons_path = conf_addons\ndb_host = conf-host\ndb_user = conf-user\n"
+        "db_port = 5433\ndb_password = False\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "assista-odoo.toml").write_text(
+        f'odoo-config = "{tmp_path / "odoo.conf"}"\n'
+        'db-user = "file-user"\nmodel = "file-model"\nmax_steps = 7\n',
+        encoding="utf-8",
+    )
+    return tmp_path
+
+
+def test_each_layer_wins_over_the_ones_below(project: Path) -> None:
+    env = {"ASSISTA_MODEL": "env-model", "ASSISTA_MAX_STEPS": "9", "ASSISTA_HOME": str(project / "h")}
+    settings = load_settings({"max_steps": 3}, env=env, cwd=project)
+    assert settings.max_steps == 3  # CLI over env and file
+    assert settings.model == "env-model"  # env over file
+    assert settings.db_user == "file-user"  # file over odoo.conf
+    assert settings.db_host == "conf-host"  # odoo.conf over the default
+    assert settings.db_port == 5433
+    assert settings.db_password is None  # Odoo writes False for "unset"
+    assert settings.home == project / "h"
+    assert settings.addons_paths == [project / "conf_addons"]  # relative to the odoo.conf
+
+
+def test_addons_path_env_and_project_file_forms(tmp_path: Path) -> None:
+    env = {"ASSISTA_ADDONS_PATH": "/a, /b,"}
+    assert load_settings(env=env, cwd=tmp_path).addons_paths == [Path("/a"), Path("/b")]
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.assista-odoo]\naddons_paths = ["one", "two"]\n', encoding="utf-8"
+    )
+    assert load_settings(env={}, cwd=tmp_path).addons_paths == [tmp_path / "one", tmp_path / "two"]
+
+
+def test_empty_env_values_are_ignored(tmp_path: Path) -> None:
+    settings = load_settings(env={"ASSISTA_HOME": "", "ASSISTA_MODEL": ""}, cwd=tmp_path)
+    assert settings.model is None
+    assert settings.home != Path("")
+
+
+def test_bad_values_are_config_errors(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="max_steps"):
+        load_settings(env={"ASSISTA_MAX_STEPS": "many"}, cwd=tmp_path)
+    (tmp_path / "assista-odoo.toml").write_text("model = [", encoding="utf-8")
+    with pytest.raises(ConfigError, match="not valid TOML"):
+        load_settings(env={}, cwd=tmp_path)
+
+
+def test_password_never_prints(tmp_path: Path) -> None:
+    settings = load_settings(env={"ASSISTA_DB_PASSWORD": "s3cret"}, cwd=tmp_path)
+    assert "s3cret" not in repr(settings)
+    assert settings.db_password is not None and settings.db_password.get_secret_value() == "s3cret"
