@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from assista_mcp.agent.approvals import ToolKind
 from assista_mcp.agent.model import ToolCall
 from assista_mcp.agent.toolset import ToolInfo, Toolset
-from odoo_tools.errors import InvalidInput
+from odoo_tools.errors import AssistaError, InvalidInput
+from odoo_tools.files.patching import patch_paths
 
 PATH_KEYS = ("path", "source", "destination", "target", "new_path", "old_path", "file", "file_path")
 PATCH_KEYS = ("patch", "diff")
-_PATCH_TARGET = re.compile(r"^(?:\+\+\+|---) (?:[ab]/)?(\S+)", re.MULTILINE)
 MAX_LISTED_TOOLS = 60
 
 
@@ -69,5 +68,12 @@ def touched_paths(arguments: dict[str, Any]) -> set[str]:
             paths.add(value)
     for key in PATCH_KEYS:
         if isinstance(arguments.get(key), str):
-            paths.update(p for p in _PATCH_TARGET.findall(arguments[key]) if p != "/dev/null")
+            paths.update(_patch_targets(arguments[key]))
     return paths
+
+
+def _patch_targets(patch: str) -> list[str]:
+    try:
+        return patch_paths(patch)
+    except AssistaError:  # a foreign tool's patch format: its paths are unknown to us
+        return []

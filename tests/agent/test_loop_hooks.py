@@ -84,10 +84,14 @@ async def test_hooks_amend_deny_observe_and_continue(model_server: StartServer, 
 
 
 def test_touched_paths_from_arguments_and_patches() -> None:
-    patch = "--- a/mod/a.py\n+++ b/mod/a.py\n@@\n--- /dev/null\n+++ b/mod/new.py\n"
+    patch = (
+        "--- a/mod/a.py\n+++ b/mod/a.py\n@@ -1 +1 @@\n-x\n+y\n"
+        "--- /dev/null\n+++ b/mod/new.py\n@@ -0,0 +1 @@\n+z\n"
+    )
     assert touched_paths({"source": "x/a", "destination": "x/b"}) == {"x/a", "x/b"}
     assert touched_paths({"patch": patch}) == {"mod/a.py", "mod/new.py"}
     assert touched_paths({"paths": ["p", 3]}) == {"p"}
+    assert touched_paths({"diff": "not a unified diff"}) == set()  # a foreign format: no guess
 
 
 class Crashing(NoHooks):
