@@ -27,7 +27,7 @@ from odoo_tools.findings import Finding
 MANIFEST_NAMES = ("__manifest__.py", "__openerp__.py")
 SOURCE = "manifest"
 
-# Keys we type-check: key -> (accepted python types, readable name).
+# Keys we type-check; list keys outside ``Manifest`` (images, countries) are only checked.
 _LIST_KEYS = ("depends", "data", "demo", "qweb", "images", "countries")
 _TEXT_KEYS = ("name", "version", "summary", "description", "category", "author", "website", "license")
 _BOOL_KEYS = ("installable", "application")
@@ -199,9 +199,7 @@ def _typed(raw: dict[str, Any], module: str, rel: str, findings: list[Finding]) 
         if key in raw:
             values[key] = _expect(raw, key, dict, module, rel, findings) or {}
     values["auto_install_triggers"] = _auto_install(raw, values.get("depends", ()), module, rel, findings)
-    if "version" in values and values["version"] is None:
-        values.pop("version")
-    values = {k: v for k, v in values.items() if v is not None}
+    values = {k: v for k, v in values.items() if v is not None}  # a mistyped key keeps its default
     manifest = Manifest(module=module, file=rel, raw=raw, **values)
     return ManifestResult(manifest, findings)
 
