@@ -104,7 +104,7 @@ def summary_of(addon: Addon) -> ModuleSummary:
 
 
 def list_modules(
-    addons: AddonSet, tables: Tables, root: str | None, installable: bool | None, depends_on: str | None
+    addons: AddonSet, root: str | None, installable: bool | None, depends_on: str | None
 ) -> list[ModuleSummary]:
     """Modules sorted by name; ``depends_on`` keeps those that need it, directly or not."""
     users: set[str] = set()

@@ -104,7 +104,7 @@ class ProjectIndex:
         self, root: str | None = None, installable: bool | None = None, depends_on: str | None = None
     ) -> list[ModuleSummary]:
         self.refresh()
-        return list_modules(self.addons, self.tables, root, installable, depends_on)
+        return list_modules(self.addons, root, installable, depends_on)
 
     def module_info(self, name: str) -> ModuleInfo:
         self.refresh()
@@ -112,11 +112,11 @@ class ProjectIndex:
 
     def find_model(self, name: str) -> ModelInfo:
         self.refresh()
-        return queries.find_model(self.tables, self.addons, name)
+        return queries.find_model(self.tables, name)
 
     def find_field(self, field: str, model: str | None = None) -> FieldMatches:
         self.refresh()
-        return queries.find_field(self.tables, self.addons, field, model)
+        return queries.find_field(self.tables, field, model)
 
     def find_xml_id(self, xml_id: str, module: str | None = None) -> XmlIdInfo:
         self.refresh()

@@ -24,7 +24,7 @@ from odoo_tools.index.tables import Located, Tables, model_ref_key
 MAX_SUGGESTIONS = 5
 
 
-def find_model(tables: Tables, addons: AddonSet, name: str) -> ModelInfo:
+def find_model(tables: Tables, name: str) -> ModelInfo:
     classes = _classes_of(tables, name)
     info = ModelInfo(name=name)
     for located in classes:
@@ -59,7 +59,7 @@ def find_model(tables: Tables, addons: AddonSet, name: str) -> ModelInfo:
     return info
 
 
-def find_field(tables: Tables, addons: AddonSet, field: str, model: str | None) -> FieldMatches:
+def find_field(tables: Tables, field: str, model: str | None) -> FieldMatches:
     """Every definition of ``field`` (on ``model``, or on any model), in load order."""
     if not field.strip():
         raise InvalidInput("Empty field name.", "Give a field name such as 'partner_id'.")
