@@ -29,6 +29,7 @@ from odoo_tools.lint import (
     load_project,
     summarize,
 )
+from odoo_tools.manifest import ManifestCache
 
 CheckName = Literal["pylint", "flake8", "oca-hooks", "static"]
 DEFAULT_LIMIT = 200
@@ -118,6 +119,7 @@ def _load(ctx: AppContext) -> LintProject:
         odoo_path=settings.odoo_path,
         series_setting=settings.odoo_series,
         index_provider=lambda: project_index(ctx),  # the server's one shared code index
+        manifests=ctx.service("lint_manifests", ManifestCache),  # every call re-discovers the addons
     )
 
 

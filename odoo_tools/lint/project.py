@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from odoo_tools.addons import Addon, AddonSet, discover_addons
 from odoo_tools.errors import InvalidInput, NotFound
 from odoo_tools.lint.configs import LintConfig, config_for_root
+from odoo_tools.manifest import ManifestCache
 from odoo_tools.series import detect_series
 
 if TYPE_CHECKING:
@@ -86,10 +87,12 @@ def load_project(
     series_setting: str | None = None,
     cache_dir: Path | None = None,
     index_provider: Callable[[], ProjectIndex] | None = None,
+    manifests: ManifestCache | None = None,
 ) -> LintProject:
     """Discover the addons and the series. ``index_provider`` lets a server share its index;
-    by default one is built over the same roots (cached under ``cache_dir``)."""
-    addon_set = discover_addons(roots, readonly_roots)
+    by default one is built over the same roots (cached under ``cache_dir``). A ``manifests``
+    cache kept between calls re-parses only the manifests that changed."""
+    addon_set = discover_addons(roots, readonly_roots, manifests)
     own = [a.manifest for a in addon_set.addons.values() if not a.readonly]
     series = detect_series(odoo_path=odoo_path, manifests=own, setting=series_setting).series
 
