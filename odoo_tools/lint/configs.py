@@ -37,8 +37,10 @@ class LintConfig:
         """Symbols that fail the check, or None when the file does not list them explicitly."""
         return enabled_messages(self.pylintrc_mandatory)
 
+    @functools.cached_property
     def fingerprint(self) -> str:
-        """Changes whenever any configuration file's content changes (part of the cache key)."""
+        """Changes whenever any configuration file's content changes (part of the cache key);
+        read once per ``LintConfig`` (one per root and run), not once per module and check."""
         digest = hashlib.sha256()
         for path in (self.pylintrc, self.pylintrc_mandatory, self.flake8_config, self.oca_hooks_config):
             digest.update(str(path).encode())

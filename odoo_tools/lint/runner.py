@@ -77,7 +77,7 @@ async def lint_addons(
     selected = validate_checks(checks)
     jobs = max(1, jobs or default_jobs())
     run = LintRun(modules=[a.name for a in addons], checks=selected, series=project.series)
-    module_digest = {a.name: digests.module_digest(a.path) for a in addons}
+    module_digest = _digest_memo(digests)
     versions = tool_versions()
     results: dict[str, ByModule] = {}
     keys: dict[tuple[str, str], str] = {}
@@ -85,7 +85,7 @@ async def lint_addons(
     for check in selected:
         results[check] = {}
         for addon in addons:
-            key = _key(check, addon, project, module_digest, versions, digests)
+            key = _key(check, addon, project, module_digest, versions)
             keys[(check, addon.name)] = key
             hit = cache.get(key)
             if hit is None:
@@ -124,18 +124,29 @@ def _key(
     check: str,
     addon: Addon,
     project: LintProject,
-    module_digest: dict[str, str],
+    module_digest: Callable[[Addon], str],
     versions: str,
-    digests: FileDigests,
 ) -> str:
     series = project.series or ""
     if check == "static":
         # Static checks read the module's dependencies too: their content is part of the key.
         closure = sorted(project.addon_set.closure([addon.name]) - {addon.name})
-        deps = [f"{n}={digests.module_digest(project.addon_set.addons[n].path)}" for n in closure]
-        return cache_key(check, addon.name, module_digest[addon.name], series, versions, *deps)
-    config = project.config_for(addon).fingerprint()
-    return cache_key(check, addon.name, module_digest[addon.name], series, versions, config)
+        deps = [f"{n}={module_digest(project.addon_set.addons[n])}" for n in closure]
+        return cache_key(check, addon.name, module_digest(addon), series, versions, *deps)
+    config = project.config_for(addon).fingerprint
+    return cache_key(check, addon.name, module_digest(addon), series, versions, config)
+
+
+def _digest_memo(digests: FileDigests) -> Callable[[Addon], str]:
+    """Each module's digest once per run: a module is also a dependency of many others."""
+    known: dict[str, str] = {}
+
+    def module_digest(addon: Addon) -> str:
+        if addon.name not in known:
+            known[addon.name] = digests.module_digest(addon.path)
+        return known[addon.name]
+
+    return module_digest
 
 
 def _batches(addons: list[Addon], project: LintProject, jobs: int) -> list[list[Addon]]:
