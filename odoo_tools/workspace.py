@@ -36,10 +36,6 @@ class Resolved:
     root: Root
     rel: str  # POSIX path relative to the root ("." for the root itself)
 
-    @property
-    def exists(self) -> bool:
-        return self.path.exists()
-
 
 class Workspace:
     """One or more addons roots (writable) plus optional read-only roots."""
@@ -83,7 +79,7 @@ class Workspace:
                     "Use list_directory or search_files to find the right path "
                     "(paths are relative to an addons root).",
                 )
-            chosen = self._first_creatable(candidates, user_path)
+            chosen = self._first_creatable(candidates)
         root, raw = chosen
         link = None if follow_symlinks else _final_link(raw)
         real = link or _realpath(raw)
@@ -135,7 +131,7 @@ class Workspace:
             raise SandboxViolation("No writable addons root.", "Configure a writable --addons-path.")
         return [(root, root.path / given) for root in roots]
 
-    def _first_creatable(self, candidates: list[tuple[Root, Path]], user_path: str) -> tuple[Root, Path]:
+    def _first_creatable(self, candidates: list[tuple[Root, Path]]) -> tuple[Root, Path]:
         for root, raw in candidates:
             parent = _nearest_existing(raw)
             if parent is not None and parent.is_dir() and _inside(_realpath(parent), root.path):
@@ -238,9 +234,3 @@ def _check_kind(found: os.stat_result, user_path: str) -> None:
     raise SandboxViolation(
         f"{user_path!r} is a device, FIFO or socket.", "Only regular files and folders can be used."
     )
-
-
-def is_hard_linked(real: Path) -> bool:
-    """A regular file with several names may share its bytes with a file outside the roots."""
-    st = os.stat(real)
-    return stat.S_ISREG(st.st_mode) and st.st_nlink > 1
