@@ -91,7 +91,8 @@ class ModelClient:
             raise ConfigError(
                 "No model was given.",
                 "Pass --model with a LiteLLM id (e.g. openai/gpt-4o, anthropic/claude-sonnet-4-5, "
-                "ollama/qwen2.5-coder) or set ASSISTA_MODEL.",
+                "ollama/qwen2.5-coder) or set ASSISTA_MODEL; the provider's API key comes from its "
+                "usual environment variable.",
             )
         self.model = model.strip()
         self.api_base = api_base

@@ -66,14 +66,10 @@ def server_specs(options: AgentOptions) -> list[ServerSpec]:
 
 
 def model_client(settings: Settings) -> ModelClient:
-    if not settings.model:
-        raise ConfigError(
-            "No model was given.",
-            "Pass --model with a LiteLLM id (e.g. openai/gpt-4o, anthropic/claude-sonnet-4-5, "
-            "ollama/qwen2.5-coder) or set ASSISTA_MODEL; the provider's API key comes from its usual "
-            "environment variable.",
-        )
-    return ModelClient(settings.model, api_base=settings.api_base, fallback_model=settings.fallback_model)
+    """Raises ConfigError (exit 2) when no model is configured."""
+    return ModelClient(
+        settings.model or "", api_base=settings.api_base, fallback_model=settings.fallback_model
+    )
 
 
 def open_session(store: SessionStore, options: AgentOptions) -> SessionInfo:
