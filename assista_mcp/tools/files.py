@@ -23,7 +23,7 @@ from odoo_tools.files.models import (
     SearchFilesResult,
 )
 
-PathArg = Annotated[str, Field(description="Path relative to an addons root, e.g. 'my_module/models/x.py'.")]
+PathArg = files_write.PathArg
 Excludes = Annotated[
     list[str] | None,
     Field(description="Glob patterns to skip, e.g. ['*.po', 'static/**']. .git, __pycache__, node_modules "
