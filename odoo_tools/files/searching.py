@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from odoo_tools.errors import AssistaError, InvalidInput
@@ -88,15 +88,15 @@ def _compile(pattern: str, ignore_case: bool) -> _Regex:
         ) from exc
 
 
-def _files(ws: Workspace, path: str, include: Sequence[str], exclude: Sequence[str]) -> list[Found]:
+def _files(ws: Workspace, path: str, include: Sequence[str], exclude: Sequence[str]) -> Iterator[Found]:
+    """The files to search, walked lazily: once the match cap is hit the rest is never listed."""
     target = None if is_top(path) else ws.resolve(path)
     if target is not None and target.path.is_file():
-        size = target.path.stat().st_size
-        return [Found(target.path, target.rel, "file", 0, size)]
-    files = [f for f in entries_under(ws, path, None, exclude) if f.kind == "file"]
-    if include:
-        files = [f for f in files if any(f.matches(p) for p in include)]
-    return files
+        yield Found(target.path, target.rel, "file", 0, target.path.stat().st_size)
+        return
+    for found in entries_under(ws, path, None, exclude):
+        if found.kind == "file" and (not include or any(found.matches(p) for p in include)):
+            yield found
 
 
 def _grep_file(found: Found, regex: _Regex, context: int, cap: int, tally: _Tally) -> None:
