@@ -47,13 +47,12 @@ def test_manifest_that_does_not_parse_is_reported_not_skipped(loan_only: Path, t
     assert "manifest-syntax" in result.stdout and "library_loan/__manifest__.py" in result.stdout
 
 
-def test_malformed_xml_data_file_is_a_finding(loan_only: Path, tmp_path: Path) -> None:
+@pytest.mark.parametrize("check", ["static", "oca-hooks"])
+def test_malformed_xml_data_file_is_a_finding(loan_only: Path, tmp_path: Path, check: str) -> None:
     (loan_only / "library_loan" / "views" / "library_loan_views.xml").write_text(
         "<odoo><record>", encoding="utf-8"
     )
-    result = run_cli(
-        ["check", "--addons-path", str(loan_only), "--checks", "static,oca-hooks"], tmp_path, tmp_path / "c"
-    )
+    result = run_cli(["check", "--addons-path", str(loan_only), "--checks", check], tmp_path, tmp_path / "c")
     assert result.returncode == 1
     _no_traceback(result)
     assert "library_loan/views/library_loan_views.xml" in result.stdout

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from odoo_tools.addons import Addon
+from odoo_tools.addons import Addon, AddonSet
 from odoo_tools.findings import Finding
 from odoo_tools.lint.static.context import StaticContext
 from odoo_tools.lint.static.deprecations import check_removed
@@ -28,7 +28,7 @@ def static_findings(project: LintProject, addon: Addon) -> list[Finding]:
     index = project.index()
     major = int(project.series.split(".")[0]) if project.series and project.series[0].isdigit() else None
     ctx = StaticContext(addon, project.addon_set, index.tables, major)
-    found = _module_findings(project, index.findings(), addon)
+    found = _module_findings(project, ctx)
     if not addon.manifest.parsed:
         return found
     scans = _scans(ctx)
@@ -39,27 +39,21 @@ def static_findings(project: LintProject, addon: Addon) -> list[Finding]:
     return found
 
 
-def _module_findings(project: LintProject, index_findings: list[Finding], addon: Addon) -> list[Finding]:
+def _module_findings(project: LintProject, ctx: StaticContext) -> list[Finding]:
     """The manifest reader's, the graph's and the index's findings about this module."""
-    addon_set = project.addon_set
-    found = [f for f in addon_set.findings if f.module == addon.name]
-    found += [_graded(project, f) for f in addon_set.graph_findings() if f.module == addon.name]
-    found += [f for f in index_findings if f.module == addon.name and f.source == "index"]
+    addon_set, name = project.addon_set, ctx.addon.name
+    found = [f for f in addon_set.findings if f.module == name]
+    found += [_graded(addon_set, f) for f in addon_set.graph_findings() if f.module == name]
+    found += [f for data in ctx.files() for f in data.findings]  # files that did not parse
     return found
 
 
-def _graded(project: LintProject, finding: Finding) -> Finding:
-    """Without an Odoo source every core dependency (base, mail...) looks missing: say so, softly."""
-    has_odoo_source = any(a.readonly for a in project.addon_set.addons.values())
-    if finding.code != "missing-dependency" or has_odoo_source:
+def _graded(addon_set: AddonSet, finding: Finding) -> Finding:
+    """Without an Odoo source every core dependency (base, mail...) looks missing: an info only
+    (the graph's hint already says to configure the Odoo source)."""
+    if finding.code != "missing-dependency" or addon_set.has_odoo_source:
         return finding
-    return finding.model_copy(
-        update={
-            "severity": "info",
-            "hint": finding.hint + " (No Odoo source is configured, so core modules are not visible; "
-            "pass --odoo-path to check dependencies fully.)",
-        }
-    )
+    return finding.model_copy(update={"severity": "info"})
 
 
 def _scans(ctx: StaticContext) -> list[tuple[int, str, XmlScan]]:
