@@ -19,7 +19,6 @@ from typing import Any, Protocol
 from assista_mcp.cli.common import add_project_flags, settings_from_args
 from assista_mcp.settings import Settings
 from odoo_tools.addons import Addon
-from odoo_tools.errors import ConfigError
 from odoo_tools.findings import Finding, sort_findings
 from odoo_tools.lint import CHECKS, FileDigests, LintCache, LintProject, lint_addons_sync, load_project
 from odoo_tools.lint.changes import changed_files, changed_modules, shard
@@ -124,14 +123,7 @@ def add_parsers(subparsers: Any) -> None:
 
 def run_check(args: argparse.Namespace) -> int:
     settings = settings_from_args(args)
-    if not settings.addons_paths:
-        raise ConfigError(
-            "No addons path configured.",
-            "Pass --addons-path DIR[,DIR...], set ASSISTA_ADDONS_PATH, or give --odoo-config.",
-        )
-    for root in settings.addons_paths:
-        if not root.is_dir():
-            raise ConfigError(f"Addons path {root} is not a folder.", "Fix --addons-path.")
+    settings.workspace()  # fail early, with the sandbox's message, on a missing or bad addons path
     project = load_project(
         settings.addons_paths,
         odoo_path=settings.odoo_path,
