@@ -13,7 +13,7 @@ import re
 import shutil
 import socket
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from odoo_tools.errors import ProcessFailed, ToolMissing
@@ -61,7 +61,6 @@ class OdooRun:
     log: str  # stdout and stderr lines in arrival order
     seconds: float
     timed_out: bool = False
-    lines: list[str] = field(default_factory=list, repr=False)
 
 
 def find_odoo_bin(
@@ -233,7 +232,6 @@ async def run_odoo(
         log="\n".join(lines) + ("\n" if lines else ""),
         seconds=result.seconds,
         timed_out=result.timed_out,
-        lines=lines,
     )
 
 
