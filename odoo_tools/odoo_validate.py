@@ -215,7 +215,8 @@ class OdooRunner:
 
         thread = threading.Thread(target=guarded, name=f"assista-bg-{what}")
         thread.start()
-        self._background.append(thread)
+        # A long-lived server never calls wait_idle: forget finished chores here.
+        self._background = [t for t in self._background if t.is_alive()] + [thread]
 
     def wait_idle(self, only: str = "") -> None:
         """Wait for background chores (``only`` those whose name starts so: "drop-", "spare-")."""
