@@ -178,11 +178,8 @@ class Pg:
 
     # -- create / clone / drop -----------------------------------------------------------------
     def create(self, name: str, template: str | None = None) -> None:
-        """Create ``name`` empty (from template0) or as a copy of our ``template``.
-
-        Cloning needs nobody connected to the template; we close stray sessions of our own first
-        and retry briefly, because PostgreSQL refuses (after ~5 s) rather than waits.
-        """
+        """Create ``name`` empty (from template0) or as a copy of our ``template`` (which
+        needs nobody connected to the template)."""
         self.ensure_ours(name)
         if template is None:
             self._execute(sql.SQL("CREATE DATABASE {} TEMPLATE template0").format(sql.Identifier(name)))
@@ -191,15 +188,7 @@ class Pg:
         statement = sql.SQL("CREATE DATABASE {} TEMPLATE {}").format(
             sql.Identifier(name), sql.Identifier(template)
         )
-        for attempt in range(3):
-            self.terminate(template)
-            try:
-                self._execute(statement)
-                return
-            except DatabaseError as exc:
-                if "being accessed by other users" not in exc.message or attempt == 2:
-                    raise
-                time.sleep(0.2)
+        self._execute_alone_on(template, statement)
 
     def terminate(self, name: str) -> int:
         """Close every session on our database ``name``; returns how many were closed."""
@@ -216,25 +205,29 @@ class Pg:
     def drop(self, name: str) -> bool:
         """Drop our database ``name`` if it exists (sessions closed first). True if dropped."""
         self.ensure_ours(name)
+        if not self.exists(name):
+            return False
+        self._execute_alone_on(name, sql.SQL("DROP DATABASE IF EXISTS {}").format(sql.Identifier(name)))
+        return True
+
+    def _execute_alone_on(self, name: str, statement: sql.Composable) -> None:
+        """Run a statement that needs nobody on ``name``: close its sessions first, and retry
+        briefly, because PostgreSQL refuses (after ~5 s) rather than waits."""
         for attempt in range(3):
-            if not self.exists(name):
-                return False
             self.terminate(name)
             try:
-                self._execute(sql.SQL("DROP DATABASE IF EXISTS {}").format(sql.Identifier(name)))
-                return True
+                self._execute(statement)
+                return
             except DatabaseError as exc:
                 if "being accessed by other users" not in exc.message or attempt == 2:
                     raise
                 time.sleep(0.2)
-        return False
 
     def rename(self, old: str, new: str) -> None:
         self.ensure_ours(old)
         self.ensure_ours(new)
-        self.terminate(old)
-        self._execute(
-            sql.SQL("ALTER DATABASE {} RENAME TO {}").format(sql.Identifier(old), sql.Identifier(new))
+        self._execute_alone_on(
+            old, sql.SQL("ALTER DATABASE {} RENAME TO {}").format(sql.Identifier(old), sql.Identifier(new))
         )
 
     def allow_connections(self, name: str, allow: bool) -> None:
@@ -269,13 +262,9 @@ class Pg:
         with ``timeout`` it raises DatabaseError if the lock is still taken after that long.
         The lock dies with the connection, so a crashed holder never blocks anyone for good.
         """
-        with self.connect() as conn, conn.cursor() as cur:
+        with self.connect() as conn:
             deadline = None if timeout is None else time.monotonic() + timeout
-            while True:
-                cur.execute("SELECT pg_try_advisory_lock(hashtext(%s))", (key,))
-                row = cur.fetchone()
-                if row and row[0]:
-                    break
+            while not _try_lock_on(conn, key):
                 if deadline is not None and time.monotonic() >= deadline:
                     raise DatabaseError(
                         f"Timed out after {timeout:.0f}s waiting for lock {key!r}.",
@@ -285,8 +274,7 @@ class Pg:
             try:
                 yield True
             finally:
-                with contextlib.suppress(psycopg2.Error):
-                    cur.execute("SELECT pg_advisory_unlock(hashtext(%s))", (key,))
+                _unlock_on(conn, key)
 
     @contextlib.asynccontextmanager
     async def async_advisory_lock(self, key: str, poll: float = 0.1) -> AsyncIterator[None]:
@@ -314,15 +302,17 @@ def _try_lock_on(conn: Connection, key: str) -> bool:
         return bool(row and row[0])
 
 
+def _unlock_on(conn: Connection, key: str) -> None:
+    with contextlib.suppress(psycopg2.Error), conn.cursor() as cur:
+        cur.execute("SELECT pg_advisory_unlock(hashtext(%s))", (key,))
+
+
 @contextlib.contextmanager
 def _try_lock(pg: Pg, key: str) -> Iterator[bool]:
-    with pg.connect() as conn, conn.cursor() as cur:
-        cur.execute("SELECT pg_try_advisory_lock(hashtext(%s))", (key,))
-        row = cur.fetchone()
-        held = bool(row and row[0])
+    with pg.connect() as conn:
+        held = _try_lock_on(conn, key)
         try:
             yield held
         finally:
             if held:
-                with contextlib.suppress(psycopg2.Error):
-                    cur.execute("SELECT pg_advisory_unlock(hashtext(%s))", (key,))
+                _unlock_on(conn, key)
