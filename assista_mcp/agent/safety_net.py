@@ -10,13 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from assista_mcp.agent.checkpointing import CheckpointHooks, open_store
 from assista_mcp.agent.events import StreamEvent
-from assista_mcp.agent.loop_hooks import Denial, LoopHooks, PendingCall
+from assista_mcp.agent.loop_hooks import LoopHooks
 from assista_mcp.agent.plugins import CompositeHooks, PluginHooks, plugin_manager
-from assista_mcp.agent.toolset import ToolOutcome
 from assista_mcp.agent.validation import DEFAULT_ROUNDS, REPORT_TOOL, ValidationHooks
 from assista_mcp.settings import Settings
 
@@ -35,7 +34,7 @@ class SafetyOptions:
     max_fix_rounds: int = DEFAULT_ROUNDS
 
 
-class SafetyNet:
+class SafetyNet(CompositeHooks):
     """A ``LoopHooks``: the composite of plugins + checkpoints + validation (+ extra hooks)."""
 
     def __init__(self, settings: Settings, options: SafetyOptions, extra: Sequence[LoopHooks] = ()) -> None:
@@ -59,7 +58,7 @@ class SafetyNet:
         members: list[LoopHooks] = [self.plugins, *extra]
         members += [self.validation] if self.validation else []
         members.append(self.checkpoints)
-        self.composite = CompositeHooks(members, self.warn)
+        super().__init__(members, self.warn)
 
     def bind(self, loop: AgentLoop) -> None:
         self._loop = loop
@@ -77,30 +76,8 @@ class SafetyNet:
         else:
             self._loop.emit(StreamEvent(type="error", text=text))
 
-    # -- LoopHooks -------------------------------------------------------------------------------
-    def session_start(self, session_id: str) -> None:
-        self.composite.session_start(session_id)
-
-    def session_end(self, session_id: str) -> None:
-        self.composite.session_end(session_id)
-
-    def before_model_call(self, messages: list[dict[str, Any]]) -> None:
-        self.composite.before_model_call(messages)
-
-    def on_event(self, event: StreamEvent) -> None:
-        self.composite.on_event(event)
-
-    def before_tool_call(self, call: PendingCall) -> PendingCall | Denial:
-        return self.composite.before_tool_call(call)
-
-    def after_tool_result(self, call: PendingCall, result: ToolOutcome) -> None:
-        self.composite.after_tool_result(call, result)
-
-    def on_error(self, error: BaseException) -> None:
-        self.composite.on_error(error)
-
     async def after_turn(self, touched_paths: set[str]) -> str | None:
-        follow_up = await self.composite.after_turn(touched_paths)
+        follow_up = await super().after_turn(touched_paths)
         if follow_up is None:
             self.checkpoints.finish_turn()
         return follow_up
