@@ -11,7 +11,7 @@ Public API (stable):
 - ``Addon``: ``name``, ``path`` (module folder), ``root``, ``readonly``, ``manifest``, ``depends``,
   ``installable``, ``rel(path)``.
 - ``AddonSet``: ``addons`` (name -> Addon, first root wins), ``duplicates``, ``findings``,
-  ``get(name)`` (raises NotFound), ``closure(names, auto_install=False)``,
+  ``get(name)`` (raises NotFound), ``closure(names, auto_install=False, keep_missing=False)``,
   ``reverse_dependencies(name, transitive=True)``, ``auto_install_expansion(names)``,
   ``missing_dependencies(names=None)``, ``cycles()``, ``install_order(names=None)``,
   ``graph_findings()`` (missing dependencies are errors when an Odoo source is configured,
@@ -84,13 +84,16 @@ class AddonSet:
 
     # -- dependency graph ----------------------------------------------------------------------
 
-    def closure(self, names: Iterable[str], *, auto_install: bool = False) -> set[str]:
-        """``names`` and everything they depend on (missing dependencies are left out).
+    def closure(
+        self, names: Iterable[str], *, auto_install: bool = False, keep_missing: bool = False
+    ) -> set[str]:
+        """``names`` and everything they depend on (missing dependencies are left out unless
+        ``keep_missing``: ``base`` without an Odoo source is still a dependency).
 
         With ``auto_install``, also the modules Odoo would install on its own (see
         ``auto_install_expansion``), with their own dependencies.
         """
-        result = self._depends_closure(names)
+        result = self._depends_closure(names, keep_missing=keep_missing)
         return self.auto_install_expansion(result) if auto_install else result
 
     def auto_install_expansion(self, names: Iterable[str]) -> set[str]:

@@ -86,6 +86,8 @@ def graph(tmp_path: Path) -> AddonSet:
 
 def test_closure(graph: AddonSet) -> None:
     assert graph.closure(["sale"]) == {"sale", "mail", "web", "base"}
+    assert "ghost" not in graph.closure(["sale_extra"])
+    assert "ghost" in graph.closure(["sale_extra"], keep_missing=True)
 
 
 def test_auto_install_expansion(graph: AddonSet) -> None:

@@ -15,21 +15,6 @@ from odoo_tools.lint.static.core_models import CORE_MODEL_OWNERS
 SOURCE = "static"
 
 
-def declared_closure(addon_set: AddonSet, name: str) -> frozenset[str]:
-    """``name`` and everything it depends on, including dependencies not found on disk
-    (``base`` without an Odoo source is still a dependency)."""
-    seen: set[str] = set()
-    todo = [name]
-    while todo:
-        current = todo.pop()
-        if current in seen:
-            continue
-        seen.add(current)
-        addon = addon_set.addons.get(current)
-        todo.extend(addon.depends if addon else ())
-    return frozenset(seen)
-
-
 @dataclass
 class StaticContext:
     addon: Addon
@@ -39,7 +24,8 @@ class StaticContext:
 
     @functools.cached_property
     def closure(self) -> frozenset[str]:
-        return declared_closure(self.addon_set, self.addon.name)
+        """The module and its declared dependencies, found on disk or not."""
+        return frozenset(self.addon_set.closure([self.addon.name], keep_missing=True))
 
     @functools.cached_property
     def closure_complete(self) -> bool:
