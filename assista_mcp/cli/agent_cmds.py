@@ -157,9 +157,10 @@ def _sessions(args: argparse.Namespace) -> int:
     store = SessionStore.in_home(load_settings().home)
     try:
         if args.action == "list":
-            if not store.list_sessions(1):
+            infos = store.list_sessions(args.limit)
+            if not infos:
                 print("No sessions yet: start one with `assista-odoo run` or `assista-odoo chat`.")
-            for info in store.list_sessions(args.limit):
+            for info in infos:
                 when = datetime.fromtimestamp(info.updated).strftime("%Y-%m-%d %H:%M")
                 print(f"{info.id}  {when}  {info.status:<11} {info.model:<28} {info.title[:60]}")
         elif args.action == "show":
