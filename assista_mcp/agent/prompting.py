@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from assista_mcp.settings import Settings
+from odoo_tools.errors import AssistaError
+from odoo_tools.workspace import Workspace
 
 INSTRUCTION_FILES = ("AGENTS.md", "ASSISTA.md")
 MAX_INSTRUCTIONS_CHARS = 16_000  # per project: instructions must not crowd out the conversation
@@ -43,13 +45,22 @@ def project_instructions(roots: list[Path], limit: int = MAX_INSTRUCTIONS_CHARS)
     for root in roots:
         for name in INSTRUCTION_FILES:
             path = Path(root) / name
-            # Only a file really inside the root: a link out of it must not feed the model secrets.
-            if left <= 0 or not path.is_file() or not path.resolve().is_relative_to(Path(root).resolve()):
+            real = _inside_root(root, name)
+            if left <= 0 or real is None or not real.is_file():
                 continue
-            with path.open("rb") as handle:
+            with real.open("rb") as handle:
                 text = handle.read(left * 4 + 4).decode("utf-8", errors="replace").strip()
             if len(text) > left:
                 text = text[:left] + f"\n[... cut: {name} is longer than the {limit}-character cap]"
             left -= len(text)
             sections.append(f"Project instructions from {path}:\n{text}")
     return sections
+
+
+def _inside_root(root: Path, name: str) -> Path | None:
+    """The real file, only when it stays inside the root (the sandbox's own check): a link out of
+    the root must not feed the model secrets."""
+    try:
+        return Workspace([root]).resolve(name).path
+    except AssistaError:  # absent, a link out of the root, or no such root
+        return None
