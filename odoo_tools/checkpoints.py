@@ -179,7 +179,8 @@ class CheckpointStore:
         return self.turns_dir / f"{int(turn.started * 1e9):020d}-{turn.id}.json"
 
     def _load_one(self, turn_id: str) -> TurnRecord:
-        found = list(self.turns_dir.glob(f"*-{turn_id}.json"))
+        # Compared as text, never as a glob: `undo --turn '*'` must not pick some other turn.
+        found = [f for f in self._turn_files() if f.name.endswith(f"-{turn_id}.json")]
         if not found:
             raise NotFound(f"No agent turn {turn_id!r}.", "List turns with `assista-odoo diff --list`.")
         return self._read_turn(found[0])

@@ -104,6 +104,15 @@ def test_nothing_to_undo_and_double_undo(tree: Path, tmp_path: Path) -> None:
         store.undo(turn_id)
 
 
+def test_a_turn_id_is_never_a_pattern(tree: Path, tmp_path: Path) -> None:
+    store = CheckpointStore(tmp_path / "state")
+    _turn(store, {tree / "mod" / "a.py": b"x = 2\n"})
+    for pattern in ("*", "?" * 12, "[0-9a-f]*"):
+        with pytest.raises(NotFound, match="No agent turn"):
+            store.undo(pattern)
+    assert (tree / "mod" / "a.py").read_bytes() == b"x = 2\n"
+
+
 def test_first_snapshot_of_a_turn_wins(tree: Path, tmp_path: Path) -> None:
     store = CheckpointStore(tmp_path / "state")
     turn = store.begin_turn()
