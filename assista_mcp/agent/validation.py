@@ -22,6 +22,7 @@ from assista_mcp.agent.events import StreamEvent
 from assista_mcp.agent.loop_hooks import NoHooks
 from assista_mcp.agent.toolset import OWN_SERVER, ToolInfo, ToolOutcome, Toolset
 from odoo_tools.errors import AssistaError
+from odoo_tools.manifest import find_manifest_file
 from odoo_tools.workspace import Workspace
 
 DEFAULT_ROUNDS = 3
@@ -111,8 +112,9 @@ class ValidationHooks(NoHooks):
         except AssistaError:
             return None
         name = resolved.rel.split("/", 1)[0]
-        manifest = Path(resolved.root.path) / name / "__manifest__.py"
-        return name if name not in ("", ".") and manifest.is_file() else None
+        if name in ("", "."):
+            return None
+        return name if find_manifest_file(Path(resolved.root.path) / name) else None
 
     async def validate(self, modules: list[str]) -> ValidationReport:
         report = ValidationReport(files_changed=sorted(self.changed), fix_rounds=self.rounds)
