@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -10,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from odoo_tools.addons import Addon, AddonSet, discover_addons
 from odoo_tools.errors import InvalidInput, NotFound
+from odoo_tools.findings import Finding
 from odoo_tools.lint.configs import LintConfig, config_for_root
 from odoo_tools.manifest import ManifestCache
 from odoo_tools.series import detect_series
@@ -35,6 +37,11 @@ class LintProject:
             self._index = self.index_provider()
             self._index.refresh()
         return self._index
+
+    @functools.cached_property
+    def graph_findings(self) -> list[Finding]:
+        """Missing dependencies and cycles, worked out once (static checks ask per module)."""
+        return self.addon_set.graph_findings()
 
     def config_for(self, addon: Addon) -> LintConfig:
         if addon.root not in self._configs:

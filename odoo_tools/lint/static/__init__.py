@@ -43,7 +43,7 @@ def _module_findings(project: LintProject, ctx: StaticContext) -> list[Finding]:
     """The manifest reader's, the graph's and the index's findings about this module."""
     addon_set, name = project.addon_set, ctx.addon.name
     found = [f for f in addon_set.findings if f.module == name]
-    found += [_graded(addon_set, f) for f in addon_set.graph_findings() if f.module == name]
+    found += [_graded(addon_set, f) for f in project.graph_findings if f.module == name]
     found += [f for data in ctx.files() for f in data.findings]  # files that did not parse
     return found
 
