@@ -37,7 +37,8 @@ class RunnerConfig:
 
 
 def check_modules(modules: Sequence[str]) -> list[str]:
-    names = list(dict.fromkeys(m.strip() for m in modules if m.strip()))
+    """The module names, each item possibly a comma-separated list ("a,b"), without repeats."""
+    names = list(dict.fromkeys(n.strip() for item in modules for n in item.split(",") if n.strip()))
     if not names:
         raise InvalidInput("No module given.", "Name one or more modules (folder names), e.g. library_base.")
     bad = [m for m in names if not _MODULE_NAME.match(m)]

@@ -108,7 +108,6 @@ def run_templates_cmd(args: argparse.Namespace) -> int:
 def run_odoo_cmd(args: argparse.Namespace) -> int:
     settings = settings_from_args(args)
     runner = OdooRunner(runner_config(settings))
-    modules = [n.strip() for item in args.modules for n in item.split(",") if n.strip()]
 
     def progress(k: int, n: int, message: str) -> None:
         if not args.json:
@@ -116,7 +115,7 @@ def run_odoo_cmd(args: argparse.Namespace) -> int:
 
     result = runner.validate_sync(
         args.action,
-        modules,
+        args.modules,  # "a,b" is split by the runner
         demo=args.demo,
         keep_db=args.keep_db or None,
         use_cache=False if args.no_cache else None,

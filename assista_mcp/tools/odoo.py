@@ -53,8 +53,7 @@ def register(server: MCPServer, ctx: AppContext) -> None:
     async def validate(
         action: Action, modules: list[str] | str, demo: bool, keep_db: bool, use_cache: bool, mcp: Context
     ) -> ValidationResult:
-        names = [modules] if isinstance(modules, str) else list(modules)
-        names = [n.strip() for item in names for n in item.split(",")]
+        names = [modules] if isinstance(modules, str) else modules  # "a,b" is split by the runner
         sender, receiver = anyio.create_memory_object_stream[str](math.inf)
 
         async def forward() -> None:

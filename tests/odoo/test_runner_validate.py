@@ -14,6 +14,7 @@ import pytest
 
 from odoo_tools.errors import InvalidInput
 from odoo_tools.odoo_log import kinds
+from odoo_tools.odoo_plan import check_modules
 from odoo_tools.odoo_result import NOT_INSTALLED, TIMEOUT, ValidationResult
 from odoo_tools.odoo_validate import OdooRunner, RunnerConfig
 from odoo_tools.pg import Pg, PgParams
@@ -247,6 +248,15 @@ async def test_bad_module_names_are_refused_before_anything_runs(make_runner: Ru
         await runner.validate("install", [" "])
     with pytest.raises(InvalidInput, match="Not a module name"):
         await runner.validate("install", ["../etc"])
+    with pytest.raises(InvalidInput, match="Not a module name: x y"):
+        await runner.validate("install", ["library_base, x y"])
+
+
+def test_module_lists_may_be_comma_separated_and_repeat() -> None:
+    assert check_modules(["library_loan, library_base", "library_loan", " ,"]) == [
+        "library_loan",
+        "library_base",
+    ]
 
 
 def test_sync_form_returns_with_the_database_dropped(make_runner: RunnerFactory, pg: Pg) -> None:
