@@ -7,6 +7,7 @@ from pathlib import Path
 
 from odoo_tools.addons import Addon
 from odoo_tools.errors import ConfigError, InvalidInput, ToolMissing
+from odoo_tools.lint.common import owner_of
 from odoo_tools.lint.project import LintProject
 
 CONFIG_FILES = frozenset(
@@ -63,13 +64,10 @@ def changed_modules(project: LintProject, paths: list[Path], *, with_dependents:
     """Checkable modules holding a changed path; every module when a linter config changed."""
     if any(p.name in CONFIG_FILES for p in paths):
         return project.checkable()
-    checkable = {a.name: a for a in project.checkable()}
-    chosen: set[str] = set()
-    for path in paths:
-        real = Path(os.path.realpath(path))
-        for addon in checkable.values():
-            if addon.path in real.parents or real == addon.path:
-                chosen.add(addon.name)
+    addons = project.checkable()
+    checkable = {a.name: a for a in addons}
+    owners = (owner_of(Path(os.path.realpath(path)), addons) for path in paths)
+    chosen = {owner.name for owner in owners if owner is not None}
     if with_dependents:
         for name in list(chosen):
             chosen |= project.addon_set.reverse_dependencies(name) & set(checkable)
