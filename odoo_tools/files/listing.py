@@ -31,7 +31,8 @@ def list_directory(
     """Entries of a folder down to ``depth`` levels (0 = unlimited). "." lists the writable roots."""
     if depth < 0:
         raise InvalidInput(f"depth must be >= 0, got {depth}.", "Use 1 for direct children, 0 for all.")
-    found = islice(entries_under(ws, path, depth or None, exclude), max_entries + 1)
+    folders = _folders(ws, path)
+    found = islice(_walk_all(folders, depth or None, exclude), max_entries + 1)
     entries = [DirEntry(path=f.rel, kind=f.kind, size=f.size, depth=f.depth) for f in found]
     truncated = len(entries) > max_entries
     entries = entries[:max_entries]
@@ -40,7 +41,7 @@ def list_directory(
         notes.append(f"Only the first {max_entries} entries are shown; list a subfolder or lower depth.")
     if is_top(path) and any(r.readonly for r in ws.roots):
         notes.append(READONLY_NOTE)
-    shown = "." if is_top(path) else ws.resolve(path).rel
+    shown = "." if is_top(path) else folders[0].rel
     return ListDirectoryResult(
         path=shown,
         entries=entries,
@@ -71,7 +72,11 @@ def _folders(ws: Workspace, path: str) -> list[Resolved]:
 
 
 def entries_under(ws: Workspace, path: str, depth: int | None, exclude: Sequence[str]) -> Iterator[Found]:
-    for folder in _folders(ws, path):
+    return _walk_all(_folders(ws, path), depth, exclude)
+
+
+def _walk_all(folders: list[Resolved], depth: int | None, exclude: Sequence[str]) -> Iterator[Found]:
+    for folder in folders:
         yield from walk(folder.path, folder.rel, max_depth=depth, exclude=exclude)
 
 
