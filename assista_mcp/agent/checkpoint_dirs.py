@@ -10,6 +10,8 @@ import json
 import os
 from pathlib import Path
 
+from odoo_tools.files.writing import atomic_write_bytes
+
 FILE_NAME = "new_dirs.json"
 
 
@@ -29,9 +31,7 @@ def remember(state_dir: Path, turn_id: str, folders: list[Path]) -> None:
     known = _load(state_dir)
     mine = known.setdefault(turn_id, [])
     mine += [str(f) for f in folders if str(f) not in mine]
-    tmp = state_dir / f"{FILE_NAME}.tmp"
-    tmp.write_text(json.dumps(known, indent=1), encoding="utf-8")
-    os.replace(tmp, state_dir / FILE_NAME)
+    atomic_write_bytes(state_dir / FILE_NAME, json.dumps(known, indent=1).encode("utf-8"))
 
 
 def remove_empty(state_dir: Path, turn_id: str) -> list[Path]:
