@@ -22,19 +22,19 @@ class AddonPath:
 class PathMapper:
     def __init__(self, roots: Sequence[Path], modules: Sequence[str]) -> None:
         self.roots = [Path(r) for r in roots]
+        self._real_roots = [(root, root.resolve()) for root in self.roots]  # resolved once, not per frame
         self.modules = set(modules)
         self._known: dict[str, bool] = {}
 
     def map(self, raw: str) -> AddonPath | None:
         """The addon file behind ``raw``, or None for framework / library files."""
         path = PurePosixPath(raw.replace("\\", "/"))
-        for root in self.roots:
-            try:
-                rel = PurePosixPath(Path(raw).resolve().relative_to(root.resolve()).as_posix())
-            except (ValueError, OSError):
-                continue
-            if len(rel.parts) >= 2:
-                return self._found(root, rel)
+        real = _resolved(raw)
+        for root, real_root in self._real_roots:
+            if real is not None and real.is_relative_to(real_root):
+                rel = PurePosixPath(real.relative_to(real_root).as_posix())
+                if len(rel.parts) >= 2:
+                    return self._found(root, rel)
         parts = path.parts
         for i, part in enumerate(parts[:-1]):
             if self.is_addon(part) and not _inside_python_library(parts[:i]):
@@ -65,6 +65,13 @@ class PathMapper:
         for root in self.roots:
             if (root / module / "__manifest__.py").is_file():
                 return root
+        return None
+
+
+def _resolved(raw: str) -> Path | None:
+    try:
+        return Path(raw).resolve()
+    except (OSError, RuntimeError):  # a symlink loop
         return None
 
 
