@@ -77,9 +77,14 @@ async def run_process(
         _feed(proc, stdin_data),
     )
     timed_out = False
-    try:
-        await asyncio.wait_for(asyncio.shield(readers), timeout)
+
+    async def finished() -> None:
+        # The exit is under the timeout too: a child that closed its output may still be running.
+        await asyncio.shield(readers)  # on timeout the readers go on collecting until the kill
         await proc.wait()
+
+    try:
+        await asyncio.wait_for(finished(), timeout)
     except asyncio.TimeoutError:
         timed_out = True
         await _kill_group(proc)

@@ -92,6 +92,12 @@ def test_timeout_kills_the_whole_process_group(tmp_path: Path) -> None:
     assert _wait_gone(int(pid_file.read_text()))
 
 
+def test_timeout_holds_when_the_child_closed_its_output() -> None:
+    # The output pipes reach EOF at once; the child itself runs on past the timeout.
+    result = run_process_sync(["sh", "-c", "exec >/dev/null 2>&1; sleep 60"], timeout=1.0)
+    assert result.timed_out and result.returncode == -9
+
+
 async def test_cancellation_kills_the_whole_process_group(tmp_path: Path) -> None:
     pid_file = tmp_path / "grandchild.pid"
     started = asyncio.Event()
