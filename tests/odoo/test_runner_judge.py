@@ -4,19 +4,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from odoo_tools.odoo_log import parse_odoo_log
 from odoo_tools.odoo_result import NOT_INSTALLED, NOT_UPGRADED, ODOO_EXIT, is_ok, judge
+from tests.odoo.variants import REPO
 
-LOGS = Path("/work/shared/odoo/logs")
+LOGS = REPO / "fixtures" / "odoo_logs" / "shared"  # the recordings, copied into the repository
 
 
 def _log(name: str) -> str:
-    path = LOGS / name
-    if not path.is_file():  # pragma: no cover - the recorded logs live beside the repository
-        pytest.skip(f"recorded log {name} not available")
-    return path.read_text()
+    return (LOGS / name).read_text()
 
 
 def test_upgrade_of_a_module_that_is_not_installed_is_a_failure_despite_exit_0() -> None:
