@@ -9,7 +9,8 @@ Public API (stable):
 - ``SUPPORTED_SERIES``; ``SeriesInfo(series, source, detail)``, ``.major`` (int or None)
 - ``detect_series(odoo_path=None, manifests=(), setting=None) -> SeriesInfo``
 - ``series_from_release_file(path)``, ``series_from_odoo_source(odoo_path)``,
-  ``series_from_manifests(manifests)``, ``series_of_version(version)``, ``normalize_series(text)``
+  ``series_from_manifests(manifests)``, ``series_of_version(version)``, ``series_major(series)``,
+  ``normalize_series(text)``
 """
 
 from __future__ import annotations
@@ -40,10 +41,7 @@ class SeriesInfo:
 
     @property
     def major(self) -> int | None:
-        if self.series is None:
-            return None
-        match = _SERIES_TEXT.match(self.series)
-        return int(match.group(1)) if match else None
+        return series_major(self.series)
 
     @property
     def supported(self) -> bool:
@@ -105,6 +103,12 @@ def series_from_manifests(manifests: Iterable[Manifest]) -> str | None:
     if not counts:
         return None
     return max(counts, key=lambda s: (counts[s], float(s)))
+
+
+def series_major(series: str | None) -> int | None:
+    """``"18.0"`` -> 18, ``"saas~17.2"`` -> 17; ``None`` or anything else -> ``None``."""
+    match = _SERIES_TEXT.match(series) if series else None
+    return int(match.group(1)) if match else None
 
 
 def normalize_series(text: str) -> str:

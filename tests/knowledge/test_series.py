@@ -13,6 +13,7 @@ from odoo_tools.series import (
     normalize_series,
     series_from_manifests,
     series_from_release_file,
+    series_major,
     series_of_version,
 )
 
@@ -73,3 +74,10 @@ def test_bad_series_setting_is_a_config_error() -> None:
     with pytest.raises(ConfigError, match="not a version"):
         normalize_series("latest")
     assert normalize_series(" 18.0 ") == "18.0"
+
+
+@pytest.mark.parametrize(
+    ("series", "major"), [("18.0", 18), ("saas~17.2", 17), ("8.0", 8), (None, None), ("master", None)]
+)
+def test_series_major(series: str | None, major: int | None) -> None:
+    assert series_major(series) == major

@@ -18,6 +18,7 @@ from odoo_tools.lint.static.manifest_files import check_manifest_files
 from odoo_tools.lint.static.models import check_models
 from odoo_tools.lint.static.xml_ids import check_refs
 from odoo_tools.lint.static.xml_scan import XmlScan, scan_xml
+from odoo_tools.series import series_major
 
 if TYPE_CHECKING:
     from odoo_tools.lint.project import LintProject
@@ -26,8 +27,7 @@ if TYPE_CHECKING:
 def static_findings(project: LintProject, addon: Addon) -> list[Finding]:
     """Every static finding for ``addon``."""
     index = project.index()
-    major = int(project.series.split(".")[0]) if project.series and project.series[0].isdigit() else None
-    ctx = StaticContext(addon, project.addon_set, index.tables, major)
+    ctx = StaticContext(addon, project.addon_set, index.tables, series_major(project.series))
     found = _module_findings(project, ctx)
     if not addon.manifest.parsed:
         return found
