@@ -133,7 +133,8 @@ class OdooRunner:
         result.duration_seconds = round(time.monotonic() - started, 3)
         result.timings = run.timings
         result.log_path = str(log_path)
-        result.database = run.database if keep else ""
+        kept = keep and result.template.status != "build_failed"  # no clone was ever made
+        result.database = run.database if kept else ""
         return result
 
     def _addons(self, odoo: OdooBin) -> AddonSet:

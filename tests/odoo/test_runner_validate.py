@@ -166,9 +166,10 @@ async def test_dependency_that_fails_to_build_is_reported_and_cleaned_up(
     view = addons / "library_base" / "views" / "library_book_views.xml"
     view.write_text(view.read_text().replace("</odoo>", "<record"))  # malformed XML
     runner = make_runner()
-    result = await runner.validate("install", ["library_loan"])
+    result = await runner.validate("install", ["library_loan"], keep_db=True)
     assert not result.ok
     assert result.template.status == "build_failed"
+    assert result.database == ""  # nothing to keep: the modules never got a database
     assert "dependency-build" in _kinds(result)
     assert any(f.module == "library_base" and f.path.startswith("library_base/") for f in result.findings)
     runner.wait_idle()
