@@ -64,6 +64,10 @@ class History:
                 ]
         return []
 
+    def call_ids(self) -> set[str]:
+        """Ids of every tool call in the history."""
+        return {c["id"] for m in self.messages for c in m.get("tool_calls") or []}
+
     def _current_request(self) -> int | None:
         for index in range(len(self.messages) - 1, -1, -1):
             if self.messages[index].get("role") == "user":

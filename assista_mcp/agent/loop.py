@@ -163,7 +163,7 @@ class AgentLoop:
                 continue
             finally:
                 self._in_model_call = False
-            return _with_unique_ids(reply, self.step)
+            return _with_unique_ids(reply, self.step, self.history.call_ids())
         raise ModelError("The conversation still does not fit the context window after condensing.")
 
     async def _fit_context_window(self) -> None:
@@ -284,9 +284,10 @@ class AgentLoop:
         return TurnResult(status=status, text=text, steps=steps, usage=usage)
 
 
-def _with_unique_ids(reply: ModelReply, step: int) -> ModelReply:
-    """Some models send empty or repeated call ids; results must pair with exactly one call."""
-    seen: set[str] = set()
+def _with_unique_ids(reply: ModelReply, step: int, taken: set[str]) -> ModelReply:
+    """Some models send empty ids, or ids repeated within an answer or across the session (the
+    stream's stand-ins restart at call_1); results must pair with exactly one call."""
+    seen = set(taken)
     calls = []
     for index, call in enumerate(reply.tool_calls):
         call_id = call.id if call.id and call.id not in seen else f"call_{step}_{index + 1}"

@@ -84,6 +84,17 @@ async def test_bad_calls_go_back_to_the_model_as_results(model_server: StartServ
     assert not (notes / "x.txt").exists()
 
 
+async def test_call_ids_repeated_across_steps_are_made_unique(model_server: StartServer, notes: Path) -> None:
+    again = {"tool_calls": [call("c1", "read_note", {"path": "a.txt"})]}
+    server = model_server([again, dict(again), {"text": "done"}])
+    async with agent(server, notes) as (loop, _events):
+        await loop.run_turn("read twice")
+    sent = server.requests[2]["messages"]
+    call_ids = [c["id"] for m in sent for c in m.get("tool_calls") or []]
+    assert call_ids[0] == "c1" and len(set(call_ids)) == 2
+    assert [m["tool_call_id"] for m in sent if m["role"] == "tool"] == call_ids
+
+
 async def test_step_cap_stops_with_the_session_kept(model_server: StartServer, notes: Path) -> None:
     looping = {"tool_calls": [call("", "read_note", {"path": "a.txt"})]}
     server = model_server([looping, looping, looping])
