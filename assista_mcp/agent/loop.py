@@ -56,17 +56,14 @@ class AgentLoop:
         self.toolset = toolset
         self.approvals = approvals
         self.store = store
-        self.session_id = session_id
         self.system = system
         self.max_steps = max_steps
         self.hooks: LoopHooks = hooks or NoHooks()
         self.sinks = list(sinks)
-        self.history = History(store.messages(session_id))
-        self.step = store.get(session_id).steps  # step numbers continue across resumed runs
         self._started = False
         self._partial_text: list[str] = []
         self._in_model_call = False
-        self._close_dangling("No result: the previous run stopped before this call finished.")
+        self._open(session_id)
 
     # -- public ---------------------------------------------------------------------------------
     async def run_turn(self, task: str) -> TurnResult:
@@ -98,9 +95,13 @@ class AgentLoop:
     def reset(self, session_id: str) -> None:
         """Continue in another (e.g. a fresh) session with the same model, tools and mode."""
         self.close()
+        self._open(session_id)
+
+    def _open(self, session_id: str) -> None:
+        """Take up a session's stored history; calls left open by a previous run get a result."""
         self.session_id = session_id
         self.history = History(self.store.messages(session_id))
-        self.step = self.store.get(session_id).steps
+        self.step = self.store.get(session_id).steps  # step numbers continue across resumed runs
         self._close_dangling("No result: the previous run stopped before this call finished.")
 
     def emit(self, event: StreamEvent) -> None:
