@@ -19,12 +19,24 @@ class AppContext:
         self.settings = settings
         self.workspace: Workspace = settings.workspace()
         self._services: dict[str, Any] = {}
+        self._building: dict[str, threading.Lock] = {}
         self._lock = threading.Lock()
 
     def service(self, key: str, factory: Callable[[], T]) -> T:
-        """The one shared instance of a service, built by ``factory`` on first request."""
+        """The one shared instance of a service, built by ``factory`` on first request.
+
+        Each key is built under its own lock: a slow build (the code index of an Odoo source)
+        never holds up the first use of another service.
+        """
         with self._lock:
+            if key in self._services:
+                value: T = self._services[key]
+                return value
+            building = self._building.setdefault(key, threading.Lock())
+        with building:  # a second caller of the same key waits here, then finds it built
             if key not in self._services:
-                self._services[key] = factory()
-            value: T = self._services[key]
+                built = factory()
+                with self._lock:
+                    self._services[key] = built
+            value = self._services[key]
             return value
