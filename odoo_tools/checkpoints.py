@@ -9,7 +9,6 @@ repository, branch, index and stash are never touched (``commit_to_user_repo`` i
 
 from __future__ import annotations
 
-import difflib
 import hashlib
 import io
 import os
@@ -23,6 +22,7 @@ from gitdb import IStream
 from pydantic import BaseModel, Field
 
 from odoo_tools.errors import EditConflict, NotFound
+from odoo_tools.files.diffs import unified_diff
 from odoo_tools.files.writing import atomic_write_bytes
 
 MAX_TURNS = 500
@@ -116,12 +116,13 @@ class CheckpointStore:
             if b"\0" in before or b"\0" in after:
                 chunks.append(f"Binary file {name} changed\n")
                 continue
-            chunks.extend(
-                difflib.unified_diff(
-                    before.decode("utf-8", "replace").splitlines(keepends=True),
-                    after.decode("utf-8", "replace").splitlines(keepends=True),
-                    fromfile=f"a/{name}" if state.before else "/dev/null",
-                    tofile=f"b/{name}" if state.after else "/dev/null",
+            chunks.append(
+                unified_diff(
+                    name,
+                    before.decode("utf-8", "replace"),
+                    after.decode("utf-8", "replace"),
+                    created=state.before is None,
+                    deleted=state.after is None,
                 )
             )
         return "".join(chunks)

@@ -9,6 +9,9 @@ from odoo_tools.files.textio import split_lines
 _NO_EOL = "\n\\ No newline at end of file\n"
 
 
-def unified_diff(rel: str, before: str, after: str) -> str:
-    diff = difflib.unified_diff(split_lines(before), split_lines(after), f"a/{rel}", f"b/{rel}")
+def unified_diff(rel: str, before: str, after: str, *, created: bool = False, deleted: bool = False) -> str:
+    """Git-style diff of ``rel``; a created or deleted file is diffed against /dev/null."""
+    old_name = "/dev/null" if created else f"a/{rel}"
+    new_name = "/dev/null" if deleted else f"b/{rel}"
+    diff = difflib.unified_diff(split_lines(before), split_lines(after), old_name, new_name)
     return "".join(line if line.endswith("\n") else line + _NO_EOL for line in diff)

@@ -77,6 +77,17 @@ def test_diff_shows_text_changes_and_binary_notes(tree: Path, tmp_path: Path) ->
     assert "Binary file mod/icon.png changed" in text
 
 
+def test_diff_of_files_without_a_final_newline_is_a_valid_patch(tree: Path, tmp_path: Path) -> None:
+    store = CheckpointStore(tmp_path / "state")
+    (tree / "mod" / "a.py").write_bytes(b"x = 1")
+    _turn(store, {tree / "mod" / "a.py": b"x = 2", tree / "mod" / "new.py": b"y = 1\n"})
+    turn = store.last_turn()
+    assert turn is not None
+    lines = store.diff(turn, relative_to=[tree]).splitlines()
+    assert lines[3:6] == ["-x = 1", "\\ No newline at end of file", "+x = 2"]
+    assert "--- /dev/null" in lines and "+++ b/mod/new.py" in lines
+
+
 def test_undo_refuses_when_a_file_changed_after_the_turn(tree: Path, tmp_path: Path) -> None:
     store = CheckpointStore(tmp_path / "state")
     _turn(store, {tree / "mod" / "a.py": b"x = 2\n"})
