@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from odoo_tools.errors import InvalidInput
 from odoo_tools.files.models import EntryKind
 
 DEFAULT_SKIPPED = (".git", "__pycache__", "node_modules")
@@ -46,15 +47,26 @@ def glob_regex(pattern: str) -> re.Pattern[str]:
             out.append("[^/]*")
         elif char == "?":
             out.append("[^/]")
-        elif char == "[" and "]" in pattern[i + 1 :]:
-            end = pattern.index("]", i + 1)
-            body = pattern[i + 1 : end].replace("\\", "\\\\")
-            out.append("[" + ("^" + body[1:] if body.startswith("!") else body) + "]")
+        elif char == "[" and (end := _class_end(pattern, i)) != -1:
+            body = pattern[i + 1 : end]
+            negate = body.startswith("!")
+            body = re.sub(r"([\\\[^])", r"\\\1", body[1:] if negate else body)  # literal in a glob
+            out.append("[" + ("^" if negate else "") + body + "]")
             i = end
         else:
             out.append(re.escape(char))
         i += 1
-    return re.compile("".join(out) + r"\Z")
+    try:
+        return re.compile("".join(out) + r"\Z")
+    except re.error as exc:  # e.g. a reversed range [z-a]
+        raise InvalidInput(f"Invalid glob {pattern!r}: {exc}.", "Check its [...] ranges.") from exc
+
+
+def _class_end(pattern: str, start: int) -> int:
+    """Index of the ']' closing the class opened at ``start`` (-1: none, the '[' is literal).
+    As in fnmatch, a ']' right after '[' or '[!' is part of the class."""
+    first = start + 1 + (pattern.startswith("!", start + 1))
+    return pattern.find("]", first + 1 if pattern.startswith("]", first) else first)
 
 
 def glob_matches(pattern: str, rel: str) -> bool:

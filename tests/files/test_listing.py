@@ -80,6 +80,22 @@ def test_glob_semantics() -> None:
     assert glob_matches("[!x]*.py", "a.py") and not glob_matches("[!x]*.py", "x.py")
 
 
+def test_brackets_follow_fnmatch() -> None:
+    assert glob_matches("[]]", "]") and glob_matches("[!]]", "a") and not glob_matches("[!]]", "]")
+    assert glob_matches("a[]b", "a[]b") and glob_matches("[^a]", "^") and not glob_matches("[^a]", "b")
+    assert glob_matches("[[]x", "[x")
+
+
+async def test_an_invalid_glob_is_bad_input_not_a_crash(call: Any) -> None:
+    for tool, arguments in (
+        ("search_files", {"pattern": "[z-a]*.py"}),
+        ("list_directory", {"path": ".", "exclude": ["[z-a]"]}),
+        ("grep", {"pattern": "x", "include": ["[z-a]"]}),
+    ):
+        text = error_text(await call(tool, **arguments))
+        assert "Invalid glob '[z-a]" in text and "bug" not in text, tool
+
+
 async def test_grep_with_context_and_include(call: Any) -> None:
     result = await call("grep", pattern=r"_name = \"library\.book\"", include=["*.py"], context=1)
     out = result.structured_content
