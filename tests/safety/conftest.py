@@ -11,26 +11,18 @@ import pytest
 
 from assista_mcp.cli import main
 from fixtures.model_server import TEST_MODEL, ScriptedModelServer
-from tests.agent.conftest import model_env, model_server
+from tests.agent.conftest import StartServer, model_env, model_server
+from tests.agent.loop_support import call, tool_messages
 
-__all__ = ["model_env", "model_server"]
+__all__ = ["StartServer", "call", "model_env", "model_server", "tool_messages"]
 
-StartServer = Callable[[list[dict[str, Any]]], ScriptedModelServer]
 RunAgent = Callable[..., tuple[int, list[dict[str, Any]], str]]
 BOOK = "library_base/models/library_book.py"
 ANCHOR = "    pages = fields.Integer()\n"
 
 
-def call(call_id: str, name: str, arguments: Any) -> dict[str, Any]:
-    return {"id": call_id, "name": name, "arguments": arguments}
-
-
 def edit(call_id: str, path: str, old: str, new: str) -> dict[str, Any]:
     return call(call_id, "edit_file", {"path": path, "edits": [{"old_text": old, "new_text": new}]})
-
-
-def tool_messages(request: dict[str, Any]) -> dict[str, str]:
-    return {m["tool_call_id"]: m["content"] for m in request["messages"] if m["role"] == "tool"}
 
 
 def snapshot(root: Path) -> dict[str, tuple[bytes, int]]:
