@@ -34,5 +34,7 @@ def context_window(model: str) -> int | None:
         info = load_litellm().get_model_info(model)
     except Exception:  # unmapped model
         return None
-    value = info.get("max_input_tokens") or info.get("max_tokens")
+    # Only the input limit: for many models "max_tokens" is the *output* limit, and taking it would
+    # condense the conversation far too early. Unknown -> None: the loop condenses on the error.
+    value = info.get("max_input_tokens")
     return int(value) if value else None

@@ -178,6 +178,26 @@ def test_context_window_known_and_unknown(model_env: None) -> None:
 
 
 # -- secrets, configuration, lazy import -----------------------------------------------------------
+def test_context_window_ignores_an_output_only_limit(model_env: None) -> None:
+    from assista_mcp.agent.provider import load_litellm
+
+    litellm = load_litellm()
+    litellm.register_model(
+        {"assista-test/output-limit-only": {"max_tokens": 4096, "litellm_provider": "openai"}}
+    )
+    litellm.register_model(
+        {
+            "assista-test/with-input": {
+                "max_tokens": 4096,
+                "max_input_tokens": 128000,
+                "litellm_provider": "openai",
+            }
+        }
+    )
+    assert context_window("assista-test/output-limit-only") is None
+    assert context_window("assista-test/with-input") == 128000
+
+
 def test_redact_env_values_and_key_patterns() -> None:
     env = {"MY_PROVIDER_API_KEY": "abcdef123456", "HOME": "/home/me"}
     text = "key abcdef123456 in /home/me with sk-proj-ABCDEFGH1234 and Bearer eyJhbGciOiJIUzI1NiJ9"
