@@ -14,8 +14,8 @@ from pydantic import BaseModel, Field
 from assista_mcp.context import AppContext
 from assista_mcp.guidelines import SERIES, guidelines_for, normalize_series
 from assista_mcp.tools._base import register_tool
-from odoo_tools.addons import discover_addons
-from odoo_tools.series import detect_series
+from odoo_tools.addons._discovery import discover_addons
+from odoo_tools.addons._series import detect_series
 
 
 class Guidelines(BaseModel):
@@ -24,7 +24,7 @@ class Guidelines(BaseModel):
 
 
 def project_series(ctx: AppContext) -> str:
-    """The project's series, as ``odoo_tools.series`` decides it (source > manifests > setting)."""
+    """The project's series, as ``odoo_tools.addons._series`` decides it (source > manifests > setting)."""
     addons = discover_addons(list(ctx.workspace.writable_roots))
     own = (addon.manifest for addon in addons.addons.values() if not addon.readonly)
     info = detect_series(ctx.settings.odoo_source(), own, ctx.settings.odoo_series)

@@ -22,8 +22,8 @@ from gitdb import IStream
 from pydantic import BaseModel, Field
 
 from odoo_tools.errors import EditConflict, NotFound
-from odoo_tools.files.diffs import unified_diff
-from odoo_tools.files.writing import atomic_write_bytes
+from odoo_tools.files._diffs import unified_diff
+from odoo_tools.files._writing import atomic_write_bytes
 
 MAX_TURNS = 500
 

@@ -26,7 +26,7 @@ from assista_mcp.agent.toolset import NAMESPACE_SEP, OWN_SERVER
 from assista_mcp.settings import Settings
 from odoo_tools.checkpoints import CheckpointStore, FileState, TurnRecord, commit_to_user_repo
 from odoo_tools.errors import AssistaError, NotFound
-from odoo_tools.files.patching import patch_paths
+from odoo_tools.files._patching import patch_paths
 from odoo_tools.workspace import Workspace
 
 WRITE_TOOLS = frozenset(

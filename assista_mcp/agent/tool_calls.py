@@ -9,7 +9,7 @@ from assista_mcp.agent.approvals import ToolKind
 from assista_mcp.agent.model import ToolCall
 from assista_mcp.agent.toolset import ToolInfo, Toolset
 from odoo_tools.errors import AssistaError, InvalidInput
-from odoo_tools.files.patching import patch_paths
+from odoo_tools.files._patching import patch_paths
 
 PATH_KEYS = ("path", "source", "destination", "target", "new_path", "old_path", "file", "file_path")
 PATCH_KEYS = ("patch", "diff")

@@ -21,8 +21,8 @@ from assista_mcp.agent.approvals import ApprovalRequest, Approvals, ToolKind
 from assista_mcp.agent.events import StreamEvent
 from assista_mcp.agent.loop_hooks import NoHooks
 from assista_mcp.agent.toolset import OWN_SERVER, ToolInfo, ToolOutcome, Toolset
+from odoo_tools.addons._manifest import find_manifest_file
 from odoo_tools.errors import AssistaError
-from odoo_tools.manifest import find_manifest_file
 from odoo_tools.workspace import Workspace
 
 DEFAULT_ROUNDS = 3

@@ -14,10 +14,10 @@ from typing import TYPE_CHECKING
 
 from assista_mcp.cli.common import add_odoo_flags
 from assista_mcp.odoo_config import runner_config
-from odoo_tools.addons import Addon
+from odoo_tools.addons._discovery import Addon
 from odoo_tools.findings import Finding
-from odoo_tools.odoo_result import Action
-from odoo_tools.odoo_validate import OdooRunner
+from odoo_tools.runs._result import Action
+from odoo_tools.runs._validate import OdooRunner
 
 if TYPE_CHECKING:
     from assista_mcp.cli.check import CheckContext

@@ -1,5 +1,5 @@
 """MCP tools: run a real Odoo (install, upgrade, test) and check the setup (thin adapters over
-``odoo_tools.odoo_validate`` and ``odoo_tools.doctor``).
+``odoo_tools.runs._validate`` and ``odoo_tools.runs._doctor``).
 
 The tools are async: progress notifications flow while odoo-bin runs, and an MCP cancel
 cancels the call, which kills odoo-bin's process group and drops the database it used.
@@ -20,9 +20,9 @@ from pydantic import Field
 from assista_mcp.context import AppContext
 from assista_mcp.odoo_config import runner_config
 from assista_mcp.tools._base import register_tool
-from odoo_tools.doctor import DoctorReport, run_doctor
-from odoo_tools.odoo_result import Action, ValidationResult
-from odoo_tools.odoo_validate import OdooRunner
+from odoo_tools.runs._doctor import DoctorReport, run_doctor
+from odoo_tools.runs._result import Action, ValidationResult
+from odoo_tools.runs._validate import OdooRunner
 
 LOG_URI = "odoo://run-log/{name}"
 LOG_TAIL_CHARS = 200_000

@@ -1,17 +1,17 @@
 """Sandboxed file operations over the addons roots: the library behind the MCP file tools.
 
 Every function takes a ``Workspace`` first and a path relative to an addons root; results are
-pydantic models (``odoo_tools.files.models``); failures raise ``odoo_tools.errors`` errors.
+pydantic models (``odoo_tools.files._models``); failures raise ``odoo_tools.errors`` errors.
 """
 
-from odoo_tools.files.editing import Edit, edit_file
-from odoo_tools.files.listing import file_info, list_directory, search_files
-from odoo_tools.files.locks import path_locks
-from odoo_tools.files.moving import delete_file, move_file
-from odoo_tools.files.patching import apply_patch
-from odoo_tools.files.reading import LineRange, read_files
-from odoo_tools.files.searching import grep
-from odoo_tools.files.writing import atomic_write_bytes, create_folder, write_file
+from odoo_tools.files._editing import Edit, edit_file
+from odoo_tools.files._listing import file_info, list_directory, search_files
+from odoo_tools.files._locks import path_locks
+from odoo_tools.files._moving import delete_file, move_file
+from odoo_tools.files._patching import apply_patch
+from odoo_tools.files._reading import LineRange, read_files
+from odoo_tools.files._searching import grep
+from odoo_tools.files._writing import atomic_write_bytes, create_folder, write_file
 
 __all__ = [
     "Edit",

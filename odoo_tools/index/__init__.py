@@ -6,6 +6,6 @@ Public API (stable): ``ProjectIndex`` (see ``project.py``) and the answer models
 
 from __future__ import annotations
 
-from odoo_tools.index.project import ProjectIndex
+from odoo_tools.index._project import ProjectIndex
 
 __all__ = ["ProjectIndex"]

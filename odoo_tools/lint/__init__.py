@@ -11,10 +11,10 @@ Public API:
 
 from __future__ import annotations
 
-from odoo_tools.lint.cache import FileDigests, LintCache
-from odoo_tools.lint.project import LintProject, load_project
-from odoo_tools.lint.runner import CHECKS, LintRun, lint_addons, lint_addons_sync
-from odoo_tools.lint.summary import Summary, summarize
+from odoo_tools.lint._cache import FileDigests, LintCache
+from odoo_tools.lint._project import LintProject, load_project
+from odoo_tools.lint._runner import CHECKS, LintRun, lint_addons, lint_addons_sync
+from odoo_tools.lint._summary import Summary, summarize
 
 __all__ = [
     "CHECKS",

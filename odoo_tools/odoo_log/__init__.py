@@ -8,9 +8,9 @@ Public API:
 from __future__ import annotations
 
 from odoo_tools.odoo_log import kinds
-from odoo_tools.odoo_log.parser import OdooLogReport, parse_odoo_log
-from odoo_tools.odoo_log.progress import ProgressTracker
-from odoo_tools.odoo_log.testrun import TestCounts, TestResult, TestStatus
+from odoo_tools.odoo_log._parser import OdooLogReport, parse_odoo_log
+from odoo_tools.odoo_log._progress import ProgressTracker
+from odoo_tools.odoo_log._testrun import TestCounts, TestResult, TestStatus
 
 __all__ = [
     "OdooLogReport",

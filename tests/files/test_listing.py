@@ -8,7 +8,7 @@ import pytest
 
 from odoo_tools.errors import InvalidInput
 from odoo_tools.files import grep, list_directory, search_files
-from odoo_tools.files.walking import glob_matches
+from odoo_tools.files._walking import glob_matches
 from odoo_tools.workspace import Workspace
 from tests.files.conftest import BOOK, error_text
 

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from odoo_tools.errors import EditConflict
 from odoo_tools.files import apply_patch
-from odoo_tools.files.diffs import unified_diff
+from odoo_tools.files._diffs import unified_diff
 from odoo_tools.workspace import Workspace
 
 # Few distinct lines, so hunks have repeated, ambiguous context (the hard case for placement).

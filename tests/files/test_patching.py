@@ -9,7 +9,7 @@ import pytest
 
 from odoo_tools.errors import EditConflict, InvalidInput
 from odoo_tools.files import apply_patch
-from odoo_tools.files.patching import parse_patch, patch_paths
+from odoo_tools.files._patching import parse_patch, patch_paths
 from odoo_tools.workspace import Workspace
 from tests.files.conftest import BOOK, error_text
 

@@ -7,7 +7,7 @@ import pytest
 
 from odoo_tools.errors import InvalidInput, NotFound, SandboxViolation
 from odoo_tools.files import grep
-from odoo_tools.files.textio import read_regular_file, split_lines
+from odoo_tools.files._textio import read_regular_file, split_lines
 from odoo_tools.workspace import Workspace
 
 

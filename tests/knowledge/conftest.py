@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from odoo_tools.addons import odoo_core_roots
+from odoo_tools.addons._discovery import odoo_core_roots
 from odoo_tools.index import ProjectIndex
 
 REPO = Path(__file__).resolve().parents[2]

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from odoo_tools.addons import AddonSet, discover_addons, odoo_core_roots, odoo_source_from_bin
+from odoo_tools.addons._discovery import AddonSet, discover_addons, odoo_core_roots, odoo_source_from_bin
 from odoo_tools.errors import NotFound
 
 

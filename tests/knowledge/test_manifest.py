@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from odoo_tools.manifest import ManifestCache, find_manifest_file, parse_manifest_text, read_manifest
+from odoo_tools.addons._manifest import ManifestCache, find_manifest_file, parse_manifest_text, read_manifest
 
 REPO = Path(__file__).resolve().parents[2]
 

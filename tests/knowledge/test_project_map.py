@@ -6,7 +6,7 @@ import pytest
 
 from odoo_tools.errors import NotFound
 from odoo_tools.index import ProjectIndex
-from odoo_tools.index.project_map import estimate_tokens
+from odoo_tools.index._project_map import estimate_tokens
 
 
 def test_default_map_names_series_modules_models_views_and_menus(index: ProjectIndex) -> None:

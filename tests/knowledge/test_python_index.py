@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from odoo_tools.index.python_index import parse_python
+from odoo_tools.index._python_index import parse_python
 
 SOURCE = b"""
 from odoo import api, fields, models

@@ -6,9 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from odoo_tools.errors import ConfigError
-from odoo_tools.manifest import Manifest, parse_manifest_text
-from odoo_tools.series import (
+from odoo_tools.addons._manifest import Manifest, parse_manifest_text
+from odoo_tools.addons._series import (
     detect_series,
     normalize_series,
     series_from_manifests,
@@ -16,6 +15,7 @@ from odoo_tools.series import (
     series_major,
     series_of_version,
 )
+from odoo_tools.errors import ConfigError
 
 
 def _odoo(tmp_path: Path, version_info: str) -> Path:

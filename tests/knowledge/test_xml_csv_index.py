@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from odoo_tools.index.csv_index import parse_csv
-from odoo_tools.index.xml_index import parse_xml
+from odoo_tools.index._csv_index import parse_csv
+from odoo_tools.index._xml_index import parse_xml
 
 XML = b"""<?xml version="1.0"?>
 <odoo>

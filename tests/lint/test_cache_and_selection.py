@@ -11,7 +11,7 @@ import pytest
 
 from odoo_tools.errors import InvalidInput, NotFound
 from odoo_tools.lint import FileDigests, LintCache, lint_addons_sync, load_project
-from odoo_tools.lint.changes import changed_modules, shard
+from odoo_tools.lint._changes import changed_modules, shard
 from tests.lint.conftest import FIXTURE_ADDONS, run_cli
 
 FAST = ["flake8", "static"]
@@ -94,7 +94,7 @@ def test_changed_selects_modules_with_changed_files(tree: Path, repo: git.Repo) 
     repo.git.checkout("-q", "-b", "feature")
     (tree / "library_loan" / "README.rst").write_text("Loans\n", encoding="utf-8")  # untracked counts
     project = load_project([tree])
-    from odoo_tools.lint.changes import changed_files
+    from odoo_tools.lint._changes import changed_files
 
     _, paths = changed_files(tree, "main")
     assert [a.name for a in changed_modules(project, paths, with_dependents=False)] == ["library_loan"]

@@ -1,8 +1,8 @@
 from __future__ import annotations
 
 from odoo_tools.findings import Finding
-from odoo_tools.lint.dedupe import drop_duplicates
-from odoo_tools.lint.summary import summarize
+from odoo_tools.lint._dedupe import drop_duplicates
+from odoo_tools.lint._summary import summarize
 
 
 def _f(source: str, code: str, module: str = "m", severity: str = "error", message: str = "x") -> Finding:

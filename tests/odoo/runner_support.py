@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from odoo_tools.errors import DatabaseError
-from odoo_tools.pg import Pg, PgParams
+from odoo_tools.runs._pg import Pg, PgParams
 
 REPO = Path(__file__).resolve().parents[2]
 STUB_ODOO_BIN = REPO / "fixtures" / "odoo_stub" / "odoo-bin"

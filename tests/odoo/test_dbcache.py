@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from odoo_tools.dbcache import RUN_LOCK_PREFIX, TemplateCache, TemplateInfo, template_key
 from odoo_tools.errors import DatabaseError
-from odoo_tools.pg import Pg, new_db_name
+from odoo_tools.runs._dbcache import RUN_LOCK_PREFIX, TemplateCache, TemplateInfo, template_key
+from odoo_tools.runs._pg import Pg, new_db_name
 
 
 class Builder:

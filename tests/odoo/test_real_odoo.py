@@ -21,9 +21,9 @@ from pathlib import Path
 import pytest
 
 from odoo_tools.odoo_log import kinds
-from odoo_tools.odoo_result import ValidationResult
-from odoo_tools.odoo_validate import OdooRunner, RunnerConfig
-from odoo_tools.pg import Pg, PgParams
+from odoo_tools.runs._pg import Pg, PgParams
+from odoo_tools.runs._result import ValidationResult
+from odoo_tools.runs._validate import OdooRunner, RunnerConfig
 from tests.odoo.variants import REPO, make_variant
 
 ODOO_BIN = os.environ.get("ASSISTA_TEST_ODOO_BIN", "")

@@ -1,4 +1,4 @@
-"""odoo_tools.odoo_bin: finding odoo-bin, its version, its command line and environment, running it."""
+"""odoo_tools.runs._odoo_bin: finding odoo-bin, its version, its command line and environment, running it."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import anyio
 import pytest
 
 from odoo_tools.errors import ProcessFailed, ToolMissing
-from odoo_tools.odoo_bin import (
+from odoo_tools.runs._odoo_bin import (
     OdooBin,
     RunSpec,
     build_argv,
@@ -22,7 +22,7 @@ from odoo_tools.odoo_bin import (
     parse_version,
     run_odoo,
 )
-from odoo_tools.pg import PgParams
+from odoo_tools.runs._pg import PgParams
 
 
 def _script(path: Path, body: str) -> Path:

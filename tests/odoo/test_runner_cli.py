@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from assista_mcp.cli import main
-from odoo_tools.pg import Pg
+from odoo_tools.runs._pg import Pg
 from tests.odoo.runner_support import join_spare_threads
 
 

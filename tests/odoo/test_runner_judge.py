@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from odoo_tools.odoo_log import parse_odoo_log
-from odoo_tools.odoo_result import NOT_INSTALLED, NOT_UPGRADED, ODOO_EXIT, is_ok, judge
+from odoo_tools.runs._result import NOT_INSTALLED, NOT_UPGRADED, ODOO_EXIT, is_ok, judge
 from tests.odoo.variants import REPO
 
 LOGS = REPO / "fixtures" / "odoo_logs" / "shared"  # the recordings, copied into the repository

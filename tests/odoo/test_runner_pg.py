@@ -1,4 +1,4 @@
-"""odoo_tools.pg against the real PostgreSQL: parameters, our-databases-only helpers, locks."""
+"""odoo_tools.runs._pg against the real PostgreSQL: parameters, our-databases-only helpers, locks."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import time
 import pytest
 
 from odoo_tools.errors import DatabaseError, InvalidInput, SandboxViolation
-from odoo_tools.pg import Pg, PgParams, new_db_name
+from odoo_tools.runs._pg import Pg, PgParams, new_db_name
 
 
 def test_params_precedence_flags_then_env_then_conf() -> None:

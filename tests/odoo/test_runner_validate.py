@@ -14,10 +14,10 @@ import pytest
 
 from odoo_tools.errors import InvalidInput
 from odoo_tools.odoo_log import kinds
-from odoo_tools.odoo_plan import check_modules
-from odoo_tools.odoo_result import NOT_INSTALLED, TIMEOUT, ValidationResult
-from odoo_tools.odoo_validate import OdooRunner, RunnerConfig
-from odoo_tools.pg import Pg, PgParams
+from odoo_tools.runs._pg import Pg, PgParams
+from odoo_tools.runs._plan import check_modules
+from odoo_tools.runs._result import NOT_INSTALLED, TIMEOUT, ValidationResult
+from odoo_tools.runs._validate import OdooRunner, RunnerConfig
 from tests.odoo.runner_support import processes_mentioning
 
 RunnerFactory = Callable[..., OdooRunner]

@@ -11,7 +11,7 @@ import anyio
 import pytest
 from mcp import Client
 
-from odoo_tools.pg import Pg
+from odoo_tools.runs._pg import Pg
 from tests.odoo.runner_support import join_spare_threads, processes_mentioning
 
 ServerFactory = Callable[..., Any]

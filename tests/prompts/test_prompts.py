@@ -56,7 +56,7 @@ def addons_17(addons: Path) -> Path:
 async def test_guidelines_tool_defaults_to_the_project_series(
     server_for: Callable[..., Any], addons_17: Path
 ) -> None:
-    # The manifests (17.0) outrank the configured fallback (16.0), as odoo_tools.series decides.
+    # The manifests (17.0) outrank the configured fallback (16.0), as odoo_tools.addons._series decides.
     async with Client(server_for(addons_17, odoo_series="16.0")) as client:
         result = await client.call_tool("get_guidelines", {})
         developer = await client.get_prompt("odoo_developer", {})

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from odoo_tools.pg import Pg
+from odoo_tools.runs._pg import Pg
 from tests.odoo.runner_support import join_spare_threads, pg, stub_odoo_bin
 from tests.safety.conftest import RunAgent, StartServer, edit
 

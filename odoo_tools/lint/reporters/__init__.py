@@ -8,8 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from odoo_tools.lint.reporters import github, json_report, junit, sarif, text
-from odoo_tools.lint.reporters.base import Report
+from odoo_tools.lint.reporters import _github as github
+from odoo_tools.lint.reporters import _json_report as json_report
+from odoo_tools.lint.reporters import _junit as junit
+from odoo_tools.lint.reporters import _sarif as sarif
+from odoo_tools.lint.reporters import _text as text
+from odoo_tools.lint.reporters._base import Report
 
 FORMATS: dict[str, Callable[[Report], str]] = {
     "text": text.render,

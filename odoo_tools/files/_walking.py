@@ -1,0 +1,120 @@
+"""Walk folders inside the sandbox: never follow symlinks, skip noise folders, honour excludes."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from odoo_tools.errors import InvalidInput
+from odoo_tools.files._models import EntryKind
+
+DEFAULT_SKIPPED = (".git", "__pycache__", "node_modules")
+
+
+@dataclass(frozen=True)
+class Found:
+    path: Path  # absolute, not resolved (a symlink stays a symlink)
+    rel: str  # relative to the walked root, POSIX
+    kind: EntryKind
+    depth: int
+    size: int | None
+    sub: str = ""  # relative to the walked folder (what globs with a '/' are matched against)
+
+    def matches(self, pattern: str) -> bool:
+        """A glob with a '/' may be written from the walked folder or from the root."""
+        return glob_matches(pattern, self.sub) or ("/" in pattern and glob_matches(pattern, self.rel))
+
+
+@lru_cache(maxsize=256)
+def glob_regex(pattern: str) -> re.Pattern[str]:
+    """A glob as a regex: ``*`` and ``?`` stay within one folder, ``**/`` spans any number."""
+    out, i = [], 0
+    while i < len(pattern):
+        char = pattern[i]
+        if pattern.startswith("**/", i):
+            out.append("(?:.*/)?")
+            i += 3
+            continue
+        if pattern.startswith("**", i):
+            out.append(".*")
+            i += 2
+            continue
+        if char == "*":
+            out.append("[^/]*")
+        elif char == "?":
+            out.append("[^/]")
+        elif char == "[" and (end := _class_end(pattern, i)) != -1:
+            body = pattern[i + 1 : end]
+            negate = body.startswith("!")
+            body = re.sub(r"([\\\[^])", r"\\\1", body[1:] if negate else body)  # literal in a glob
+            out.append("[" + ("^" if negate else "") + body + "]")
+            i = end
+        else:
+            out.append(re.escape(char))
+        i += 1
+    try:
+        return re.compile("".join(out) + r"\Z")
+    except re.error as exc:  # e.g. a reversed range [z-a]
+        raise InvalidInput(f"Invalid glob {pattern!r}: {exc}.", "Check its [...] ranges.") from exc
+
+
+def _class_end(pattern: str, start: int) -> int:
+    """Index of the ']' closing the class opened at ``start`` (-1: none, the '[' is literal).
+    As in fnmatch, a ']' right after '[' or '[!' is part of the class."""
+    first = start + 1 + (pattern.startswith("!", start + 1))
+    return pattern.find("]", first + 1 if pattern.startswith("]", first) else first)
+
+
+def glob_matches(pattern: str, rel: str) -> bool:
+    """A pattern with a '/' is matched against the relative path, otherwise against the name."""
+    subject = rel if "/" in pattern else rel.rsplit("/", 1)[-1]
+    return glob_regex(pattern).match(subject) is not None
+
+
+def walk(
+    top: Path, rel_top: str, *, max_depth: int | None = None, exclude: Sequence[str] = ()
+) -> Iterator[Found]:
+    """Entries under ``top`` (sorted, folders descended depth-first); symlinks are listed, not followed."""
+    skipped = (*DEFAULT_SKIPPED, *exclude)
+    yield from _walk(top, rel_top, "", 1, max_depth, skipped)
+
+
+def _walk(
+    folder: Path, rel: str, sub: str, depth: int, max_depth: int | None, skipped: Sequence[str]
+) -> Iterator[Found]:
+    try:
+        with os.scandir(folder) as handle:
+            entries = sorted(handle, key=lambda e: e.name)
+    except OSError:
+        return  # unreadable folder: nothing to list, the walk goes on
+    for entry in entries:
+        entry_rel = entry.name if rel in ("", ".") else f"{rel}/{entry.name}"
+        entry_sub = entry.name if not sub else f"{sub}/{entry.name}"
+        found = _found(entry, entry_rel, entry_sub, depth)
+        if any(found.matches(p) for p in skipped):
+            continue
+        yield found
+        if found.kind == "folder" and (max_depth is None or depth < max_depth):
+            yield from _walk(Path(entry.path), entry_rel, entry_sub, depth + 1, max_depth, skipped)
+
+
+def _found(entry: os.DirEntry[str], rel: str, sub: str, depth: int) -> Found:
+    kind: EntryKind
+    size = None
+    if entry.is_symlink():
+        kind = "symlink"
+    elif entry.is_dir(follow_symlinks=False):
+        kind = "folder"
+    elif entry.is_file(follow_symlinks=False):
+        kind = "file"
+        try:
+            size = entry.stat(follow_symlinks=False).st_size
+        except OSError:
+            size = None
+    else:
+        kind = "other"
+    return Found(Path(entry.path), rel, kind, depth, size, sub)

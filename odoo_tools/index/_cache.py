@@ -1,0 +1,156 @@
+"""Incremental indexing: which files changed since last time, and the on-disk cache.
+
+A file is re-read only when its (mtime_ns, size) changed, and re-parsed only when its content
+hash changed too; so a refresh with nothing changed costs one ``stat`` per file. The cache is
+JSON (never pickle: a cache file must not be able to run code), one folder per set of roots under
+``<cache_dir>/index/``, one shard file per module so a change rewrites only its module's shard;
+every write is atomic (temp file + rename).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from pydantic import TypeAdapter, ValidationError
+
+from odoo_tools.addons._discovery import Addon, AddonSet
+from odoo_tools.index._records import FileData
+
+CACHE_VERSION = 1
+PRUNED_DIRS = frozenset({"static", "__pycache__", "node_modules", "i18n", "i18n_extra"})
+KIND_BY_SUFFIX = {".py": "python", ".xml": "xml", ".csv": "csv"}
+# Odoo loads a CSV as the model its name spells; others (e.g. chart templates "account.tax-fr.csv",
+# read by Python code) hold no xml ids and are left out.
+DATA_CSV_NAME = re.compile(r"^[a-z][a-z0-9_]*(\.[a-z0-9_]+)*\.csv$")
+
+
+@dataclass(frozen=True, slots=True)
+class SourceFile:
+    """A file the index reads: where it is and what ``stat`` said."""
+
+    path: str  # absolute
+    rel: str  # relative to its root
+    module: str
+    kind: str
+    mtime_ns: int
+    size: int
+
+
+@dataclass(frozen=True, slots=True)
+class CacheEntry:
+    mtime_ns: int
+    size: int
+    digest: str
+    data: FileData
+
+
+_ENTRIES = TypeAdapter(dict[str, CacheEntry])
+
+
+def iter_source_files(addons: AddonSet) -> Iterator[SourceFile]:
+    """Python, XML and CSV files of every discovered addon (static assets and i18n skipped)."""
+    for name in sorted(addons.addons):
+        yield from _walk_addon(addons.addons[name])
+
+
+def _walk_addon(addon: Addon) -> Iterator[SourceFile]:
+    root = str(addon.root)
+    cut = len(root) + 1
+    todo = [str(addon.path)]
+    while todo:
+        folder = todo.pop()
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            continue
+        for entry in entries:
+            name = entry.name
+            if name.startswith("."):
+                continue
+            if entry.is_dir(follow_symlinks=False):
+                if name not in PRUNED_DIRS:
+                    todo.append(entry.path)
+                continue
+            kind = KIND_BY_SUFFIX.get(os.path.splitext(name)[1])
+            if kind is None or not entry.is_file(follow_symlinks=False):
+                continue
+            if kind == "csv" and not DATA_CSV_NAME.match(name):
+                continue
+            try:
+                st = entry.stat(follow_symlinks=False)
+            except OSError:
+                continue
+            yield SourceFile(entry.path, entry.path[cut:], addon.name, kind, st.st_mtime_ns, st.st_size)
+
+
+def digest(data: bytes) -> str:
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
+
+
+class IndexCache:
+    """The on-disk cache for one set of roots (``None`` cache_dir: memory only)."""
+
+    def __init__(self, cache_dir: Path | None, roots: list[Path]) -> None:
+        key = digest("\n".join(str(r) for r in roots).encode("utf-8", "surrogateescape"))
+        self.folder: Path | None = cache_dir / "index" / key if cache_dir else None
+
+    def load(self) -> dict[str, CacheEntry]:
+        """Every cached entry; a missing, stale or damaged shard only loses its own module."""
+        entries: dict[str, CacheEntry] = {}
+        if self.folder is None or not self.folder.is_dir():
+            return entries
+        for shard in sorted(self.folder.glob("*.json")):
+            entries.update(_read_shard(shard))
+        return entries
+
+    def save(self, entries: dict[str, CacheEntry], modules: set[str]) -> None:
+        """Rewrite the shards of ``modules`` (removing those left with no file)."""
+        if self.folder is None or not modules:
+            return
+        by_module: dict[str, dict[str, CacheEntry]] = {m: {} for m in modules}
+        for path, entry in entries.items():
+            if entry.data.module in by_module:
+                by_module[entry.data.module][path] = entry
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+        except OSError:
+            return
+        for module, shard_entries in by_module.items():
+            shard = self.folder / f"{module}.json"
+            if shard_entries:
+                _write_atomic(shard, _HEADER + _ENTRIES.dump_json(shard_entries, exclude_defaults=True))
+            elif shard.exists():
+                shard.unlink(missing_ok=True)
+
+
+_HEADER = json.dumps({"version": CACHE_VERSION}).encode() + b"\n"
+
+
+def _read_shard(shard: Path) -> dict[str, CacheEntry]:
+    try:
+        head, _, body = shard.read_bytes().partition(b"\n")
+        if head + b"\n" != _HEADER:
+            return {}
+        return _ENTRIES.validate_json(body)
+    except (OSError, ValueError, ValidationError):
+        return {}
+
+
+def _write_atomic(target: Path, payload: bytes) -> None:
+    """A cache we cannot write only costs time on the next start: errors are swallowed."""
+    tmp = ""
+    try:
+        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".shard-", suffix=".tmp")
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(payload)
+        os.replace(tmp, target)
+    except OSError:
+        if tmp and os.path.exists(tmp):
+            os.unlink(tmp)

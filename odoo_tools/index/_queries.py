@@ -1,0 +1,279 @@
+"""Cross-module answers: models with every extension and field origin, fields, xml ids, views."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+
+from odoo_tools.addons._discovery import AddonSet
+from odoo_tools.errors import InvalidInput, NotFound
+from odoo_tools.index._answers import (
+    AccessInfo,
+    FieldInfo,
+    FieldMatches,
+    MethodInfo,
+    ModelInfo,
+    ModelPart,
+    ViewSummary,
+    XmlIdInfo,
+    XmlRecordInfo,
+)
+from odoo_tools.index._records import AccessRow, FieldDef, ModelClass, ViewDef
+from odoo_tools.index._tables import Located, Tables, model_ref_key
+
+MAX_SUGGESTIONS = 5
+
+
+def find_model(tables: Tables, name: str) -> ModelInfo:
+    classes = _classes_of(tables, name)
+    info = ModelInfo(name=name)
+    for located in classes:
+        _apply_class(info, located)
+    info.known_only_by_extension = not info.defined_in
+    info.fields = list(_merged_fields(tables, name, set()).values())
+    info.methods = [
+        MethodInfo(module=c.module, path=c.path, line=m.line, name=m.name, decorators=list(m.decorators))
+        for c in classes
+        for m in c.item.methods
+    ]
+    info.views = [_ancestors(tables, x)[-1] for x in tables.views_by_model.get(name, [])]
+    key = model_ref_key(name)
+    info.actions = [
+        f"{a.item.xml_id} ({a.item.type}, {a.module})" for a in tables.actions_by_model.get(key, [])
+    ]
+    info.access = [
+        AccessInfo(
+            module=a.module,
+            path=a.path,
+            line=a.item.line,
+            xml_id=a.item.xml_id,
+            group=a.item.group,
+            perms=_perms(a.item),
+        )
+        for a in tables.access_by_model.get(key, [])
+    ]
+    info.record_rules = [
+        f"{r.item.xml_id}: {r.item.domain or '[]'} groups={','.join(r.item.groups) or 'global'} ({r.module})"
+        for r in tables.rules_by_model.get(key, [])
+    ]
+    return info
+
+
+def find_field(tables: Tables, field: str, model: str | None) -> FieldMatches:
+    """Every definition of ``field`` (on ``model``, or on any model), in load order."""
+    if not field.strip():
+        raise InvalidInput("Empty field name.", "Give a field name such as 'partner_id'.")
+    if model:
+        classes = _classes_of(tables, model)
+        matches = [_field_info(c, f) for c in classes for f in c.item.fields if f.name == field]
+        if not matches:
+            inherited = _merged_fields(tables, model, set()).get(field)
+            matches = [inherited] if inherited else []
+    else:
+        matches = [
+            _field_info(c, f)
+            for classes in tables.model_classes.values()
+            for c in classes
+            for f in c.item.fields
+            if f.name == field
+        ]
+    if not matches:
+        known = _merged_fields(tables, model, set()) if model else {}
+        raise NotFound(
+            f"No field {field!r}" + (f" on {model}." if model else " on any indexed model."),
+            _suggest(field, known) or "Use find_model to see a model's fields.",
+        )
+    return FieldMatches(field=field, model=model or "", matches=matches)
+
+
+def find_xml_id(tables: Tables, addons: AddonSet, xml_id: str, module: str | None) -> XmlIdInfo:
+    full = _qualified_xml_id(tables, xml_id.strip(), module)
+    located = tables.records[full]
+    records = [
+        XmlRecordInfo(
+            module=r.module,
+            path=r.path,
+            line=r.item.line,
+            xml_id=full,
+            model=r.item.model,
+            tag=r.item.tag,
+            loaded=_is_loaded(addons, r.module, r.path),
+        )
+        for r in located
+    ]
+    info = XmlIdInfo(xml_id=full, records=records)
+    if full in tables.views:
+        info.view = _view_summary(tables.views[full][-1])
+        info.inheritance_chain = _ancestors(tables, full)
+        root = info.inheritance_chain[0]
+        info.inherited_by = [
+            _view_summary(tables.views[x][-1]).model_copy(update={"type": root.type})
+            for x in _descendants(tables, full)
+        ]
+    return info
+
+
+# -- internals --------------------------------------------------------------------------------
+
+
+def _classes_of(tables: Tables, name: str) -> list[Located[ModelClass]]:
+    if not name or not name.strip():
+        raise InvalidInput("Empty model name.", "Give a model name such as 'res.partner'.")
+    classes = tables.model_classes.get(name.strip())
+    if not classes:
+        raise NotFound(
+            f"No model {name!r} in the indexed addons.",
+            _suggest(name, tables.model_classes) or "Use list_modules / project_map to see the models.",
+        )
+    return classes
+
+
+def _apply_class(info: ModelInfo, located: Located[ModelClass]) -> None:
+    cls = located.item
+    part = ModelPart(
+        module=located.module,
+        path=located.path,
+        line=cls.line,
+        class_name=cls.class_name,
+        defines=cls.defines,
+        kind=cls.kind,
+        inherit=list(cls.inherit),
+        fields_added=[f.name for f in cls.fields],
+        methods_added=[m.name for m in cls.methods],
+    )
+    (info.defined_in if cls.defines else info.extended_by).append(part)
+    if cls.defines:
+        info.kind = cls.kind
+    for attr in ("description", "order", "rec_name"):
+        if getattr(cls, attr):
+            setattr(info, attr, getattr(cls, attr))
+    info.inherits_from.extend(p for p in cls.parents if p not in info.inherits_from)
+    info.delegates_to.update(dict(cls.inherits))
+
+
+def _merged_fields(tables: Tables, name: str, seen: set[str]) -> dict[str, FieldInfo]:
+    """Fields of ``name``: its parents' first (``via``), then each class in load order."""
+    if name in seen:
+        return {}
+    seen.add(name)
+    fields: dict[str, FieldInfo] = {}
+    for located in tables.model_classes.get(name, []):
+        for parent in located.item.parents:
+            for fname, finfo in _merged_fields(tables, parent, seen).items():
+                fields.setdefault(
+                    fname, finfo.model_copy(update={"via": finfo.via or parent, "model": name}, deep=True)
+                )
+        for field in located.item.fields:
+            known = fields.get(field.name)
+            if known is not None:
+                # A redefinition adds to the field (selection_add, attributes); the origin stays.
+                if located.module not in known.overridden_in and located.module != known.module:
+                    known.overridden_in.append(located.module)
+                known.selection.extend(k for k in field.selection_add if k not in known.selection)
+            else:
+                fields[field.name] = _field_info(located, field)
+    return fields
+
+
+def _field_info(located: Located[ModelClass], field: FieldDef) -> FieldInfo:
+    return FieldInfo(
+        module=located.module,
+        path=located.path,
+        line=field.line,
+        model=located.item.model,
+        name=field.name,
+        type=field.type,
+        comodel=field.comodel,
+        inverse_name=field.inverse_name,
+        related=field.related,
+        compute=field.compute,
+        inverse=field.inverse,
+        store=field.store,
+        required=field.required,
+        readonly=field.readonly,
+        string=field.string,
+        selection=list(field.selection + field.selection_add),
+    )
+
+
+def _view_summary(located: Located[ViewDef]) -> ViewSummary:
+    v = located.item
+    return ViewSummary(
+        module=located.module,
+        path=located.path,
+        line=v.line,
+        xml_id=v.xml_id,
+        model=v.model,
+        type=v.type,
+        inherit_id=v.inherit_id,
+        mode=v.mode,
+        priority=v.priority,
+    )
+
+
+def _ancestors(tables: Tables, xml_id: str) -> list[ViewSummary]:
+    chain: list[ViewSummary] = []
+    current: str | None = xml_id
+    while current and current in tables.views and all(v.xml_id != current for v in chain):
+        chain.append(_view_summary(tables.views[current][-1]))
+        current = tables.views[current][-1].item.inherit_id
+    chain.reverse()
+    # An inheriting view's type and model are its root's.
+    root = chain[0] if chain else None
+    if root:
+        chain = [
+            v.model_copy(update={"type": v.type or root.type, "model": v.model or root.model}) for v in chain
+        ]
+    return chain
+
+
+def _descendants(tables: Tables, xml_id: str) -> list[str]:
+    found: list[str] = []
+    todo = [xml_id]
+    while todo:
+        for child in sorted(tables.view_children.get(todo.pop(0), [])):
+            if child not in found and child != xml_id:
+                found.append(child)
+                todo.append(child)
+    return found
+
+
+def _qualified_xml_id(tables: Tables, xml_id: str, module: str | None) -> str:
+    if not xml_id:
+        raise InvalidInput("Empty xml id.", "Give an xml id such as 'sale.view_order_form'.")
+    if "." not in xml_id and module:
+        xml_id = f"{module}.{xml_id}"
+    if xml_id in tables.records:
+        return xml_id
+    if "." not in xml_id:
+        hits = sorted(x for x in tables.records if x.endswith("." + xml_id))
+        if len(hits) == 1:
+            return hits[0]
+        if hits:
+            raise InvalidInput(
+                f"xml id {xml_id!r} exists in several modules: {', '.join(hits[:10])}.",
+                "Qualify it with the module: module.xml_id.",
+            )
+    model_hint = " (model_* ids are created by Odoo for every model, not by a data file)"
+    raise NotFound(
+        f"No record with xml id {xml_id!r} in the indexed data files"
+        + (model_hint if xml_id.rsplit(".", 1)[-1].startswith("model_") else "")
+        + ".",
+        _suggest(xml_id, tables.records) or "Use module_info to see a module's records.",
+    )
+
+
+def _is_loaded(addons: AddonSet, module: str, path: str) -> bool:
+    addon = addons.addons.get(module)
+    inner = path.split("/", 1)[1] if "/" in path else path
+    return bool(addon) and inner in (addon.manifest.data_files if addon else ())
+
+
+def _perms(row: AccessRow) -> str:
+    letters = [("r", "perm_read"), ("w", "perm_write"), ("c", "perm_create"), ("u", "perm_unlink")]
+    return "".join(letter if getattr(row, attr) else "-" for letter, attr in letters)
+
+
+def _suggest(word: str, known: Iterable[str]) -> str:
+    close = difflib.get_close_matches(word, list(known), n=MAX_SUGGESTIONS, cutoff=0.6)
+    return f"Did you mean: {', '.join(close)}?" if close else ""

@@ -1,0 +1,243 @@
+"""Records, views, actions, menus, groups, rules and QWeb templates from Odoo XML data files.
+
+Parsed with lxml with entities and network access off (a data file is untrusted input). Line
+numbers come from lxml's ``sourceline``. Files whose root is not ``<odoo>``/``<openerp>`` (OWL
+templates, reports' raw XML...) are indexed as empty.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from lxml import etree
+
+from odoo_tools.findings import Finding
+from odoo_tools.index._records import ActionDef, FileData, MenuDef, RuleDef, ViewDef, XmlRecord, qualify
+
+VIEW_TYPES = frozenset(
+    {"list", "tree", "form", "kanban", "search", "graph", "pivot", "calendar", "gantt", "activity"}
+    | {"qweb", "map", "cohort", "hierarchy"}
+)
+_ROOTS = ("odoo", "openerp")
+_ACTION_MODELS = ("ir.actions.act_window", "ir.actions.server", "ir.actions.report", "ir.actions.client")
+_ACTION_TAGS = {"act_window": "ir.actions.act_window", "report": "ir.actions.report"}
+_PARSER = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=False, remove_comments=True)
+
+
+@dataclass
+class _Collected:
+    records: list[XmlRecord] = field(default_factory=list)
+    views: list[ViewDef] = field(default_factory=list)
+    menus: list[MenuDef] = field(default_factory=list)
+    actions: list[ActionDef] = field(default_factory=list)
+    rules: list[RuleDef] = field(default_factory=list)
+
+
+def parse_xml(data: bytes, rel: str, module: str) -> FileData:
+    """Index one XML file. Malformed XML becomes a finding, never an exception."""
+    try:
+        root = etree.fromstring(data, _PARSER)
+    except etree.XMLSyntaxError as exc:
+        finding = Finding(
+            source="index",
+            code="xml-syntax",
+            module=module,
+            path=rel,
+            line=exc.lineno or None,
+            message=f"{rel} is not well-formed XML: {exc.msg}.",
+            hint="Fix the XML; the file is left out of the code index until then.",
+        )
+        return FileData(path=rel, module=module, kind="xml", findings=(finding,))
+    out = _Collected()
+    if root.tag in _ROOTS:
+        _walk(root, module, out, noupdate=_is_true(root.get("noupdate")), parent_menu="")
+    return FileData(
+        path=rel,
+        module=module,
+        kind="xml",
+        records=tuple(out.records),
+        views=tuple(out.views),
+        menus=tuple(out.menus),
+        actions=tuple(out.actions),
+        rules=tuple(out.rules),
+    )
+
+
+def _walk(node: etree._Element, module: str, out: _Collected, *, noupdate: bool, parent_menu: str) -> None:
+    for child in node:
+        if not isinstance(child.tag, str):
+            continue
+        if child.tag == "data":
+            flag = child.get("noupdate")
+            _walk(child, module, out, noupdate=noupdate if flag is None else _is_true(flag), parent_menu="")
+        elif child.tag == "record":
+            _record(child, module, out, noupdate)
+        elif child.tag == "menuitem":
+            _menuitem(child, module, out, noupdate, parent_menu)
+        elif child.tag == "template":
+            _template(child, module, out, noupdate)
+        elif child.tag in _ACTION_TAGS:
+            _legacy_action(child, module, out, noupdate)
+
+
+def _record(node: etree._Element, module: str, out: _Collected, noupdate: bool) -> None:
+    model = node.get("model", "")
+    raw_id = node.get("id")
+    if not raw_id:  # records without id are created anonymously; nothing to find by id
+        return
+    xml_id = qualify(raw_id, module)
+    line = _line(node)
+    out.records.append(XmlRecord(xml_id, model, line, "record", noupdate))
+    values = _field_values(node, module)
+    if model == "ir.ui.view":
+        out.views.append(_view(node, xml_id, line, values))
+    elif model in _ACTION_MODELS:
+        res_model = values.get("res_model") or values.get("model") or values.get("model_id", "")
+        out.actions.append(
+            ActionDef(xml_id, line, model, values.get("name", ""), res_model, values.get("view_mode", ""))
+        )
+    elif model == "ir.ui.menu":
+        out.menus.append(
+            MenuDef(
+                xml_id, line, values.get("name", ""), values.get("parent_id", ""), values.get("action", "")
+            )
+        )
+    elif model == "ir.rule":
+        out.rules.append(
+            RuleDef(
+                xml_id,
+                line,
+                values.get("name", ""),
+                values.get("model_id", ""),
+                values.get("domain_force", ""),
+                _eval_refs(values.get("groups", ""), module),
+                values.get("global", "") == "True",
+            )
+        )
+
+
+def _field_values(node: etree._Element, module: str) -> dict[str, str]:
+    """``<field name=...>`` values: ref (qualified), eval (raw text) or text."""
+    values: dict[str, str] = {}
+    for child in node:
+        if child.tag != "field" or not child.get("name"):
+            continue
+        name = child.get("name", "")
+        if child.get("ref"):
+            values[name] = qualify(child.get("ref", ""), module)
+        elif child.get("eval") is not None:
+            values[name] = child.get("eval", "")
+        elif name != "arch":
+            values[name] = (child.text or "").strip()
+    return values
+
+
+def _view(node: etree._Element, xml_id: str, line: int, values: dict[str, str]) -> ViewDef:
+    inherit_id = values.get("inherit_id", "")
+    return ViewDef(
+        xml_id=xml_id,
+        line=line,
+        model=values.get("model", ""),
+        type=values.get("type", "") or _arch_type(node),
+        inherit_id=inherit_id,
+        priority=_int(values.get("priority")),
+        mode=values.get("mode", "") or ("extension" if inherit_id else "primary"),
+        name=values.get("name", ""),
+    )
+
+
+def _arch_type(node: etree._Element) -> str:
+    for child in node:
+        if child.tag == "field" and child.get("name") == "arch":
+            for element in child:
+                if isinstance(element.tag, str):
+                    return element.tag if element.tag in VIEW_TYPES else ""
+    return ""
+
+
+def _menuitem(node: etree._Element, module: str, out: _Collected, noupdate: bool, parent_menu: str) -> None:
+    raw_id = node.get("id")
+    if not raw_id:
+        return
+    xml_id = qualify(raw_id, module)
+    line = _line(node)
+    parent = qualify(node.get("parent", ""), module) or parent_menu
+    groups = tuple(qualify(g.lstrip("-"), module) for g in node.get("groups", "").split(",") if g.strip())
+    out.records.append(XmlRecord(xml_id, "ir.ui.menu", line, "menuitem", noupdate))
+    out.menus.append(
+        MenuDef(
+            xml_id=xml_id,
+            line=line,
+            name=node.get("name", ""),
+            parent=parent,
+            action=qualify(node.get("action", ""), module),
+            sequence=_int(node.get("sequence")),
+            groups=groups,
+        )
+    )
+    for child in node:  # nested menuitems take this one as parent
+        if child.tag == "menuitem":
+            _menuitem(child, module, out, noupdate, xml_id)
+
+
+def _template(node: etree._Element, module: str, out: _Collected, noupdate: bool) -> None:
+    raw_id = node.get("id")
+    if not raw_id:
+        return
+    xml_id = qualify(raw_id, module)
+    line = _line(node)
+    inherit_id = qualify(node.get("inherit_id", ""), module)
+    primary = _is_true(node.get("primary"))
+    out.records.append(XmlRecord(xml_id, "ir.ui.view", line, "template", noupdate))
+    out.views.append(
+        ViewDef(
+            xml_id=xml_id,
+            line=line,
+            type="qweb",
+            inherit_id=inherit_id,
+            priority=_int(node.get("priority")),
+            mode="primary" if primary or not inherit_id else "extension",
+            name=node.get("name", ""),
+        )
+    )
+
+
+def _legacy_action(node: etree._Element, module: str, out: _Collected, noupdate: bool) -> None:
+    raw_id = node.get("id")
+    if not raw_id:
+        return
+    xml_id = qualify(raw_id, module)
+    model = _ACTION_TAGS[str(node.tag)]
+    line = _line(node)
+    out.records.append(XmlRecord(xml_id, model, line, str(node.tag), noupdate))
+    res_model = node.get("res_model") or node.get("model") or ""
+    out.actions.append(
+        ActionDef(xml_id, line, model, node.get("name", ""), res_model, node.get("view_mode", ""))
+    )
+
+
+def _eval_refs(text: str, module: str) -> tuple[str, ...]:
+    """xml ids inside ``eval="[(4, ref('base.group_user'))]"``."""
+    refs = []
+    for chunk in text.split("ref(")[1:]:
+        quote = chunk[:1]
+        if quote in ("'", '"') and quote in chunk[1:]:
+            refs.append(qualify(chunk[1 : chunk.index(quote, 1)], module))
+    return tuple(refs)
+
+
+def _line(node: etree._Element) -> int:
+    # lxml-stubs type sourceline loosely; it is an int, or None for built trees.
+    line = getattr(node, "sourceline", None)
+    return line if isinstance(line, int) else 0
+
+
+def _is_true(value: str | None) -> bool:
+    return (value or "").strip().lower() in ("1", "true", "yes")
+
+
+def _int(value: str | None) -> int | None:
+    try:
+        return int(value) if value is not None else None
+    except ValueError:
+        return None

@@ -1,0 +1,86 @@
+"""Which modules changed relative to a git base (GitPython), for ``check --changed``."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from odoo_tools.addons._discovery import Addon
+from odoo_tools.errors import ConfigError, InvalidInput, ToolMissing
+from odoo_tools.lint._common import owner_of
+from odoo_tools.lint._project import LintProject
+
+CONFIG_FILES = frozenset(
+    {".pylintrc", ".pylintrc-mandatory", ".flake8", "setup.cfg", "tox.ini", ".oca_hooks.cfg"}
+)
+DEFAULT_BASES = ("origin/HEAD", "origin/main", "origin/master", "main", "master")
+
+
+def changed_files(start: Path, base: str | None) -> tuple[Path, list[Path]]:
+    """(repository top, changed paths): the merge base of ``base`` and HEAD against the work
+    tree, plus untracked files. Deleted files are included (their module still changed)."""
+    try:
+        import git
+    except ImportError as exc:  # pragma: no cover - GitPython is a dependency
+        raise ToolMissing("GitPython is not installed.", "pip install GitPython") from exc
+    try:
+        repo = git.Repo(start, search_parent_directories=True)
+    except (git.InvalidGitRepositoryError, git.NoSuchPathError) as exc:
+        raise ConfigError(
+            f"{start} is not inside a git repository.", "Run --changed inside a git checkout."
+        ) from exc
+    except git.GitCommandNotFound as exc:
+        raise ToolMissing("git is not installed.", "Install git to use --changed.") from exc
+    top = Path(repo.working_tree_dir or start)
+    ref = base or _default_base(repo)
+    try:
+        merge_base = repo.merge_base(ref, "HEAD")
+        names = repo.git.diff("--name-only", "--no-renames", merge_base[0].hexsha if merge_base else ref)
+    except (git.GitCommandError, git.BadName, ValueError) as exc:
+        raise InvalidInput(
+            f"Cannot compare with git base {ref!r}: {str(exc).strip().splitlines()[-1]}.",
+            "Give an existing branch, tag or commit with --base (fetch it first in CI).",
+        ) from exc
+    paths = [top / name for name in names.splitlines() if name] + [top / n for n in repo.untracked_files]
+    return top, sorted(set(paths))
+
+
+def _default_base(repo: object) -> str:
+    import git
+
+    assert isinstance(repo, git.Repo)
+    github_base = os.environ.get("GITHUB_BASE_REF")
+    candidates = ([f"origin/{github_base}"] if github_base else []) + list(DEFAULT_BASES)
+    for candidate in candidates:
+        try:
+            repo.commit(candidate)
+            return candidate
+        except (git.BadName, ValueError, git.GitCommandError):
+            continue
+    raise InvalidInput("No git base found (tried " + ", ".join(candidates) + ").", "Pass --base REF.")
+
+
+def changed_modules(project: LintProject, paths: list[Path], *, with_dependents: bool) -> list[Addon]:
+    """Checkable modules holding a changed path; every module when a linter config changed."""
+    if any(p.name in CONFIG_FILES for p in paths):
+        return project.checkable()
+    addons = project.checkable()
+    checkable = {a.name: a for a in addons}
+    owners = (owner_of(Path(os.path.realpath(path)), addons) for path in paths)
+    chosen = {owner.name for owner in owners if owner is not None}
+    if with_dependents:
+        for name in list(chosen):
+            chosen |= project.addon_set.reverse_dependencies(name) & set(checkable)
+    return [checkable[name] for name in sorted(chosen)]
+
+
+def shard(addons: list[Addon], spec: str) -> list[Addon]:
+    """``"I/N"``: the I-th of N deterministic slices (round-robin over names), 1-based."""
+    try:
+        index, count = (int(part) for part in spec.split("/"))
+    except ValueError:
+        raise InvalidInput(f"Bad --shard {spec!r}.", "Use I/N with 1 <= I <= N, e.g. --shard 2/4.") from None
+    if not 1 <= index <= count:
+        raise InvalidInput(f"Bad --shard {spec!r}: I must be between 1 and N.", "e.g. --shard 1/4 ... 4/4.")
+    ordered = sorted(addons, key=lambda a: a.name)
+    return ordered[index - 1 :: count]

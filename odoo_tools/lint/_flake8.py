@@ -1,0 +1,98 @@
+"""flake8 with OCA's configuration (or the project's), one process per batch of addons.
+
+Every flake8 finding fails the check, as in OCA's pre-commit. Output is read through a custom
+``--format`` with tab-separated fields (paths with tabs are not supported).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from odoo_tools.addons._discovery import Addon
+from odoo_tools.findings import Finding
+from odoo_tools.lint._common import (
+    LINTER_TIMEOUT_SECONDS,
+    ByModule,
+    empty_result,
+    failure_for_all,
+    linter_env,
+    missing_package,
+    owner_of,
+    rel_path,
+    tail,
+)
+from odoo_tools.lint._configs import LintConfig
+from odoo_tools.process import run_process
+
+SOURCE = "flake8"
+FORMAT = "%(path)s\t%(row)d\t%(col)d\t%(code)s\t%(text)s"
+HINTS = {
+    "E501": "Wrap the line (88 columns in OCA's style; a formatter such as black does it).",
+    "F401": "Remove the unused import (or list it in __all__ if it is re-exported).",
+    "F841": "Remove the unused variable, or use it.",
+    "C901": "Split the function into smaller ones (OCA's limit is a complexity of 16).",
+    "E999": "Fix the syntax error first: nothing else in this file was checked.",
+}
+
+
+def flake8_argv(addons: Sequence[Addon], config: LintConfig) -> list[str]:
+    return [
+        sys.executable,
+        "-m",
+        "flake8",
+        f"--config={config.flake8_config}",
+        f"--format={FORMAT}",
+        "--jobs=1",
+        "--exit-zero",
+        *(str(addon.path) for addon in addons),
+    ]
+
+
+async def run_flake8(addons: Sequence[Addon], config: LintConfig) -> ByModule:
+    if not addons:
+        return {}
+    if missing_package("flake8"):
+        return failure_for_all(
+            addons,
+            SOURCE,
+            "tool-missing",
+            "flake8 is not installed, so it did not run.",
+            "pip install flake8",
+        )
+    result = await run_process(flake8_argv(addons, config), env=linter_env(), timeout=LINTER_TIMEOUT_SECONDS)
+    if result.timed_out or result.returncode != 0:
+        return failure_for_all(
+            addons,
+            SOURCE,
+            "linter-crashed",
+            f"flake8 failed (exit {result.returncode}): {tail(result.stderr or result.stdout) or '-'}",
+            f"Check the flake8 configuration {config.flake8_config} (an unknown option or plugin?).",
+        )
+    return parse_output(result.stdout, addons)
+
+
+def parse_output(stdout: str, addons: Sequence[Addon]) -> ByModule:
+    found = empty_result(addons)
+    for line in stdout.splitlines():
+        parts = line.split("\t", 4)
+        if len(parts) != 5:
+            continue
+        raw_path, row, col, code, text = parts
+        path = Path(raw_path).resolve()
+        addon = owner_of(path, addons) or addons[0]
+        found[addon.name].append(
+            Finding(
+                source=SOURCE,
+                code=code,
+                severity="error",
+                module=addon.name,
+                path=rel_path(path, addon),
+                line=int(row),
+                column=int(col),
+                message=text,
+                hint=HINTS.get(code, f"flake8 {code}; see https://www.flake8rules.com/rules/{code}.html"),
+            )
+        )
+    return found

@@ -1,0 +1,123 @@
+"""XML/CSV/PO checks from oca-odoo-pre-commit-hooks, normalized into findings.
+
+The hooks run in a child process (``odoo_tools.lint._oca_worker``) because they change the
+working directory. OCA's pre-commit fails on all of them; we grade the purely cosmetic ones
+(header spelling, attribute style) as warnings so a project that follows Odoo's own style
+(``encoding="utf-8"``) is not blocked, and everything that breaks or hides data as errors.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from odoo_tools.addons._discovery import Addon
+from odoo_tools.findings import Finding, Severity
+from odoo_tools.lint._common import (
+    LINTER_TIMEOUT_SECONDS,
+    ByModule,
+    empty_result,
+    failure_for_all,
+    linter_env,
+    missing_package,
+    owner_of,
+    rel_path,
+    tail,
+)
+from odoo_tools.lint._configs import LintConfig
+from odoo_tools.process import run_process
+
+SOURCE = "oca-hooks"
+WARNINGS = frozenset(
+    {
+        "file-not-used",
+        "prefer-readme-rst",
+        "weblate-component-too-long",
+        "xml-header-missing",
+        "xml-header-wrong",
+        "xml-deprecated-data-node",
+        "xml-redundant-module-name",
+        "xml-field-bool-without-eval",
+        "xml-field-numeric-without-eval",
+        "xml-oe-structure-missing-id",
+        "xml-tag-position",
+        "xml-xpath-translatable-item",
+        "po-pretty-format",
+        "po-requires-module",
+    }
+)
+HINTS = {
+    "xml-header-wrong": 'Use the header <?xml version="1.0" encoding="UTF-8" ?>.',
+    "xml-duplicate-record-id": "Give each record its own id; the second one silently overwrites the first.",
+    "file-not-used": "List the file in the manifest's data (or demo), or delete it.",
+    "xml-syntax-error": "Fix the XML so it parses (or the file the manifest lists is missing).",
+    "csv-syntax-error": "Fix the CSV so it parses.",
+}
+
+
+def worker_argv(addons: Sequence[Addon], config: LintConfig) -> list[str]:
+    argv = [sys.executable, "-m", "odoo_tools.lint._oca_worker"]
+    if config.oca_hooks_config is not None:
+        argv += ["--config", str(config.oca_hooks_config)]
+    return argv + [str(addon.path) for addon in addons]
+
+
+async def run_oca_hooks(addons: Sequence[Addon], config: LintConfig) -> ByModule:
+    if not addons:
+        return {}
+    if missing_package("oca_pre_commit_hooks"):
+        return failure_for_all(
+            addons,
+            SOURCE,
+            "tool-missing",
+            "oca-odoo-pre-commit-hooks is not installed, so the XML/CSV/PO checks did not run.",
+            "pip install oca-odoo-pre-commit-hooks",
+        )
+    result = await run_process(worker_argv(addons, config), env=linter_env(), timeout=LINTER_TIMEOUT_SECONDS)
+    try:
+        records = [json.loads(line) for line in result.stdout.splitlines() if line.strip()]
+    except ValueError:
+        records = None
+    if records is None or result.returncode != 0:
+        return failure_for_all(
+            addons,
+            SOURCE,
+            "linter-crashed",
+            f"oca-odoo-pre-commit-hooks failed (exit {result.returncode}): {tail(result.stderr) or '-'}",
+            "Check the module's XML/CSV files and the .oca_hooks.cfg, then report the crash.",
+        )
+    found = empty_result(addons)
+    for record in records:
+        path = Path(record["path"])
+        addon = owner_of(path, addons) or owner_of(Path(record["module_dir"]), addons) or addons[0]
+        found[addon.name].append(_finding(record, addon, path))
+    return found
+
+
+def grade(code: str) -> Severity:
+    return "warning" if code in WARNINGS else "error"
+
+
+def _finding(record: dict[str, Any], addon: Addon, path: Path) -> Finding:
+    code = str(record["code"])
+    message = str(record["message"])
+    if record.get("extra"):
+        also = ", ".join(
+            rel_path(Path(p.rsplit(":", 1)[0]), addon) + ":" + p.rsplit(":", 1)[1] for p in record["extra"]
+        )
+        message += f" (also at {also})"
+    return Finding(
+        source=SOURCE,
+        code=code,
+        symbol=code,
+        severity=grade(code),
+        module=addon.name,
+        path=rel_path(path, addon),
+        line=record.get("line"),
+        column=record.get("column"),
+        message=message,
+        hint=HINTS.get(code) or str(record.get("info") or ""),
+    )

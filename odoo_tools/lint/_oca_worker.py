@@ -1,0 +1,93 @@
+"""Child-process entry point running oca-odoo-pre-commit-hooks in-process, printing JSON.
+
+The hooks change the working directory while they run, so they get their own process (never a
+thread of ours). Usage: ``python -m odoo_tools.lint._oca_worker [--config FILE] MODULE_DIR...``.
+Output: JSON lines, one ``{module_dir, path, line, column, code, message, info, extra}`` object
+per finding, ``path`` absolute (one object per line keeps every line short for the reader).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import json
+import os
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+PO_DISABLED = "po-pretty-format"  # OCA's pre-commit disables it too
+# Asks git for the repository's name (a process per module) for a Weblate limit of OCA's servers.
+DEFAULT_DISABLED = "weblate-component-too-long"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="oca_worker")
+    parser.add_argument("--config")
+    parser.add_argument("modules", nargs="+")
+    args = parser.parse_args(argv)
+    from oca_pre_commit_hooks import cli, cli_po, utils
+
+    results: list[dict[str, Any]] = []
+    config = ["--config", args.config] if args.config else [f"--disable={DEFAULT_DISABLED}"]
+    for module_dir in args.modules:
+        try:
+            top = utils.top_path(module_dir)
+            errors = _quiet(cli.main, [*config, "--no-exit", "--no-verbose", module_dir])
+            po_files = sorted(str(p) for p in Path(module_dir).glob("i18n*/*.po*"))
+            if po_files:
+                po_config = [*config[:2], f"--disable={PO_DISABLED}"] if args.config else config
+                errors += _quiet(cli_po.main, [*po_config, "--no-exit", "--no-verbose", *po_files])
+        except Exception as exc:  # one module's crash must not hide the others' results
+            results.append(_crash(module_dir, exc))
+            continue
+        results.extend(_as_dict(module_dir, top, error) for error in errors)
+    for record in results:
+        sys.stdout.write(json.dumps(record) + "\n")
+    return 0
+
+
+def _quiet(entry: Any, argv: list[str]) -> list[Any]:
+    # The hooks decode git output with sys.stdout.encoding, so the sink must have one.
+    sink = io.TextIOWrapper(io.BytesIO(), encoding="utf-8")
+    with contextlib.redirect_stdout(sink):
+        found = entry(argv)
+    return list(found or [])
+
+
+def _crash(module_dir: str, exc: Exception) -> dict[str, Any]:
+    return {
+        "module_dir": module_dir,
+        "path": os.path.join(module_dir, "__manifest__.py"),
+        "line": None,
+        "column": None,
+        "code": "oca-hooks-crashed",
+        "message": f"oca-odoo-pre-commit-hooks crashed on this module: {type(exc).__name__}: {exc}",
+        "info": "",
+        "extra": [],
+    }
+
+
+def _as_dict(module_dir: str, top: str, error: Any) -> dict[str, Any]:
+    position = error.position
+    return {
+        "module_dir": module_dir,
+        "path": _absolute(top, position.filepath),
+        "line": position.line or None,
+        "column": position.column or None,
+        "code": error.code,
+        "message": ANSI.sub("", error.message),
+        "info": ANSI.sub("", error.info or ""),
+        "extra": [f"{_absolute(top, p.filepath)}:{p.line}" for p in error.extra_positions or []],
+    }
+
+
+def _absolute(top: str, path: str) -> str:
+    return os.path.normpath(path if os.path.isabs(path) else os.path.join(top, path))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

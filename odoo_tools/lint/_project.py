@@ -1,0 +1,114 @@
+"""What a lint run works on: the addons found under the roots, the series, each root's config."""
+
+from __future__ import annotations
+
+import functools
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from odoo_tools.addons._discovery import Addon, AddonSet, discover_addons
+from odoo_tools.addons._manifest import ManifestCache
+from odoo_tools.addons._series import detect_series
+from odoo_tools.errors import InvalidInput, NotFound
+from odoo_tools.findings import Finding
+from odoo_tools.lint._configs import LintConfig, config_for_root
+
+if TYPE_CHECKING:
+    from odoo_tools.index._project import ProjectIndex
+
+
+@dataclass
+class LintProject:
+    addon_set: AddonSet
+    series: str | None
+    roots: tuple[Path, ...]
+    index_provider: Callable[[], ProjectIndex] | None = None
+    _configs: dict[Path, LintConfig] = field(default_factory=dict)
+    _index: ProjectIndex | None = None
+
+    def index(self) -> ProjectIndex:
+        """The code index (room B's ``ProjectIndex``), built on first use and refreshed."""
+        if self._index is None:
+            if self.index_provider is None:
+                raise RuntimeError("LintProject has no index provider")  # load_project always sets one
+            self._index = self.index_provider()
+            self._index.refresh()
+        return self._index
+
+    @functools.cached_property
+    def graph_findings(self) -> list[Finding]:
+        """Missing dependencies and cycles, worked out once (static checks ask per module)."""
+        return self.addon_set.graph_findings()
+
+    def config_for(self, addon: Addon) -> LintConfig:
+        if addon.root not in self._configs:
+            self._configs[addon.root] = config_for_root(addon.root)
+        return self._configs[addon.root]
+
+    def checkable(self) -> list[Addon]:
+        """Every installable addon of the project's own (writable) roots, by name, plus those
+        whose manifest does not parse (so they are reported, never silently skipped)."""
+        addons = [self.addon_set.addons[name] for name in self.addon_set.names()]
+        return [a for a in addons if not a.readonly and (a.installable or not a.manifest.parsed)]
+
+    def select(self, targets: Sequence[str]) -> list[Addon]:
+        """Addons named by ``targets`` (module names, module folders, files inside modules, or
+        folders holding modules); all checkable addons when ``targets`` is empty."""
+        if not targets:
+            return self.checkable()
+        chosen: dict[str, Addon] = {}
+        for target in targets:
+            for addon in self._resolve_target(target):
+                chosen[addon.name] = addon
+        return [chosen[name] for name in sorted(chosen)]
+
+    def _resolve_target(self, target: str) -> list[Addon]:
+        if target in self.addon_set and os.sep not in target:
+            return [self.addon_set.addons[target]]
+        path = Path(os.path.realpath(target))
+        if not path.exists():
+            raise NotFound(
+                f"{target!r} is neither a module in the addons roots nor an existing path.",
+                "Give a module name (its folder name) or a path inside an addons root.",
+            )
+        inside = [a for a in self.addon_set.addons.values() if path == a.path or a.path in path.parents]
+        if inside:
+            return inside
+        below = [a for a in self.checkable() if path in a.path.parents]
+        if below or path.is_file():
+            return below  # a file outside every module (setup.py, README) selects nothing
+        raise InvalidInput(
+            f"{target!r} holds no module of the addons roots.",
+            "Check --addons-path: the path must be a module, a file in one, or a folder of modules.",
+        )
+
+
+def load_project(
+    roots: Sequence[Path],
+    readonly_roots: Sequence[Path] = (),
+    *,
+    odoo_path: Path | None = None,
+    series_setting: str | None = None,
+    cache_dir: Path | None = None,
+    index_provider: Callable[[], ProjectIndex] | None = None,
+    manifests: ManifestCache | None = None,
+) -> LintProject:
+    """Discover the addons and the series. ``index_provider`` lets a server share its index;
+    by default one is built over the same roots (cached under ``cache_dir``). A ``manifests``
+    cache kept between calls re-parses only the manifests that changed."""
+    addon_set = discover_addons(roots, readonly_roots, manifests)
+    own = [a.manifest for a in addon_set.addons.values() if not a.readonly]
+    series = detect_series(odoo_path=odoo_path, manifests=own, setting=series_setting).series
+
+    def default_index() -> ProjectIndex:
+        from odoo_tools.index._project import ProjectIndex
+
+        return ProjectIndex(
+            roots, readonly_roots, cache_dir=cache_dir, odoo_path=odoo_path, series_setting=series_setting
+        )
+
+    real_roots = tuple(Path(os.path.realpath(r)) for r in roots)
+    return LintProject(addon_set, series, real_roots, index_provider or default_index)

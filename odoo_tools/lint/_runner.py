@@ -1,0 +1,203 @@
+"""Run the selected checks over addons: cached by content, batched per linter, in parallel.
+
+Each linter gets the addons whose cached answer is missing, split into at most ``jobs`` batches
+(one process per batch, all of a batch's files in one invocation); batches of every linter run
+concurrently under one bound of ``jobs`` processes. Static checks run in a worker thread.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+
+from odoo_tools.addons._discovery import Addon
+from odoo_tools.errors import InvalidInput
+from odoo_tools.findings import Finding, sort_findings
+from odoo_tools.lint._cache import FileDigests, LintCache, cache_key, tool_versions
+from odoo_tools.lint._common import ByModule, failure_for_all
+from odoo_tools.lint._configs import LintConfig
+from odoo_tools.lint._dedupe import drop_duplicates
+from odoo_tools.lint._flake8 import run_flake8
+from odoo_tools.lint._oca_hooks import run_oca_hooks
+from odoo_tools.lint._project import LintProject
+from odoo_tools.lint._pylint import run_pylint
+from odoo_tools.lint._static import static_findings
+
+CHECKS = ("pylint", "flake8", "oca-hooks", "static")
+Progress = Callable[[str, int], None]  # (what finished, how many modules it covered)
+Linter = Callable[[Sequence[Addon], LintConfig, str | None], Awaitable[ByModule]]
+
+LINTERS: dict[str, Linter] = {
+    "pylint": run_pylint,
+    "flake8": lambda addons, config, series: run_flake8(addons, config),
+    "oca-hooks": lambda addons, config, series: run_oca_hooks(addons, config),
+}
+
+
+@dataclass
+class LintRun:
+    """The outcome of one run: every finding, and which answers came from the cache."""
+
+    modules: list[str]
+    checks: tuple[str, ...]
+    series: str | None
+    findings: list[Finding] = field(default_factory=list)
+    cached: dict[str, list[str]] = field(default_factory=dict)  # check -> modules from cache
+    checked: dict[str, list[str]] = field(default_factory=dict)  # check -> modules run now
+    seconds: float = 0.0
+
+
+def default_jobs() -> int:
+    return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)
+
+
+def validate_checks(checks: Sequence[str] | None) -> tuple[str, ...]:
+    if not checks:
+        return CHECKS
+    unknown = sorted(set(checks) - set(CHECKS))
+    if unknown:
+        raise InvalidInput(f"Unknown check(s): {', '.join(unknown)}.", f"Choose among: {', '.join(CHECKS)}.")
+    return tuple(c for c in CHECKS if c in checks)
+
+
+async def lint_addons(
+    project: LintProject,
+    addons: Sequence[Addon],
+    checks: Sequence[str] | None = None,
+    *,
+    cache: LintCache,
+    digests: FileDigests,
+    jobs: int | None = None,
+    on_progress: Progress | None = None,
+) -> LintRun:
+    started = time.monotonic()
+    selected = validate_checks(checks)
+    jobs = max(1, jobs or default_jobs())
+    run = LintRun(modules=[a.name for a in addons], checks=selected, series=project.series)
+    module_digest = _digest_memo(digests)
+    versions = tool_versions()
+    results: dict[str, ByModule] = {}
+    keys: dict[tuple[str, str], str] = {}
+    pending: dict[str, list[Addon]] = {}
+    for check in selected:
+        results[check] = {}
+        for addon in addons:
+            key = _key(check, addon, project, module_digest, versions)
+            keys[(check, addon.name)] = key
+            hit = cache.get(key)
+            if hit is None:
+                pending.setdefault(check, []).append(addon)
+            else:
+                results[check][addon.name] = hit
+                run.cached.setdefault(check, []).append(addon.name)
+    if on_progress is not None:
+        on_progress("cache", sum(len(names) for names in run.cached.values()))
+    limit = asyncio.Semaphore(jobs)
+    tasks = [
+        _bounded(limit, check, batch, project, on_progress)
+        for check in selected
+        if check != "static"
+        for batch in _batches(pending.get(check, []), project, jobs)
+    ]
+    if pending.get("static"):
+        tasks.append(_static(pending["static"], project, on_progress))
+    for check, found in await asyncio.gather(*tasks):
+        for name, findings in found.items():
+            results[check][name] = findings
+            cache.put(keys[(check, name)], findings)
+            run.checked.setdefault(check, []).append(name)
+    everything = [f for check in selected for per in results[check].values() for f in per]
+    run.findings = sort_findings(drop_duplicates(everything, selected))
+    run.seconds = time.monotonic() - started
+    return run
+
+
+def lint_addons_sync(*args: object, **kwargs: object) -> LintRun:
+    """Blocking form (threads, the CI gate)."""
+    return asyncio.run(lint_addons(*args, **kwargs))  # type: ignore[arg-type]
+
+
+def _key(
+    check: str,
+    addon: Addon,
+    project: LintProject,
+    module_digest: Callable[[Addon], str],
+    versions: str,
+) -> str:
+    series = project.series or ""
+    if check == "static":
+        # Static checks read the module's dependencies too: their content is part of the key.
+        closure = sorted(project.addon_set.closure([addon.name]) - {addon.name})
+        deps = [f"{n}={module_digest(project.addon_set.addons[n])}" for n in closure]
+        return cache_key(check, addon.name, module_digest(addon), series, versions, *deps)
+    config = project.config_for(addon).fingerprint
+    return cache_key(check, addon.name, module_digest(addon), series, versions, config)
+
+
+def _digest_memo(digests: FileDigests) -> Callable[[Addon], str]:
+    """Each module's digest once per run: a module is also a dependency of many others."""
+    known: dict[str, str] = {}
+
+    def module_digest(addon: Addon) -> str:
+        if addon.name not in known:
+            known[addon.name] = digests.module_digest(addon.path)
+        return known[addon.name]
+
+    return module_digest
+
+
+def _batches(addons: list[Addon], project: LintProject, jobs: int) -> list[list[Addon]]:
+    """At most ``jobs`` batches per configuration, balanced by file count (largest first)."""
+    by_root: dict[str, list[Addon]] = {}
+    for addon in addons:
+        by_root.setdefault(str(addon.root), []).append(addon)
+    batches: list[list[Addon]] = []
+    for group in by_root.values():
+        count = min(jobs, len(group))
+        buckets: list[list[Addon]] = [[] for _ in range(count)]
+        weights = [0] * count
+        for addon in sorted(group, key=_weight, reverse=True):
+            lightest = weights.index(min(weights))
+            buckets[lightest].append(addon)
+            weights[lightest] += _weight(addon)
+        batches.extend(sorted(bucket, key=lambda a: a.name) for bucket in buckets)
+    return batches
+
+
+def _weight(addon: Addon) -> int:
+    return sum(len(files) for _, _, files in os.walk(addon.path)) + 1
+
+
+async def _bounded(
+    limit: asyncio.Semaphore,
+    check: str,
+    batch: list[Addon],
+    project: LintProject,
+    on_progress: Progress | None,
+) -> tuple[str, ByModule]:
+    async with limit:
+        try:
+            found = await LINTERS[check](batch, project.config_for(batch[0]), project.series)
+        except Exception as exc:  # a linter we could not even run is a finding, never a traceback
+            found = failure_for_all(
+                batch,
+                check,
+                "linter-crashed",
+                f"{check} could not be run: {type(exc).__name__}: {exc}",
+                "Run the check again; if it persists, report it with this message.",
+            )
+    if on_progress is not None:
+        on_progress(check, len(batch))
+    return check, found
+
+
+async def _static(
+    addons: list[Addon], project: LintProject, on_progress: Progress | None
+) -> tuple[str, ByModule]:
+    found = await asyncio.to_thread(lambda: {a.name: static_findings(project, a) for a in addons})
+    if on_progress is not None:
+        on_progress("static", len(addons))
+    return "static", found

@@ -1,0 +1,79 @@
+"""What every static check reads: the addon, its declared dependency closure, the index."""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from pathlib import Path
+
+from odoo_tools.addons._discovery import Addon, AddonSet
+from odoo_tools.findings import Finding, Severity
+from odoo_tools.index._records import FileData
+from odoo_tools.index._tables import Tables
+from odoo_tools.lint._static.core_models import CORE_MODEL_OWNERS
+
+SOURCE = "static"
+
+
+@dataclass
+class StaticContext:
+    addon: Addon
+    addon_set: AddonSet
+    tables: Tables
+    major: int | None  # the Odoo series' major version
+
+    @functools.cached_property
+    def closure(self) -> frozenset[str]:
+        """The module and its declared dependencies, found on disk or not."""
+        return frozenset(self.addon_set.closure([self.addon.name], keep_missing=True))
+
+    @functools.cached_property
+    def closure_complete(self) -> bool:
+        """Every dependency was found (``base`` depends on nothing, so it may stay unseen).
+        When one is missing, its own dependencies are unknown: "not a dependency" cannot be told."""
+        return all(name in self.addon_set.addons or name == "base" for name in self.closure)
+
+    def outside_closure(self, module: str) -> bool:
+        """``module`` is certainly not among the dependencies."""
+        return module not in self.closure and self.closure_complete
+
+    @functools.cached_property
+    def loaded_files(self) -> list[str]:
+        """Root-relative paths of the data files the manifest loads, in load order."""
+        manifest = self.addon.manifest
+        ordered = list(manifest.data) + list(manifest.qweb) + list(manifest.demo)
+        return [f"{self.addon.name}/{path}" for path in ordered]
+
+    def files(self) -> list[FileData]:
+        return self.tables.files_by_module.get(self.addon.name, [])
+
+    def loaded_file_data(self) -> list[tuple[int, FileData]]:
+        """(load position, file) for every data file the manifest loads and the index read."""
+        by_path = {data.path: data for data in self.files()}
+        return [(i, by_path[p]) for i, p in enumerate(self.loaded_files) if p in by_path]
+
+    def model_owners(self, model: str) -> set[str]:
+        """Modules that define ``model`` (its ``_name``), from the index or Odoo's well-known ones."""
+        owners = {loc.module for loc in self.tables.model_classes.get(model, []) if loc.item.defines}
+        core = CORE_MODEL_OWNERS.get(model)
+        if core:
+            owners.add(core)
+        return owners
+
+    def absolute(self, rel: str) -> Path:
+        return self.addon.root / rel
+
+    def finding(
+        self, code: str, message: str, hint: str, path: str, line: int | None, severity: Severity = "error"
+    ) -> Finding:
+        return Finding(
+            source=SOURCE,
+            code=code,
+            symbol=code,
+            severity=severity,
+            module=self.addon.name,
+            path=path,
+            line=line,
+            message=message,
+            hint=hint,
+        )

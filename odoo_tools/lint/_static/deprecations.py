@@ -1,0 +1,67 @@
+"""Constructs the project's Odoo series removed: ``attrs``/``states`` (17.0), ``name_get``
+(17.0), ``<tree>`` and view_mode ``tree`` (18.0)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from odoo_tools.findings import Finding
+from odoo_tools.lint._static.context import StaticContext
+from odoo_tools.lint._static.xml_scan import XmlScan
+
+
+@dataclass(frozen=True)
+class Removal:
+    since: int
+    message: str
+    hint: str
+
+
+REMOVED = {
+    "attrs": Removal(
+        17,
+        "The 'attrs' attribute was removed in Odoo 17.0; the view no longer loads.",
+        "Use the domain-free attributes: invisible=\"state != 'draft'\", readonly=..., required=...",
+    ),
+    "states": Removal(
+        17,
+        "The 'states' attribute was removed in Odoo 17.0.",
+        "Replace states=\"a,b\" with invisible=\"state not in ('a', 'b')\".",
+    ),
+    "tree": Removal(
+        18, "<tree> views are called <list> since Odoo 18.0.", "Rename the <tree> element to <list>."
+    ),
+    "view_mode_tree": Removal(
+        18,
+        "view_mode 'tree' is called 'list' since Odoo 18.0.",
+        "Write 'list' instead of 'tree' in view_mode.",
+    ),
+    "name_get": Removal(
+        17,
+        "name_get() is no longer called since Odoo 17.0; the display name ignores it.",
+        "Override _compute_display_name() (with @api.depends) instead.",
+    ),
+}
+
+
+def check_removed(ctx: StaticContext, scans: list[tuple[int, str, XmlScan]]) -> list[Finding]:
+    if ctx.major is None:
+        return []
+    found = []
+    for _, path, scan in scans:
+        for construct in scan.constructs:
+            found += _report(ctx, construct.name, path, construct.line)
+    for data in ctx.files():
+        for model_class in data.models:
+            for method in model_class.methods:
+                if method.name == "name_get":
+                    found += _report(ctx, "name_get", data.path, method.line)
+    return found
+
+
+def _report(ctx: StaticContext, name: str, path: str, line: int) -> list[Finding]:
+    removal = REMOVED[name]
+    if ctx.major is None or ctx.major < removal.since:
+        return []
+    code = f"removed-{name.replace('_', '-')}"
+    return [ctx.finding(code, f"{removal.message} (project series {ctx.major}.0)", removal.hint, path, line)]

@@ -1,0 +1,137 @@
+"""Models: every new model has an access rule; every model a module builds on (``_inherit``,
+relational fields' comodel, views, ACLs) comes from its dependency closure."""
+
+from __future__ import annotations
+
+from odoo_tools.findings import Finding
+from odoo_tools.index._records import ModelClass
+from odoo_tools.lint._static.context import StaticContext
+
+ACL_FILE = "security/ir.model.access.csv"
+
+
+def check_models(ctx: StaticContext) -> list[Finding]:
+    found: list[Finding] = []
+    for data in ctx.files():
+        if data.kind != "python":
+            continue
+        for model_class in data.models:
+            extended = (
+                model_class.parents if model_class.defines else (model_class.model, *model_class.parents)
+            )
+            for parent in extended:
+                found += _reachable(ctx, parent, "_inherit", data.path, model_class.line)
+            for field in model_class.fields:
+                if field.comodel:
+                    found += _reachable(ctx, field.comodel, f"field {field.name}", data.path, field.line)
+            if model_class.defines:
+                found += _new_model(ctx, model_class, data.path)
+    for _, data in ctx.loaded_file_data():
+        for view in data.views:
+            if view.model:
+                found += _reachable(ctx, view.model, f"view {view.xml_id}", data.path, view.line)
+        for row in data.access:
+            if row.model_ref:
+                found += _acl_model(ctx, row.model_ref, data.path, row.line)
+            group_module = row.group.rpartition(".")[0]
+            if group_module and ctx.outside_closure(group_module):
+                found.append(
+                    ctx.finding(
+                        "xml-id-not-in-dependencies",
+                        f"Access rule grants group {row.group!r}, but {group_module!r} is not a dependency.",
+                        f"Add {group_module!r} to 'depends' in the manifest, or use a group of a dependency.",
+                        data.path,
+                        row.line,
+                    )
+                )
+    return found
+
+
+def _reachable(ctx: StaticContext, model: str, via: str, path: str, line: int) -> list[Finding]:
+    owners = ctx.model_owners(model)
+    if not owners or owners & ctx.closure or not ctx.closure_complete:
+        return []
+    owner = sorted(owners)[0]
+    return [
+        ctx.finding(
+            "model-not-in-dependencies",
+            f"{via} uses model {model!r}, defined in {owner!r}, which is not a dependency of this module.",
+            f"Add {owner!r} to 'depends' in __manifest__.py.",
+            path,
+            line,
+        )
+    ]
+
+
+def _new_model(ctx: StaticContext, model_class: ModelClass, path: str) -> list[Finding]:
+    found = []
+    if model_class.kind != "abstract" and not _has_access(ctx, model_class.model):
+        found.append(_missing_access(ctx, model_class.model, path, model_class.line))
+    if not model_class.description:
+        found.append(
+            ctx.finding(
+                "model-without-description",
+                f"Model {model_class.model!r} has no _description; Odoo warns at every load.",
+                '_description = "Readable Name" (shown in the UI and in access errors).',
+                path,
+                model_class.line,
+                severity="warning",
+            )
+        )
+    return found
+
+
+def _touches(ctx: StaticContext, model: str) -> bool:
+    """Odoo creates ``<module>.model_x`` for every module that defines *or extends* model x."""
+    return any(m.model == model for data in ctx.files() for m in data.models)
+
+
+def _has_access(ctx: StaticContext, model: str) -> bool:
+    return any(ctx.tables.model_of_ref(loc.item.model_ref) == model for loc in ctx.tables.access) or any(
+        loc.item.model_ref.rsplit(".", 1)[-1] == "model_" + model.replace(".", "_")
+        for loc in ctx.tables.access
+    )
+
+
+def _missing_access(ctx: StaticContext, model: str, path: str, line: int) -> Finding:
+    ident = model.replace(".", "_")
+    return ctx.finding(
+        "missing-access-rule",
+        f"Model {model!r} has no access rule: only the superuser can use it.",
+        f"Add a line to {ACL_FILE} such as 'access_{ident}_user,{model} user,model_{ident},"
+        f"base.group_user,1,1,1,1' and list that file in the manifest's data.",
+        path,
+        line,
+    )
+
+
+def _acl_model(ctx: StaticContext, model_ref: str, path: str, line: int) -> list[Finding]:
+    """An ACL's model_id: ``model_x`` (or ``this_module.model_x``) needs the model defined here;
+    ``other.model_x`` needs ``other`` among the dependencies."""
+    module, _, name = model_ref.rpartition(".")
+    if module and module != ctx.addon.name:
+        if not ctx.outside_closure(module):
+            return []
+        return [
+            ctx.finding(
+                "xml-id-not-in-dependencies",
+                f"Access rule refers to {model_ref!r}, but {module!r} is not a dependency of this module.",
+                f"Add {module!r} to 'depends' in the manifest.",
+                path,
+                line,
+            )
+        ]
+    model = ctx.tables.model_of_ref(name)
+    if not model or _touches(ctx, model):
+        return []
+    owners = sorted(ctx.model_owners(model))
+    where = f" (defined in {owners[0]!r})" if owners else ""
+    return [
+        ctx.finding(
+            "acl-model-not-own",
+            f"Access rule refers to {name!r}, but this module does not define that model{where}.",
+            f"Qualify it with the defining module, e.g. '{owners[0] if owners else 'module'}.{name}'.",
+            path,
+            line,
+        )
+    ]

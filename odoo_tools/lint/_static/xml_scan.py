@@ -1,0 +1,116 @@
+"""What the static checks need from XML data files beyond the index: every xml id a file
+refers to (with its line) and the view constructs removed in later series.
+
+Parsed with lxml, entities and network off, as the index does.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from lxml import etree
+
+from odoo_tools.index._records import qualify
+
+_PARSER = etree.XMLParser(resolve_entities=False, no_network=True, remove_comments=True)
+_EVAL_REF = re.compile(r"""\bref\(\s*['"]([\w.]+)['"]\s*\)""")
+_ACTION_IN_ARCH = re.compile(r"%\(([\w.]+)\)d")
+
+
+@dataclass(frozen=True)
+class Ref:
+    xml_id: str  # module-qualified
+    line: int
+    via: str  # ref, eval, parent, action, groups, inherit_id, button
+
+
+@dataclass(frozen=True)
+class Construct:
+    name: str  # attrs, states, tree, view_mode_tree
+    line: int
+
+
+@dataclass
+class XmlScan:
+    refs: list[Ref] = field(default_factory=list)
+    constructs: list[Construct] = field(default_factory=list)
+    error: str = ""
+
+
+def scan_xml(path: Path, module: str) -> XmlScan:
+    scan = XmlScan()
+    try:
+        root = etree.parse(str(path), _PARSER).getroot()
+    except (OSError, etree.XMLSyntaxError) as exc:
+        scan.error = str(exc)
+        return scan
+    for element in root.iter():
+        if not isinstance(element.tag, str):
+            continue
+        line = _line(element)
+        if element.tag == "field":
+            _field(element, module, line, scan)
+        elif element.tag == "menuitem":
+            for attr in ("parent", "action"):
+                if element.get(attr):
+                    scan.refs.append(Ref(qualify(element.get(attr, ""), module), line, attr))
+        elif element.tag == "template" and element.get("inherit_id"):
+            scan.refs.append(Ref(qualify(element.get("inherit_id", ""), module), line, "inherit_id"))
+        if element.get("groups") and not _in_qweb(element):
+            for group in element.get("groups", "").split(","):
+                if group.strip():
+                    scan.refs.append(Ref(qualify(group.strip().lstrip("!-"), module), line, "groups"))
+        if element.tag == "function" or element.tag == "value":
+            _evals(element.get("eval", ""), module, line, scan)
+        if _in_view_arch(element):
+            _arch_element(element, module, line, scan)
+    return scan
+
+
+def _line(element: etree._Element) -> int:
+    line = element.sourceline
+    return line if isinstance(line, int) else 0
+
+
+def _field(element: etree._Element, module: str, line: int, scan: XmlScan) -> None:
+    if element.get("ref"):
+        scan.refs.append(Ref(qualify(element.get("ref", ""), module), line, "ref"))
+    _evals(element.get("eval", ""), module, line, scan)
+    parent = element.getparent()
+    in_action = parent is not None and parent.get("model") == "ir.actions.act_window"
+    modes = [mode.strip() for mode in (element.text or "").split(",")]
+    if in_action and element.get("name") == "view_mode" and "tree" in modes:
+        scan.constructs.append(Construct("view_mode_tree", line))
+
+
+def _evals(text: str, module: str, line: int, scan: XmlScan) -> None:
+    for match in _EVAL_REF.finditer(text or ""):
+        scan.refs.append(Ref(qualify(match.group(1), module), line, "eval"))
+
+
+def _arch_element(element: etree._Element, module: str, line: int, scan: XmlScan) -> None:
+    for name in ("attrs", "states"):
+        if element.get(name) is not None:
+            scan.constructs.append(Construct(name, line))
+    if element.tag == "tree":
+        scan.constructs.append(Construct("tree", line))
+    if element.tag == "button" and element.get("type") == "action":
+        match = _ACTION_IN_ARCH.fullmatch(element.get("name", ""))
+        if match:
+            scan.refs.append(Ref(qualify(match.group(1), module), line, "button"))
+
+
+def _in_view_arch(element: etree._Element) -> bool:
+    """Inside ``<field name="arch">`` of an ``ir.ui.view`` record (not the field itself)."""
+    for ancestor in element.iterancestors():
+        if ancestor.tag == "field" and ancestor.get("name") == "arch":
+            record = ancestor.getparent()
+            return record is not None and record.get("model") == "ir.ui.view"
+    return False
+
+
+def _in_qweb(element: etree._Element) -> bool:
+    # QWeb templates' groups="" are checked at render time against any installed module.
+    return any(a.tag == "template" for a in element.iterancestors())

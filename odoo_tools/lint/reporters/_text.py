@@ -1,0 +1,31 @@
+"""Plain text for people: one line per finding with its hint, grouped by module, then a total."""
+
+from __future__ import annotations
+
+from itertools import groupby
+
+from odoo_tools.lint.reporters._base import Report
+
+
+def render(report: Report) -> str:
+    lines: list[str] = []
+    for module, group in groupby(report.findings, key=lambda f: f.module):
+        lines.append(f"{module or '(project)'}")
+        for finding in group:
+            code = (
+                f"{finding.code} {finding.symbol}".strip() if finding.symbol != finding.code else finding.code
+            )
+            lines.append(
+                f"  {report.where(finding)}: {finding.severity} [{finding.source} {code}] {finding.message}"
+            )
+            if finding.hint:
+                lines.append(f"      hint: {finding.hint}")
+    summary = report.summary
+    verdict = "FAILED" if report.failed else "ok"
+    lines.append(
+        f"{verdict}: {len(report.modules)} module(s), {summary.errors} error(s), "
+        f"{summary.warnings} warning(s), {summary.infos} info; fail-on={report.fail_on}"
+        + (f"; Odoo {report.series}" if report.series else "")
+        + f" ({report.seconds:.1f}s)"
+    )
+    return "\n".join(lines) + "\n"

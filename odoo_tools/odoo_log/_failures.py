@@ -1,0 +1,212 @@
+"""Turn an error record with a traceback into one ``Finding`` at the addon's file:line."""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass
+
+from odoo_tools.findings import Finding
+from odoo_tools.odoo_log import kinds
+from odoo_tools.odoo_log._paths import AddonPath, PathMapper
+from odoo_tools.odoo_log._traceback import Traceback
+
+WHILE_PARSING_RE = re.compile(r"while parsing (?P<file>\S+?):(?P<line>\d+)")
+VIEW_CONTEXT_RE = re.compile(r"View error context:\s*(?P<ctx>\{.*?\})", re.S)
+CSV_FILE_RE = re.compile(r"file (?P<file>\S+) could not be processed")
+XML_LINE_RE = re.compile(r", line (?P<line>\d+), column (?P<col>\d+)")
+MISSING_FILE_RE = re.compile(r"(?:No such file or directory: |File not found: )'?(?P<file>[^'\s]+)'?")
+MODULE_IN_MSG_RE = re.compile(r'module "(?P<module>[\w]+)"')
+DEPENDS_ON_RE = re.compile(r'depends on module "(?P<dep>[\w]+)"')
+EXT_DEP_RE = re.compile(r"External dependency (?P<dep>[\w.\-\[\]]+)")
+FIELD_MODEL_RE = re.compile(r'Field "(?P<field>\w+)" does not exist in model "(?P<model>[\w.]+)"')
+EXTERNAL_ID_RE = re.compile(r"External ID not found in the system: (?P<xmlid>[\w.]+)")
+CSV_XMLID_RE = re.compile(r"external id '(?P<xmlid>[\w.]+)' in field '(?P<field>[^']+)'")
+
+
+@dataclass
+class LoadContext:
+    """What Odoo was doing when it failed, from the progress lines before the error."""
+
+    module: str = ""  # "Loading module <name>" / "module <name>: creating ..."
+    data_file: str = ""  # "loading <module>/<file>"
+
+
+@dataclass
+class Place:
+    addon: AddonPath | None = None
+    line: int | None = None
+    column: int | None = None
+
+
+def finding_from_traceback(tb: Traceback, ctx: LoadContext, mapper: PathMapper) -> Finding:
+    message = tb.exc_message
+    kind = _kind(tb)
+    place = _locate(kind, tb, ctx, mapper)
+    module = (place.addon.module if place.addon else "") or _module_from_message(message) or ctx.module
+    finding = Finding(
+        source="odoo",
+        code=kind,
+        symbol=tb.exc_short,
+        severity="error",
+        module=module,
+        path=place.addon.rel if place.addon else "",
+        line=place.line,
+        column=place.column,
+        message=decisive_line(tb),
+        hint=kinds.HINTS[kind],
+        kind=kind,
+        traceback=tb.trimmed(),
+    )
+    _add_identifiers(finding, "\n".join([message, *(cause.exc_message for cause in tb.causes)]))
+    return finding
+
+
+def decisive_line(tb: Traceback) -> str:
+    """The one line a developer needs: the error itself, without snippets and context dumps."""
+    lines = tb.exc_lines
+    if tb.exc_short == "ParseError" and tb.causes and "somewhere inside" in (lines[0] if lines else ""):
+        return tb.causes[-1].headline  # the element is quoted; the cause says what is wrong with it
+    if tb.exc_short == "ParseError":
+        body = lines[1:]
+        if "View error context:" in body:
+            body = body[: body.index("View error context:")]
+        candidates = [
+            ln.strip()
+            for ln in body
+            if ln.strip() and not ln.startswith((" ", "\t")) and not ln.endswith(":")
+        ]
+        if candidates:
+            return candidates[-1]
+        return " ".join(ln.strip() for ln in lines if ln.strip())[:400]
+    text = " ".join(ln.strip() for ln in lines if ln.strip())
+    if len(text) > 400:
+        text = lines[0].strip()
+    prefix = f"{tb.exc_short}: " if tb.exc_short and tb.exc_short not in ("Exception", "UserError") else ""
+    return prefix + text
+
+
+def _kind(tb: Traceback) -> str:
+    """A data-file ParseError only says where; its cause (SQL constraint...) says what."""
+    kind = kinds.classify(tb.exc_short, tb.exc_message)
+    if tb.causes and kind in ("", kinds.XML_DATA):
+        kind = kinds.classify(tb.causes[-1].exc_short, tb.causes[-1].exc_message) or kind
+    return kind or _kind_from_frames(tb)
+
+
+FRAME_KINDS = (
+    ("convert_csv_import", kinds.DATA_IMPORT),
+    ("convert_xml_import", kinds.XML_DATA),
+    ("load_openerp_module", kinds.PYTHON_ERROR),
+)
+QUOTED_RE = re.compile(r"'(?P<token>[^']+)'")
+
+
+def _kind_from_frames(tb: Traceback) -> str:
+    """Errors without a telling type (ValueError...) are named by the Odoo step that raised them."""
+    functions = {frame.func for frame in tb.frames}
+    for function, kind in FRAME_KINDS:
+        if function in functions:
+            return kind
+    return kinds.PYTHON_ERROR if tb.addon_frames() else kinds.REGISTRY_FAILURE
+
+
+def _locate(kind: str, tb: Traceback, ctx: LoadContext, mapper: PathMapper) -> Place:
+    message = tb.exc_message
+    if kind in (kinds.MISSING_DEPENDENCY, kinds.EXTERNAL_DEPENDENCY, kinds.MISSING_DATA_FILE):
+        return _manifest_place(kind, message, ctx, mapper)
+    parsing = WHILE_PARSING_RE.search(message)
+    if parsing:
+        return _view_or_record_place(parsing, message, mapper)
+    csv_file = CSV_FILE_RE.search(message)
+    if csv_file:
+        addon = mapper.map(csv_file["file"]) or mapper.map_relative(csv_file["file"])
+        xmlid = CSV_XMLID_RE.search(message)
+        return Place(addon, _line_of(addon, xmlid["xmlid"] if xmlid else ""))
+    if kind == kinds.DATA_IMPORT and ctx.data_file:
+        addon = mapper.map_relative(ctx.data_file)
+        quoted = QUOTED_RE.search(message)
+        return Place(addon, _line_of(addon, quoted["token"] if quoted else ""))
+    if kind == kinds.XML_SYNTAX:
+        pos = XML_LINE_RE.search(message)
+        addon = mapper.map_relative(ctx.data_file) if ctx.data_file else None
+        return Place(addon, int(pos["line"]) if pos else None, int(pos["col"]) if pos else None)
+    own = tb.addon_frames()
+    if own:
+        deepest = own[-1]
+        return Place(deepest.addon, deepest.line)
+    if ctx.data_file:
+        return Place(mapper.map_relative(ctx.data_file))
+    return Place()
+
+
+def _view_or_record_place(parsing: re.Match[str], message: str, mapper: PathMapper) -> Place:
+    """``while parsing <file>:<record line>``; a view's own element line is found in the file."""
+    addon = mapper.map(parsing["file"]) or mapper.map_relative(parsing["file"])
+    line = int(parsing["line"])
+    field = FIELD_MODEL_RE.search(message)
+    if field and addon and addon.local:
+        line = _line_of(addon, f'name="{field["field"]}"', after=line) or line
+    return Place(addon, line)
+
+
+def _manifest_place(kind: str, message: str, ctx: LoadContext, mapper: PathMapper) -> Place:
+    module = _module_from_message(message) or ctx.module
+    addon = mapper.map_relative(f"{module}/__manifest__.py") if module else None
+    needle = ""
+    if kind == kinds.MISSING_DEPENDENCY:
+        dep = DEPENDS_ON_RE.search(message)
+        needle = dep["dep"] if dep else ""
+    elif kind == kinds.EXTERNAL_DEPENDENCY:
+        dep = EXT_DEP_RE.search(message)
+        needle = dep["dep"] if dep else ""
+    else:
+        missing = MISSING_FILE_RE.search(message)
+        if missing:
+            parts = missing["file"].replace("\\", "/").split("/")
+            needle = "/".join(parts[parts.index(module) + 1 :]) if module in parts else parts[-1]
+            addon = addon or mapper.map(missing["file"])
+    return Place(addon, _line_of(addon, needle))
+
+
+def _line_of(addon: AddonPath | None, needle: str, after: int = 0) -> int | None:
+    """1-based line of the first occurrence of ``needle`` at or after line ``after``."""
+    if not needle or addon is None or addon.local is None:
+        return None
+    try:
+        lines = addon.local.read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return None
+    for number, text in enumerate(lines, start=1):
+        if number >= after and needle in text:
+            return number
+    return None
+
+
+def _module_from_message(message: str) -> str:
+    match = MODULE_IN_MSG_RE.search(message)
+    return match["module"] if match else ""
+
+
+def _add_identifiers(finding: Finding, message: str) -> None:
+    context = VIEW_CONTEXT_RE.search(message)
+    if context:
+        values = literal_dict(context["ctx"])
+        finding.xml_id = str(values.get("xmlid") or "")
+        finding.model = str(values.get("view.model") or "")
+    field = FIELD_MODEL_RE.search(message)
+    if field:
+        finding.field, finding.model = field["field"], finding.model or field["model"]
+    external = EXTERNAL_ID_RE.search(message) or CSV_XMLID_RE.search(message)
+    if external and not finding.xml_id:
+        finding.xml_id = external["xmlid"]
+
+
+def literal_dict(text: str) -> dict[str, object]:
+    """The context is a pprint'ed dict whose record values (``ir.ui.view(247,)``) are not literals."""
+    cleaned = re.sub(r"\b[\w.]+\([\d, ]*\)", "None", text)
+    try:
+        value = ast.literal_eval(cleaned)
+    except (ValueError, SyntaxError):
+        return {}
+    return value if isinstance(value, dict) else {}

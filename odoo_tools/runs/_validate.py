@@ -1,0 +1,323 @@
+"""Install, upgrade or test modules in a real Odoo, in a disposable database, and say why not.
+
+One validation: find odoo-bin and its version; work out the dependency closure of the modules
+(auto_install included); clone the template database that already holds those dependencies
+(built on first use, see ``dbcache``) or start from an empty database (``use_cache=False``); run
+odoo-bin on the clone; read each module's state from the database and the findings and test
+results from the log; drop the database (unless kept). Cancellation kills odoo-bin's process
+group and still drops the database: the cleanup is synchronous, so it cannot be interrupted.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from odoo_tools.addons._discovery import AddonSet, discover_addons
+from odoo_tools.odoo_log import OdooLogReport, ProgressTracker, parse_odoo_log
+from odoo_tools.runs._dbcache import RUN_LOCK_PREFIX, TemplateCache, TemplateInfo, template_key
+from odoo_tools.runs._odoo_bin import (
+    OdooBin,
+    OdooRun,
+    RunSpec,
+    build_argv,
+    child_env,
+    find_odoo_bin,
+    free_port,
+    inspect_odoo,
+    run_odoo,
+)
+from odoo_tools.runs._pg import Pg, new_db_name
+from odoo_tools.runs._plan import RunnerConfig, check_modules, dependencies
+from odoo_tools.runs._result import (
+    Action,
+    ModuleOutcome,
+    TemplateUse,
+    ValidationResult,
+    dependency_failure,
+    is_ok,
+    judge,
+    summarize,
+)
+
+ProgressFn = Callable[[int, int, str], None]
+log = logging.getLogger("odoo_tools.runs._validate")
+__all__ = ["OdooRunner", "RunnerConfig"]
+KEEP_LOGS = 200
+
+
+@dataclass
+class _Run:
+    """State of one validation while it runs."""
+
+    action: Action
+    modules: list[str]
+    database: str
+    demo: bool
+    on_progress: ProgressFn | None
+    log_parts: list[str] = field(default_factory=list)
+    timings: dict[str, float] = field(default_factory=dict)
+
+    def spent(self, phase: str, since: float) -> None:
+        self.timings[phase] = round(self.timings.get(phase, 0.0) + time.monotonic() - since, 3)
+
+
+class OdooRunner:
+    """Validations against one Odoo and one PostgreSQL, sharing one template cache."""
+
+    def __init__(self, config: RunnerConfig) -> None:
+        self.config = config
+        self.pg = Pg(config.pg, prefix=config.db_prefix)
+        self.cache = TemplateCache(
+            self.pg,
+            config.cache_dir,
+            max_count=config.template_max_count,
+            max_age_days=config.template_max_age_days,
+        )
+        self.log_dir = config.cache_dir / "logs"
+        self._odoo: OdooBin | None = None
+        self._core: AddonSet | None = None
+        self._background: list[threading.Thread] = []
+
+    async def odoo(self) -> OdooBin:
+        if self._odoo is None:
+            path = find_odoo_bin(self.config.odoo_bin, conf_addons_paths=self.config.addons_paths)
+            self._odoo = await inspect_odoo(path, self.config.odoo_python)
+        return self._odoo
+
+    def validate_sync(self, action: Action, modules: Sequence[str], **options: object) -> ValidationResult:
+        """Blocking form: returns once the run's database is gone too (a spare clone may still
+        be in the making). Loops over many modules overlap better with ``validate`` + ``wait_idle``."""
+        result = asyncio.run(self.validate(action, modules, **options))  # type: ignore[arg-type]
+        self.wait_idle(only="drop-")
+        return result
+
+    async def validate(
+        self,
+        action: Action,
+        modules: Sequence[str],
+        *,
+        demo: bool = False,
+        use_cache: bool | None = None,
+        keep_db: bool | None = None,
+        on_progress: ProgressFn | None = None,
+    ) -> ValidationResult:
+        started = time.monotonic()
+        targets = check_modules(modules)
+        odoo = await self.odoo()
+        addons = self._addons(odoo)
+        run = _Run(action, targets, new_db_name(action, self.pg.prefix), demo, on_progress)
+        use_cache = self.config.use_cache if use_cache is None else use_cache
+        keep = self.config.keep_db if keep_db is None else keep_db
+        async with self.pg.async_advisory_lock(RUN_LOCK_PREFIX + run.database):  # "in use" for prune
+            finished = False
+            try:
+                result = await self._validate(run, odoo, addons, use_cache)
+                finished = True
+            finally:
+                cleanup = time.monotonic()
+                if finished and not keep and self.config.background_drop:
+                    self._in_background(
+                        f"drop-{run.database}", lambda: self.cache.drop_database(run.database)
+                    )
+                elif not (finished and keep):  # failed or cancelled: drop now, before anything else
+                    self.cache.drop_database(run.database)
+                log_path = self._write_log(run)
+                run.spent("cleanup", cleanup)
+        result.duration_seconds = round(time.monotonic() - started, 3)
+        result.timings = run.timings
+        result.log_path = str(log_path)
+        kept = keep and result.template.status != "build_failed"  # no clone was ever made
+        result.database = run.database if kept else ""
+        return result
+
+    def _addons(self, odoo: OdooBin) -> AddonSet:
+        """The project's addons (read on every call: they change) over Odoo's own (read once)."""
+        if self._core is None:
+            self._core = discover_addons([], readonly_roots=odoo.core_addons)
+        core_roots = {os.path.realpath(p) for p in odoo.core_addons}
+        roots = [p for p in self.config.addons_paths if os.path.realpath(p) not in core_roots]
+        project = discover_addons(roots)
+        return AddonSet(addons={**self._core.addons, **project.addons})
+
+    async def _validate(
+        self, run: _Run, odoo: OdooBin, addons: AddonSet, use_cache: bool
+    ) -> ValidationResult:
+        template = await self._prepare_database(run, odoo, addons, use_cache)
+        if template.status == "build_failed":
+            return self._dependency_failure(run, odoo, template)
+        if run.action == "upgrade":
+            first = await self._odoo_run(run, odoo, RunSpec(run.database, install=run.modules, demo=run.demo))
+            if not all(s == "installed" for s in self._states(run).values()):
+                return self._result(run, odoo, template, first, upgraded=())
+        spec = self._target_spec(run)
+        last = await self._odoo_run(run, odoo, spec)
+        if spec.test_modules and last[1].port_busy:  # another process took the port meanwhile
+            last = await self._odoo_run(run, odoo, self._target_spec(run))
+        return self._result(run, odoo, template, last, upgraded=last[1].loaded_modules)
+
+    def _target_spec(self, run: _Run) -> RunSpec:
+        if run.action == "upgrade":
+            return RunSpec(run.database, update=run.modules, demo=run.demo)
+        tests = run.modules if run.action == "test" else ()
+        port = free_port() if tests else None
+        return RunSpec(run.database, install=run.modules, test_modules=tests, demo=run.demo, http_port=port)
+
+    # -- the database to work in -----------------------------------------------------------------
+    async def _prepare_database(
+        self, run: _Run, odoo: OdooBin, addons: AddonSet, use_cache: bool
+    ) -> TemplateUse:
+        since = time.monotonic()
+        if not use_cache:
+            self.pg.create(run.database)
+            run.spent("database", since)
+            return TemplateUse(status="disabled")
+        explicit, closure = dependencies(addons, run.modules)
+        folders = [(name, addons.addons[name].path) for name in closure if name in addons]
+        key = template_key(odoo.version, run.demo, self.cache.data_dir, folders)
+        run.spent("key", since)
+        info = TemplateInfo(name="", key=key, odoo_version=odoo.version, demo=run.demo, modules=closure)
+        _progress(run, 0, 0, "preparing the dependencies template")
+
+        async def build(scratch: str) -> bool:
+            spec = RunSpec(scratch, install=explicit, demo=run.demo)
+            await self._odoo_run(run, odoo, spec, phase="template")
+            states = self.pg.module_states(scratch, explicit)
+            return all(state == "installed" for state in states.values())
+
+        since = time.monotonic()
+        outcome = await self.cache.clone(key, run.database, build, info)
+        run.spent("database", since)
+        if self.config.spare_clone and outcome.status != "build_failed":
+            self._in_background(f"spare-{key[:8]}", lambda: self.cache.refill_spare(key))
+        return TemplateUse(
+            status=outcome.status,
+            name=outcome.template,
+            build_seconds=outcome.build_seconds,
+            spare=outcome.spare,
+        )
+
+    def _in_background(self, what: str, work: Callable[[], object]) -> None:
+        """Database chores off the critical path: preparing the next spare clone while odoo-bin
+        works, dropping a finished run's database (PostgreSQL checkpoints on DROP) after the
+        answer. The threads are not daemons: a CLI process finishes them before exiting."""
+
+        def guarded() -> None:
+            try:
+                work()
+            except Exception as exc:
+                log.warning("background %s failed: %s", what, exc)
+
+        thread = threading.Thread(target=guarded, name=f"assista-bg-{what}")
+        thread.start()
+        # A long-lived server never calls wait_idle: forget finished chores here.
+        self._background = [t for t in self._background if t.is_alive()] + [thread]
+
+    def wait_idle(self, only: str = "") -> None:
+        """Wait for background chores (``only`` those whose name starts so: "drop-", "spare-")."""
+        for thread in [t for t in self._background if t.name.startswith(f"assista-bg-{only}")]:
+            thread.join()
+            self._background.remove(thread)
+
+    # -- running odoo-bin --------------------------------------------------------------------------
+    async def _odoo_run(
+        self, run: _Run, odoo: OdooBin, spec: RunSpec, phase: str = ""
+    ) -> tuple[OdooRun, OdooLogReport]:
+        phase = phase or ("test" if spec.test_modules else "upgrade" if spec.update else "install")
+        argv = build_argv(
+            odoo, spec, addons_paths=self.config.addons_paths, data_dir=self.cache.data_dir, pg=self.config.pg
+        )
+        env = child_env(self.config.pg, self.config.base_env or os.environ, self.cache.data_dir)
+        env.update(self.config.extra_env)
+        tracker = ProgressTracker()
+
+        def on_line(line: str) -> None:
+            moved = tracker.feed(line)
+            if moved is not None:
+                k, n = moved
+                doing = f"module {tracker.module} ({k}/{n})" if k else f"{n} modules"
+                _progress(run, k, n, f"{phase}: loading {doing}")
+
+        run.log_parts.append(f"# assista-odoo {phase}: {' '.join(argv)}\n")
+        since = time.monotonic()
+        odoo_run = await run_odoo(argv, env=env, timeout=self.config.timeout, on_line=on_line)
+        run.spent("odoo_template" if phase == "template" else "odoo", since)
+        run.log_parts.append(odoo_run.log)
+        run.log_parts.append(f"# exit_code={odoo_run.returncode} seconds={odoo_run.seconds:.2f}\n")
+        report = parse_odoo_log(odoo_run.log, roots=self.config.addons_paths, modules=run.modules)
+        return odoo_run, report
+
+    def _states(self, run: _Run) -> dict[str, str]:
+        return self.pg.module_states(run.database, run.modules)
+
+    # -- answers ---------------------------------------------------------------------------------
+    def _result(
+        self,
+        run: _Run,
+        odoo: OdooBin,
+        template: TemplateUse,
+        last: tuple[OdooRun, OdooLogReport],
+        upgraded: Sequence[str],
+    ) -> ValidationResult:
+        odoo_run, report = last
+        outcomes, findings = judge(
+            run.action,
+            run.modules,
+            self._states(run),
+            report,
+            exit_code=odoo_run.returncode,
+            timed_out=odoo_run.timed_out,
+            log=odoo_run.log,
+            upgraded=upgraded,
+        )
+        ok = is_ok(outcomes, findings, report.tests)
+        return ValidationResult(
+            action=run.action,
+            ok=ok,
+            summary=summarize(run.action, ok, outcomes, findings, report.tests),
+            modules=outcomes,
+            findings=findings,
+            tests=report.tests,
+            tests_total=report.tests_total,
+            duration_seconds=0.0,
+            odoo_version=odoo.version,
+            template=template,
+            exit_code=odoo_run.returncode,
+            timed_out=odoo_run.timed_out,
+        )
+
+    def _dependency_failure(self, run: _Run, odoo: OdooBin, template: TemplateUse) -> ValidationResult:
+        log = "".join(run.log_parts)
+        report = parse_odoo_log(log, roots=self.config.addons_paths, modules=run.modules)
+        findings = dependency_failure(log, report, template.name)
+        outcomes = [ModuleOutcome(module=m, state="absent", ok=False) for m in run.modules]
+        return ValidationResult(
+            action=run.action,
+            ok=False,
+            summary=summarize(run.action, False, outcomes, findings, []),
+            modules=outcomes,
+            findings=findings,
+            duration_seconds=0.0,
+            odoo_version=odoo.version,
+            template=template,
+        )
+
+    def _write_log(self, run: _Run) -> Path:
+        self.log_dir.mkdir(parents=True, exist_ok=True)
+        path = self.log_dir / f"{run.database}.log"
+        path.write_text("".join(run.log_parts), encoding="utf-8")
+        old = sorted(self.log_dir.glob("*.log"), key=lambda p: p.stat().st_mtime, reverse=True)[KEEP_LOGS:]
+        for stale in old:
+            stale.unlink(missing_ok=True)
+        return path
+
+
+def _progress(run: _Run, k: int, n: int, message: str) -> None:
+    if run.on_progress is not None:
+        run.on_progress(k, n, message)
