@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from odoo_tools.errors import ConfigError
-from odoo_tools.files._writing import atomic_write_bytes
+from odoo_tools.files import atomic_write_bytes
 
 Client = Literal["claude-desktop", "claude-code", "cursor", "vscode", "codex"]
 CLIENTS: tuple[Client, ...] = ("claude-desktop", "claude-code", "cursor", "vscode", "codex")

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 from assista_mcp.settings import Settings
-from odoo_tools.runs._odoo_conf import read_odoo_conf
-from odoo_tools.runs._pg import PgParams
-from odoo_tools.runs._validate import RunnerConfig
+from odoo_tools.runs import PgParams, RunnerConfig, read_odoo_conf
 
 
 def runner_config(settings: Settings) -> RunnerConfig:

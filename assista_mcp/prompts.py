@@ -14,8 +14,7 @@ from pydantic import BaseModel, Field
 from assista_mcp.context import AppContext
 from assista_mcp.guidelines import SERIES, guidelines_for, normalize_series
 from assista_mcp.tools._base import register_tool
-from odoo_tools.addons._discovery import discover_addons
-from odoo_tools.addons._series import detect_series
+from odoo_tools.addons import detect_series, discover_addons
 
 
 class Guidelines(BaseModel):

@@ -17,9 +17,9 @@ from typing import Any
 import platformdirs
 from pydantic import BaseModel, Field, SecretStr, ValidationError
 
-from odoo_tools.addons._discovery import odoo_core_roots, odoo_source_from_bin
+from odoo_tools.addons import odoo_core_roots, odoo_source_from_bin
 from odoo_tools.errors import ConfigError
-from odoo_tools.runs._odoo_conf import read_odoo_conf, split_addons_path
+from odoo_tools.runs import read_odoo_conf, split_addons_path
 from odoo_tools.workspace import Workspace
 
 if sys.version_info >= (3, 11):

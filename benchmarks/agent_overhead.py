@@ -35,14 +35,14 @@ os.environ.setdefault("OPENAI_API_KEY", "test-key")
 import anyio
 from rich.console import Console
 
-from assista_mcp.agent.approvals import Approvals
-from assista_mcp.agent.events import StreamEvent
-from assista_mcp.agent.loop import AgentLoop
-from assista_mcp.agent.loop_hooks import NoHooks
-from assista_mcp.agent.model import ModelClient
-from assista_mcp.agent.render import ConsoleRenderer, JsonlRenderer
-from assista_mcp.agent.sessions import SessionStore
-from assista_mcp.agent.toolset import Toolset, own_spec
+from assista_mcp.agent.loop.agent_loop import AgentLoop
+from assista_mcp.agent.loop.approvals import Approvals
+from assista_mcp.agent.loop.events import StreamEvent
+from assista_mcp.agent.loop.hooks import NoHooks
+from assista_mcp.agent.loop.sessions import SessionStore
+from assista_mcp.agent.loop.toolset import Toolset, own_spec
+from assista_mcp.agent.model.client import ModelClient
+from assista_mcp.agent.terminal.render import ConsoleRenderer, JsonlRenderer
 from assista_mcp.settings import load_settings
 from fixtures.model_server import TEST_MODEL, ScriptedModelServer
 

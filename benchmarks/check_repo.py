@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from odoo_tools.lint._configs import DEFAULT_FLAKE8, DEFAULT_PYLINTRC, DEFAULT_PYLINTRC_MANDATORY
+from odoo_tools.lint import DEFAULT_FLAKE8, DEFAULT_PYLINTRC, DEFAULT_PYLINTRC_MANDATORY
 from odoo_tools.process import ProcessResult, run_process_sync
 
 REPO = Path(__file__).resolve().parent.parent

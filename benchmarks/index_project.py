@@ -23,7 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from odoo_tools.addons._discovery import odoo_core_roots
+from odoo_tools.addons import odoo_core_roots
 from odoo_tools.index import ProjectIndex
 
 GOALS = {"cold": 30.0, "warm start": 1.0, "refresh, no change": 1.0, "one file changed": 1.0}

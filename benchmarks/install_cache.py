@@ -34,9 +34,16 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from odoo_tools.runs._odoo_bin import RunSpec, build_argv, child_env, run_odoo
-from odoo_tools.runs._pg import PgParams, new_db_name
-from odoo_tools.runs._validate import OdooRunner, RunnerConfig
+from odoo_tools.runs import (
+    OdooRunner,
+    PgParams,
+    RunnerConfig,
+    RunSpec,
+    build_argv,
+    child_env,
+    new_db_name,
+    run_odoo,
+)
 
 REPO = Path(__file__).resolve().parent.parent
 STUB = REPO / "fixtures" / "odoo_stub" / "odoo-bin"

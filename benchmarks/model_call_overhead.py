@@ -33,9 +33,9 @@ os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
 import httpx
 
-from assista_mcp.agent.events import StreamEvent
-from assista_mcp.agent.model import ModelClient
-from assista_mcp.agent.provider import load_litellm
+from assista_mcp.agent.loop.events import StreamEvent
+from assista_mcp.agent.model.client import ModelClient
+from assista_mcp.agent.model.provider import load_litellm
 from fixtures.model_server import SCRIPT_PATH, TEST_MODEL
 
 STEP_BUDGET_MS = 20.0

@@ -22,8 +22,7 @@ from gitdb import IStream
 from pydantic import BaseModel, Field
 
 from odoo_tools.errors import EditConflict, NotFound
-from odoo_tools.files._diffs import unified_diff
-from odoo_tools.files._writing import atomic_write_bytes
+from odoo_tools.files import atomic_write_bytes, unified_diff
 
 MAX_TURNS = 500
 

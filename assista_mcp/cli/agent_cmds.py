@@ -15,13 +15,13 @@ from typing import TYPE_CHECKING, Any
 
 import anyio
 
-from assista_mcp.agent.approvals import MODES
+from assista_mcp.agent.loop.approvals import MODES
 from assista_mcp.cli.common import add_odoo_flags, add_project_flags, settings_from_args
 from assista_mcp.settings import load_settings
 
 if TYPE_CHECKING:
-    from assista_mcp.agent.runner import AgentOptions
-    from assista_mcp.agent.sessions import SessionStore
+    from assista_mcp.agent.loop.sessions import SessionStore
+    from assista_mcp.agent.terminal.runner import AgentOptions
 
 EXIT_CODES = {"final": 0, "max_steps": 1, "error": 1, "interrupted": 130}
 
@@ -106,8 +106,8 @@ def _non_negative(text: str) -> int:
 
 
 def _options(args: argparse.Namespace) -> AgentOptions:
-    from assista_mcp.agent.runner import AgentOptions
-    from assista_mcp.agent.safety_net import SafetyOptions
+    from assista_mcp.agent.safety.safety_net import SafetyOptions
+    from assista_mcp.agent.terminal.runner import AgentOptions
 
     return AgentOptions(
         settings=settings_from_args(args),
@@ -126,7 +126,7 @@ def _options(args: argparse.Namespace) -> AgentOptions:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from assista_mcp.agent.runner import open_agent, run_turn_interruptible
+    from assista_mcp.agent.terminal.runner import open_agent, run_turn_interruptible
 
     options = _options(args)
 
@@ -139,8 +139,8 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _chat(args: argparse.Namespace) -> int:
-    from assista_mcp.agent.chat import chat
-    from assista_mcp.agent.runner import open_agent
+    from assista_mcp.agent.terminal.chat import chat
+    from assista_mcp.agent.terminal.runner import open_agent
 
     options = _options(args)
 
@@ -152,7 +152,7 @@ def _chat(args: argparse.Namespace) -> int:
 
 
 def _sessions(args: argparse.Namespace) -> int:
-    from assista_mcp.agent.sessions import SessionStore
+    from assista_mcp.agent.loop.sessions import SessionStore
 
     store = SessionStore.in_home(load_settings().home)
     try:

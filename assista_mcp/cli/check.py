@@ -18,10 +18,19 @@ from typing import Any, Protocol
 
 from assista_mcp.cli.common import add_project_flags, settings_from_args
 from assista_mcp.settings import Settings
-from odoo_tools.addons._discovery import Addon
+from odoo_tools.addons import Addon
 from odoo_tools.findings import Finding, sort_findings
-from odoo_tools.lint import CHECKS, FileDigests, LintCache, LintProject, lint_addons_sync, load_project
-from odoo_tools.lint._changes import changed_files, changed_modules, shard
+from odoo_tools.lint import (
+    CHECKS,
+    FileDigests,
+    LintCache,
+    LintProject,
+    changed_files,
+    changed_modules,
+    lint_addons_sync,
+    load_project,
+    shard,
+)
 from odoo_tools.lint.reporters import FORMATS, Report, render
 
 Advance = Callable[[str, int], None]
@@ -153,7 +162,7 @@ def run_check(args: argparse.Namespace) -> int:
 
 
 def _checks(args: argparse.Namespace) -> list[str]:
-    from odoo_tools.lint._runner import validate_checks
+    from odoo_tools.lint import validate_checks
 
     raw = getattr(args, "checks", None)
     return list(validate_checks([c.strip() for c in raw.split(",") if c.strip()] if raw else None))

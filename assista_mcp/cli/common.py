@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from assista_mcp.settings import Settings, load_settings
-from odoo_tools.runs._odoo_conf import split_addons_path
+from odoo_tools.runs import split_addons_path
 
 
 def add_project_flags(parser: argparse.ArgumentParser) -> None:

@@ -14,10 +14,9 @@ from typing import TYPE_CHECKING
 
 from assista_mcp.cli.common import add_odoo_flags
 from assista_mcp.odoo_config import runner_config
-from odoo_tools.addons._discovery import Addon
+from odoo_tools.addons import Addon
 from odoo_tools.findings import Finding
-from odoo_tools.runs._result import Action
-from odoo_tools.runs._validate import OdooRunner
+from odoo_tools.runs import Action, OdooRunner
 
 if TYPE_CHECKING:
     from assista_mcp.cli.check import CheckContext

@@ -12,9 +12,7 @@ from typing import Any
 
 from assista_mcp.cli.common import add_odoo_flags, add_project_flags, settings_from_args
 from assista_mcp.odoo_config import runner_config
-from odoo_tools.runs._doctor import DoctorReport, run_doctor
-from odoo_tools.runs._result import ValidationResult
-from odoo_tools.runs._validate import OdooRunner
+from odoo_tools.runs import DoctorReport, OdooRunner, ValidationResult, run_doctor
 
 
 def add_parsers(subparsers: Any) -> None:

@@ -56,7 +56,7 @@ def _add_checkpoint_parsers(subparsers: Any) -> None:
 
 
 def run_undo(args: argparse.Namespace) -> int:
-    from assista_mcp.agent.checkpointing import open_store, undo_turn
+    from assista_mcp.agent.safety.checkpointing import open_store, undo_turn
 
     settings = settings_from_args(args)
     workspace = settings.workspace()
@@ -69,7 +69,7 @@ def run_undo(args: argparse.Namespace) -> int:
 
 
 def run_diff(args: argparse.Namespace) -> int:
-    from assista_mcp.agent.checkpointing import diff_turn, list_turns, open_store
+    from assista_mcp.agent.safety.checkpointing import diff_turn, list_turns, open_store
 
     settings = settings_from_args(args)
     workspace = settings.workspace()

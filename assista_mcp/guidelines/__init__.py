@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from importlib import resources
 
-from odoo_tools.addons._series import SUPPORTED_SERIES
+from odoo_tools.addons import SUPPORTED_SERIES
 
 SERIES = SUPPORTED_SERIES
 

@@ -15,7 +15,7 @@ from assista_mcp.context import AppContext
 from assista_mcp.tools import files_write
 from assista_mcp.tools._base import register_tool
 from odoo_tools import files
-from odoo_tools.files._models import (
+from odoo_tools.files import (
     FileInfoResult,
     GrepResult,
     ListDirectoryResult,

@@ -14,7 +14,7 @@ from pydantic import BaseModel, Field
 from assista_mcp.context import AppContext
 from assista_mcp.tools._base import register_tool
 from odoo_tools import files
-from odoo_tools.files._models import (
+from odoo_tools.files import (
     ApplyPatchResult,
     CreateFolderResult,
     DeleteFileResult,

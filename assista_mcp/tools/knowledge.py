@@ -17,11 +17,20 @@ from pydantic import BaseModel, Field
 from assista_mcp.context import AppContext
 from assista_mcp.settings import Settings
 from assista_mcp.tools._base import register_tool
-from odoo_tools.addons._discovery import odoo_core_roots
-from odoo_tools.index import ProjectIndex
-from odoo_tools.index._answers import FieldMatches, ModelInfo, References, XmlIdInfo
-from odoo_tools.index._modules import ModuleInfo, ModuleSummary
-from odoo_tools.index._project_map import DEFAULT_BUDGET, MAX_BUDGET, MIN_BUDGET, ProjectMap
+from odoo_tools.addons import odoo_core_roots
+from odoo_tools.index import (
+    DEFAULT_BUDGET,
+    MAX_BUDGET,
+    MIN_BUDGET,
+    FieldMatches,
+    ModelInfo,
+    ModuleInfo,
+    ModuleSummary,
+    ProjectIndex,
+    ProjectMap,
+    References,
+    XmlIdInfo,
+)
 
 INDEX_SERVICE = "project_index"
 

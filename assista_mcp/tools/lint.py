@@ -16,8 +16,7 @@ from pydantic import BaseModel, Field
 from assista_mcp.context import AppContext
 from assista_mcp.tools._base import register_tool
 from assista_mcp.tools.knowledge import project_index
-from odoo_tools.addons._discovery import Addon
-from odoo_tools.addons._manifest import ManifestCache
+from odoo_tools.addons import Addon, ManifestCache
 from odoo_tools.errors import InvalidInput
 from odoo_tools.findings import SEVERITY_RANK, Finding, Severity
 from odoo_tools.lint import (

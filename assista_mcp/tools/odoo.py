@@ -20,9 +20,7 @@ from pydantic import Field
 from assista_mcp.context import AppContext
 from assista_mcp.odoo_config import runner_config
 from assista_mcp.tools._base import register_tool
-from odoo_tools.runs._doctor import DoctorReport, run_doctor
-from odoo_tools.runs._result import Action, ValidationResult
-from odoo_tools.runs._validate import OdooRunner
+from odoo_tools.runs import Action, DoctorReport, OdooRunner, ValidationResult, run_doctor
 
 LOG_URI = "odoo://run-log/{name}"
 LOG_TAIL_CHARS = 200_000

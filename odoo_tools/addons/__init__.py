@@ -1,0 +1,29 @@
+"""Addons on disk: discovery, manifests, the dependency graph and Odoo series.
+
+The face of the package: callers import from here; the ``_modules`` inside are private.
+"""
+
+
+from odoo_tools.addons._discovery import (
+    Addon,
+    AddonSet,
+    discover_addons,
+    odoo_core_roots,
+    odoo_source_from_bin,
+)
+from odoo_tools.addons._manifest import ManifestCache, find_manifest_file
+from odoo_tools.addons._series import SUPPORTED_SERIES, SeriesInfo, detect_series, series_major
+
+__all__ = [
+    "SUPPORTED_SERIES",
+    "Addon",
+    "AddonSet",
+    "ManifestCache",
+    "SeriesInfo",
+    "detect_series",
+    "discover_addons",
+    "find_manifest_file",
+    "odoo_core_roots",
+    "odoo_source_from_bin",
+    "series_major",
+]

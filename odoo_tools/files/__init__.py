@@ -4,18 +4,43 @@ Every function takes a ``Workspace`` first and a path relative to an addons root
 pydantic models (``odoo_tools.files._models``); failures raise ``odoo_tools.errors`` errors.
 """
 
+from odoo_tools.files._diffs import unified_diff
 from odoo_tools.files._editing import Edit, edit_file
 from odoo_tools.files._listing import file_info, list_directory, search_files
 from odoo_tools.files._locks import path_locks
+from odoo_tools.files._models import (
+    ApplyPatchResult,
+    CreateFolderResult,
+    DeleteFileResult,
+    EditFileResult,
+    FileInfoResult,
+    GrepResult,
+    ListDirectoryResult,
+    MoveFileResult,
+    ReadFileResult,
+    SearchFilesResult,
+    WriteFileResult,
+)
 from odoo_tools.files._moving import delete_file, move_file
-from odoo_tools.files._patching import apply_patch
+from odoo_tools.files._patching import apply_patch, patch_paths
 from odoo_tools.files._reading import LineRange, read_files
 from odoo_tools.files._searching import grep
 from odoo_tools.files._writing import atomic_write_bytes, create_folder, write_file
 
 __all__ = [
+    "ApplyPatchResult",
+    "CreateFolderResult",
+    "DeleteFileResult",
     "Edit",
+    "EditFileResult",
+    "FileInfoResult",
+    "GrepResult",
     "LineRange",
+    "ListDirectoryResult",
+    "MoveFileResult",
+    "ReadFileResult",
+    "SearchFilesResult",
+    "WriteFileResult",
     "apply_patch",
     "atomic_write_bytes",
     "create_folder",
@@ -25,8 +50,10 @@ __all__ = [
     "grep",
     "list_directory",
     "move_file",
+    "patch_paths",
     "path_locks",
     "read_files",
     "search_files",
+    "unified_diff",
     "write_file",
 ]

@@ -6,6 +6,27 @@ Public API (stable): ``ProjectIndex`` (see ``project.py``) and the answer models
 
 from __future__ import annotations
 
+from odoo_tools.index._answers import FieldMatches, ModelInfo, References, XmlIdInfo
+from odoo_tools.index._modules import ModuleInfo, ModuleSummary
 from odoo_tools.index._project import ProjectIndex
+from odoo_tools.index._project_map import DEFAULT_BUDGET, MAX_BUDGET, MIN_BUDGET, ProjectMap
+from odoo_tools.index._records import FileData, ModelClass, qualify
+from odoo_tools.index._tables import Tables
 
-__all__ = ["ProjectIndex"]
+__all__ = [
+    "DEFAULT_BUDGET",
+    "MAX_BUDGET",
+    "MIN_BUDGET",
+    "FieldMatches",
+    "FileData",
+    "ModelClass",
+    "ModelInfo",
+    "ModuleInfo",
+    "ModuleSummary",
+    "ProjectIndex",
+    "ProjectMap",
+    "References",
+    "Tables",
+    "XmlIdInfo",
+    "qualify",
+]

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from pydantic import TypeAdapter, ValidationError
 
-from odoo_tools.addons._discovery import Addon, AddonSet
+from odoo_tools.addons import Addon, AddonSet
 from odoo_tools.index._records import FileData
 
 CACHE_VERSION = 1

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field
 
-from odoo_tools.addons._discovery import Addon, AddonSet
+from odoo_tools.addons import Addon, AddonSet
 from odoo_tools.findings import Finding
 from odoo_tools.index._tables import Tables
 

@@ -15,9 +15,7 @@ import threading
 from collections.abc import Sequence
 from pathlib import Path
 
-from odoo_tools.addons._discovery import AddonSet, discover_addons
-from odoo_tools.addons._manifest import ManifestCache
-from odoo_tools.addons._series import SeriesInfo, detect_series
+from odoo_tools.addons import AddonSet, ManifestCache, SeriesInfo, detect_series, discover_addons
 from odoo_tools.findings import Finding, sort_findings
 from odoo_tools.index import _queries as queries
 from odoo_tools.index import _references as references

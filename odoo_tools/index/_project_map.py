@@ -11,8 +11,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from odoo_tools.addons._discovery import AddonSet
-from odoo_tools.addons._series import SeriesInfo
+from odoo_tools.addons import AddonSet, SeriesInfo
 from odoo_tools.index._records import FieldDef, FileData, ModelClass
 from odoo_tools.index._tables import Tables
 

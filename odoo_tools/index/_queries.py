@@ -5,7 +5,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterable
 
-from odoo_tools.addons._discovery import AddonSet
+from odoo_tools.addons import AddonSet
 from odoo_tools.errors import InvalidInput, NotFound
 from odoo_tools.index._answers import (
     AccessInfo,

@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from odoo_tools.addons._discovery import AddonSet
+from odoo_tools.addons import AddonSet
 from odoo_tools.errors import InvalidInput, NotFound
 from odoo_tools.index._answers import Reference, References
 from odoo_tools.index._records import FileData

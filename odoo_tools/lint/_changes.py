@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from odoo_tools.addons._discovery import Addon
+from odoo_tools.addons import Addon
 from odoo_tools.errors import ConfigError, InvalidInput, ToolMissing
 from odoo_tools.lint._common import owner_of
 from odoo_tools.lint._project import LintProject

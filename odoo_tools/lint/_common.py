@@ -7,7 +7,7 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
-from odoo_tools.addons._discovery import Addon
+from odoo_tools.addons import Addon
 from odoo_tools.findings import Finding, Severity
 
 # Linters need none of the project's secrets: the child gets only what Python needs to run.

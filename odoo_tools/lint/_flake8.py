@@ -10,7 +10,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from odoo_tools.addons._discovery import Addon
+from odoo_tools.addons import Addon
 from odoo_tools.findings import Finding
 from odoo_tools.lint._common import (
     LINTER_TIMEOUT_SECONDS,

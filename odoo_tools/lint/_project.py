@@ -9,15 +9,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from odoo_tools.addons._discovery import Addon, AddonSet, discover_addons
-from odoo_tools.addons._manifest import ManifestCache
-from odoo_tools.addons._series import detect_series
+from odoo_tools.addons import Addon, AddonSet, ManifestCache, detect_series, discover_addons
 from odoo_tools.errors import InvalidInput, NotFound
 from odoo_tools.findings import Finding
 from odoo_tools.lint._configs import LintConfig, config_for_root
 
 if TYPE_CHECKING:
-    from odoo_tools.index._project import ProjectIndex
+    from odoo_tools.index import ProjectIndex
 
 
 @dataclass
@@ -104,7 +102,7 @@ def load_project(
     series = detect_series(odoo_path=odoo_path, manifests=own, setting=series_setting).series
 
     def default_index() -> ProjectIndex:
-        from odoo_tools.index._project import ProjectIndex
+        from odoo_tools.index import ProjectIndex
 
         return ProjectIndex(
             roots, readonly_roots, cache_dir=cache_dir, odoo_path=odoo_path, series_setting=series_setting

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from odoo_tools.addons._discovery import Addon
+from odoo_tools.addons import Addon
 from odoo_tools.findings import Finding, Severity
 from odoo_tools.lint._common import (
     LINTER_TIMEOUT_SECONDS,

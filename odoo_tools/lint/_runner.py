@@ -13,7 +13,7 @@ import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 
-from odoo_tools.addons._discovery import Addon
+from odoo_tools.addons import Addon
 from odoo_tools.errors import InvalidInput
 from odoo_tools.findings import Finding, sort_findings
 from odoo_tools.lint._cache import FileDigests, LintCache, cache_key, tool_versions

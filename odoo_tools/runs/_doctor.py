@@ -13,7 +13,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field
 
-from odoo_tools.addons._discovery import discover_addons
+from odoo_tools.addons import discover_addons
 from odoo_tools.errors import AssistaError
 from odoo_tools.process import run_process
 from odoo_tools.runs._odoo_bin import OdooBin, child_env, find_odoo_bin, inspect_odoo

@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from odoo_tools.addons._discovery import AddonSet
+from odoo_tools.addons import AddonSet
 from odoo_tools.errors import InvalidInput
 from odoo_tools.runs._pg import DEFAULT_PREFIX, PgParams
 

@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from odoo_tools.addons._discovery import AddonSet, discover_addons
+from odoo_tools.addons import AddonSet, discover_addons
 from odoo_tools.odoo_log import OdooLogReport, ProgressTracker, parse_odoo_log
 from odoo_tools.runs._dbcache import RUN_LOCK_PREFIX, TemplateCache, TemplateInfo, template_key
 from odoo_tools.runs._odoo_bin import (

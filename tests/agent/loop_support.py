@@ -7,13 +7,13 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-from assista_mcp.agent.approvals import Approvals, Prompter
-from assista_mcp.agent.events import StreamEvent
-from assista_mcp.agent.loop import AgentLoop
-from assista_mcp.agent.loop_hooks import LoopHooks
-from assista_mcp.agent.model import ModelClient
-from assista_mcp.agent.sessions import SessionStore
-from assista_mcp.agent.toolset import ServerSpec, Toolset
+from assista_mcp.agent.loop.agent_loop import AgentLoop
+from assista_mcp.agent.loop.approvals import Approvals, Prompter
+from assista_mcp.agent.loop.events import StreamEvent
+from assista_mcp.agent.loop.hooks import LoopHooks
+from assista_mcp.agent.loop.sessions import SessionStore
+from assista_mcp.agent.loop.toolset import ServerSpec, Toolset
+from assista_mcp.agent.model.client import ModelClient
 from fixtures.model_server import TEST_MODEL, ScriptedModelServer
 from tests.agent.tool_servers import SlowState, build_test_server
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from assista_mcp.agent.approvals import (
+from assista_mcp.agent.loop.approvals import (
     ApprovalRequest,
     Approvals,
     Decision,

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from assista_mcp.agent.sessions import SessionStore
+from assista_mcp.agent.loop.sessions import SessionStore
 from fixtures.model_server import TEST_API_KEY, TEST_MODEL, ScriptedModelServer
 from tests.agent.loop_support import call, tool_messages
 

@@ -9,9 +9,9 @@ from typing import Any
 import anyio
 import pytest
 
-from assista_mcp.agent.approvals import ToolKind
-from assista_mcp.agent.model import ModelClient
-from assista_mcp.agent.sessions import SessionStore
+from assista_mcp.agent.loop.approvals import ToolKind
+from assista_mcp.agent.loop.sessions import SessionStore
+from assista_mcp.agent.model.client import ModelClient
 from fixtures.model_server import ScriptedModelServer
 from tests.agent.loop_support import agent, call, tool_messages
 from tests.agent.tool_servers import SlowState

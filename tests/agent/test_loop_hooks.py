@@ -8,11 +8,11 @@ from typing import Any
 
 import pytest
 
-from assista_mcp.agent.events import StreamEvent
-from assista_mcp.agent.loop_hooks import Denial, NoHooks, PendingCall
-from assista_mcp.agent.runner import run_turn_interruptible
-from assista_mcp.agent.tool_calls import touched_paths
-from assista_mcp.agent.toolset import ToolOutcome
+from assista_mcp.agent.loop.events import StreamEvent
+from assista_mcp.agent.loop.hooks import Denial, NoHooks, PendingCall
+from assista_mcp.agent.loop.tool_calls import touched_paths
+from assista_mcp.agent.loop.toolset import ToolOutcome
+from assista_mcp.agent.terminal.runner import run_turn_interruptible
 from fixtures.model_server import ScriptedModelServer
 from tests.agent.loop_support import agent, call, tool_messages
 

@@ -10,12 +10,12 @@ from typing import Any
 import anyio
 import pytest
 
-from assista_mcp.agent.cost import context_window, cost_usd
-from assista_mcp.agent.events import StreamEvent, Usage
-from assista_mcp.agent.model import ModelClient
-from assista_mcp.agent.model_stream import StreamAssembler, usage_from
-from assista_mcp.agent.provider import REDACTED, redact
-from assista_mcp.agent.retry import backoff_delay, classify, parse_retry_after
+from assista_mcp.agent.loop.events import StreamEvent, Usage
+from assista_mcp.agent.model.client import ModelClient
+from assista_mcp.agent.model.cost import context_window, cost_usd
+from assista_mcp.agent.model.provider import REDACTED, redact
+from assista_mcp.agent.model.retry import backoff_delay, classify, parse_retry_after
+from assista_mcp.agent.model.stream import StreamAssembler, usage_from
 from odoo_tools.errors import ConfigError
 
 from .conftest import TEST_MODEL, StartServer
@@ -179,7 +179,7 @@ def test_context_window_known_and_unknown(model_env: None) -> None:
 
 # -- secrets, configuration, lazy import -----------------------------------------------------------
 def test_context_window_ignores_an_output_only_limit(model_env: None) -> None:
-    from assista_mcp.agent.provider import load_litellm
+    from assista_mcp.agent.model.provider import load_litellm
 
     litellm = load_litellm()
     litellm.register_model(
@@ -211,14 +211,14 @@ def test_missing_model_is_a_config_error() -> None:
 
 
 def test_importing_the_model_module_does_not_import_litellm() -> None:
-    code = "import sys, assista_mcp.agent.model; print('litellm' in sys.modules)"
+    code = "import sys, assista_mcp.agent.model.client; print('litellm' in sys.modules)"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert result.stdout.strip() == "False", result.stderr
 
 
 def test_warm_up_imports_litellm_off_the_event_loop() -> None:
     code = (
-        "import sys, anyio; from assista_mcp.agent.model import ModelClient\n"
+        "import sys, anyio; from assista_mcp.agent.model.client import ModelClient\n"
         "anyio.run(ModelClient('openai/x').warm_up)\n"
         "print('litellm' in sys.modules, sys.modules['litellm'].suppress_debug_info)"
     )

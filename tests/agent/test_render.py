@@ -8,10 +8,15 @@ import json
 import pytest
 from rich.console import Console
 
-from assista_mcp.agent.approvals import ApprovalRequest, ToolKind, terminal_prompter
-from assista_mcp.agent.events import StreamEvent, Usage
-from assista_mcp.agent.render import ConsoleRenderer, JsonlRenderer, result_summary, summarize_arguments
-from assista_mcp.agent.terminal_input import StdinLines
+from assista_mcp.agent.loop.approvals import ApprovalRequest, ToolKind, terminal_prompter
+from assista_mcp.agent.loop.events import StreamEvent, Usage
+from assista_mcp.agent.terminal.input import StdinLines
+from assista_mcp.agent.terminal.render import (
+    ConsoleRenderer,
+    JsonlRenderer,
+    result_summary,
+    summarize_arguments,
+)
 
 
 def _events() -> list[StreamEvent]:

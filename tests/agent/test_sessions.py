@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from assista_mcp.agent.events import StreamEvent, Usage
-from assista_mcp.agent.provider import REDACTED
-from assista_mcp.agent.sessions import SessionStore
+from assista_mcp.agent.loop.events import StreamEvent, Usage
+from assista_mcp.agent.loop.sessions import SessionStore
+from assista_mcp.agent.model.provider import REDACTED
 from odoo_tools.errors import InvalidInput, NotFound
 
 

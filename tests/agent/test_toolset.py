@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from assista_mcp.agent.approvals import ToolKind
-from assista_mcp.agent.toolset import ServerSpec, Toolset, stdio_spec, url_spec
+from assista_mcp.agent.loop.approvals import ToolKind
+from assista_mcp.agent.loop.toolset import ServerSpec, Toolset, stdio_spec, url_spec
 from odoo_tools.errors import ConfigError, InvalidInput
 from tests.agent.tool_servers import build_test_server
 

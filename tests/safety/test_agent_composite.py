@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from assista_mcp.agent.loop_hooks import Denial, NoHooks, PendingCall
-from assista_mcp.agent.plugins import CompositeHooks
+from assista_mcp.agent.loop.hooks import Denial, NoHooks, PendingCall
+from assista_mcp.agent.safety.plugins import CompositeHooks
 
 
 class Recorder(NoHooks):

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from assista_mcp.agent.plugins import ENTRY_POINT_GROUP, plugin_manager
+from assista_mcp.agent.safety.plugins import ENTRY_POINT_GROUP, plugin_manager
 from tests.safety import sample_plugins
 from tests.safety.conftest import RunAgent, StartServer, call, cli, tool_messages
 

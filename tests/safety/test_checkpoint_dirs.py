@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from assista_mcp.agent.checkpoint_dirs import missing_folders, remember, remove_empty
+from assista_mcp.agent.safety.checkpoint_dirs import missing_folders, remember, remove_empty
 
 
 def test_only_missing_folders_inside_the_root_are_remembered(tmp_path: Path) -> None:

@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from odoo_tools.addons._discovery import Addon, AddonSet
-from odoo_tools.addons._series import series_major
+from odoo_tools.addons import Addon, AddonSet, series_major
 from odoo_tools.findings import Finding
 from odoo_tools.lint._static.context import StaticContext
 from odoo_tools.lint._static.deprecations import check_removed

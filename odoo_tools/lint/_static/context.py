@@ -6,10 +6,9 @@ import functools
 from dataclasses import dataclass
 from pathlib import Path
 
-from odoo_tools.addons._discovery import Addon, AddonSet
+from odoo_tools.addons import Addon, AddonSet
 from odoo_tools.findings import Finding, Severity
-from odoo_tools.index._records import FileData
-from odoo_tools.index._tables import Tables
+from odoo_tools.index import FileData, Tables
 from odoo_tools.lint._static.core_models import CORE_MODEL_OWNERS
 
 SOURCE = "static"

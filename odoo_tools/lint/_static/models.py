@@ -4,7 +4,7 @@ relational fields' comodel, views, ACLs) comes from its dependency closure."""
 from __future__ import annotations
 
 from odoo_tools.findings import Finding
-from odoo_tools.index._records import ModelClass
+from odoo_tools.index import ModelClass
 from odoo_tools.lint._static.context import StaticContext
 
 ACL_FILE = "security/ir.model.access.csv"

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from lxml import etree
 
-from odoo_tools.index._records import qualify
+from odoo_tools.index import qualify
 
 _PARSER = etree.XMLParser(resolve_entities=False, no_network=True, remove_comments=True)
 _EVAL_REF = re.compile(r"""\bref\(\s*['"]([\w.]+)['"]\s*\)""")

@@ -19,14 +19,14 @@ from typing import Any
 from git import Repo
 from git.exc import GitError, InvalidGitRepositoryError, NoSuchPathError
 
-from assista_mcp.agent import checkpoint_dirs
-from assista_mcp.agent.events import StreamEvent
-from assista_mcp.agent.loop_hooks import Denial, NoHooks, PendingCall
-from assista_mcp.agent.toolset import NAMESPACE_SEP, OWN_SERVER
+from assista_mcp.agent.loop.events import StreamEvent
+from assista_mcp.agent.loop.hooks import Denial, NoHooks, PendingCall
+from assista_mcp.agent.loop.toolset import NAMESPACE_SEP, OWN_SERVER
+from assista_mcp.agent.safety import checkpoint_dirs
 from assista_mcp.settings import Settings
 from odoo_tools.checkpoints import CheckpointStore, FileState, TurnRecord, commit_to_user_repo
 from odoo_tools.errors import AssistaError, NotFound
-from odoo_tools.files._patching import patch_paths
+from odoo_tools.files import patch_paths
 from odoo_tools.workspace import Workspace
 
 WRITE_TOOLS = frozenset(

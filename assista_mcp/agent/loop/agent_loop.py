@@ -13,14 +13,20 @@ from typing import Any, Literal
 
 import anyio
 
-from assista_mcp.agent.approvals import ApprovalRequest, Approvals, ToolKind
-from assista_mcp.agent.events import StreamEvent, Usage
-from assista_mcp.agent.history import INTERRUPTED, History, tool_message
-from assista_mcp.agent.loop_hooks import Denial, LoopHooks, NoHooks, PendingCall
-from assista_mcp.agent.model import ContextWindowExceeded, ModelClient, ModelError, ModelReply, ToolCall
-from assista_mcp.agent.sessions import SessionStore
-from assista_mcp.agent.tool_calls import Prepared, prepare_calls, read_groups, touched_paths
-from assista_mcp.agent.toolset import ToolOutcome, Toolset
+from assista_mcp.agent.loop.approvals import ApprovalRequest, Approvals, ToolKind
+from assista_mcp.agent.loop.events import StreamEvent, Usage
+from assista_mcp.agent.loop.history import INTERRUPTED, History, tool_message
+from assista_mcp.agent.loop.hooks import Denial, LoopHooks, NoHooks, PendingCall
+from assista_mcp.agent.loop.sessions import SessionStore
+from assista_mcp.agent.loop.tool_calls import Prepared, prepare_calls, read_groups, touched_paths
+from assista_mcp.agent.loop.toolset import ToolOutcome, Toolset
+from assista_mcp.agent.model.client import (
+    ContextWindowExceeded,
+    ModelClient,
+    ModelError,
+    ModelReply,
+    ToolCall,
+)
 
 Status = Literal["final", "max_steps", "interrupted", "error"]
 MAX_CONDENSE_PER_STEP = 3

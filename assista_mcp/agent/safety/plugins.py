@@ -4,8 +4,8 @@ A plugin is a module or object with functions named like the hooks below (mark t
 ``hookimpl`` or not). It is loaded from the entry-point group ``assista_odoo.hooks`` or with
 ``--plugin module:attr`` (repeatable) on ``run`` and ``chat``. Example::
 
-    from assista_mcp.agent.loop_hooks import Denial
-    from assista_mcp.agent.plugins import hookimpl
+    from assista_mcp.agent.loop.hooks import Denial
+    from assista_mcp.agent.safety.plugins import hookimpl
 
     @hookimpl
     def before_tool_call(call):
@@ -43,9 +43,9 @@ from typing import Any, cast
 
 import pluggy
 
-from assista_mcp.agent.events import StreamEvent
-from assista_mcp.agent.loop_hooks import Denial, LoopHooks, NoHooks, PendingCall
-from assista_mcp.agent.toolset import ToolOutcome
+from assista_mcp.agent.loop.events import StreamEvent
+from assista_mcp.agent.loop.hooks import Denial, LoopHooks, NoHooks, PendingCall
+from assista_mcp.agent.loop.toolset import ToolOutcome
 from odoo_tools.errors import ConfigError
 
 PROJECT = "assista_odoo"

@@ -11,9 +11,9 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel, Field
 
-from assista_mcp.agent.approvals import ToolKind
-from assista_mcp.agent.events import StreamEvent
-from assista_mcp.agent.toolset import ToolOutcome
+from assista_mcp.agent.loop.approvals import ToolKind
+from assista_mcp.agent.loop.events import StreamEvent
+from assista_mcp.agent.loop.toolset import ToolOutcome
 
 
 class PendingCall(BaseModel):

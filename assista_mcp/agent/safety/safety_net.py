@@ -12,17 +12,17 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from assista_mcp.agent.checkpointing import CheckpointHooks, open_store
-from assista_mcp.agent.events import StreamEvent
-from assista_mcp.agent.loop_hooks import LoopHooks
-from assista_mcp.agent.plugins import CompositeHooks, PluginHooks, plugin_manager
-from assista_mcp.agent.validation import DEFAULT_ROUNDS, REPORT_TOOL, ValidationHooks
+from assista_mcp.agent.loop.events import StreamEvent
+from assista_mcp.agent.loop.hooks import LoopHooks
+from assista_mcp.agent.safety.checkpointing import CheckpointHooks, open_store
+from assista_mcp.agent.safety.plugins import CompositeHooks, PluginHooks, plugin_manager
+from assista_mcp.agent.safety.validation import DEFAULT_ROUNDS, REPORT_TOOL, ValidationHooks
 from assista_mcp.settings import Settings
 
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from assista_mcp.agent.loop import AgentLoop
+    from assista_mcp.agent.loop.agent_loop import AgentLoop
 
 
 @dataclass

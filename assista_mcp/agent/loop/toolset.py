@@ -22,7 +22,7 @@ from mcp.client.stdio import StdioServerParameters
 from mcp.server.mcpserver import MCPServer
 from mcp.types import CallToolResult, TextContent, Tool
 
-from assista_mcp.agent.approvals import ToolKind, classify
+from assista_mcp.agent.loop.approvals import ToolKind, classify
 from assista_mcp.server import build_server
 from assista_mcp.settings import Settings
 from odoo_tools.errors import ConfigError, InvalidInput

@@ -19,16 +19,16 @@ if sys.version_info < (3, 11):  # pragma: no cover
 import anyio
 from rich.console import Console
 
-from assista_mcp.agent.approvals import Approvals, Prompter, check_mode, terminal_prompter
-from assista_mcp.agent.loop import AgentLoop, TurnResult
-from assista_mcp.agent.loop_hooks import LoopHooks
-from assista_mcp.agent.model import ModelClient
-from assista_mcp.agent.prompting import system_prompt
-from assista_mcp.agent.render import ConsoleRenderer, JsonlRenderer
-from assista_mcp.agent.safety_net import SafetyNet, SafetyOptions, report_printer
-from assista_mcp.agent.sessions import SessionInfo, SessionStore
-from assista_mcp.agent.terminal_input import StdinLines
-from assista_mcp.agent.toolset import OWN_SERVER, ServerSpec, Toolset, own_spec, stdio_spec, url_spec
+from assista_mcp.agent.loop.agent_loop import AgentLoop, TurnResult
+from assista_mcp.agent.loop.approvals import Approvals, Prompter, check_mode, terminal_prompter
+from assista_mcp.agent.loop.hooks import LoopHooks
+from assista_mcp.agent.loop.prompting import system_prompt
+from assista_mcp.agent.loop.sessions import SessionInfo, SessionStore
+from assista_mcp.agent.loop.toolset import OWN_SERVER, ServerSpec, Toolset, own_spec, stdio_spec, url_spec
+from assista_mcp.agent.model.client import ModelClient
+from assista_mcp.agent.safety.safety_net import SafetyNet, SafetyOptions, report_printer
+from assista_mcp.agent.terminal.input import StdinLines
+from assista_mcp.agent.terminal.render import ConsoleRenderer, JsonlRenderer
 from assista_mcp.settings import Settings
 from odoo_tools.errors import ConfigError, NotFound
 

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import sys
 
-from assista_mcp.agent.loop import AgentLoop
-from assista_mcp.agent.model import ModelClient
-from assista_mcp.agent.render import format_usage
-from assista_mcp.agent.runner import Agent, run_turn_interruptible
+from assista_mcp.agent.loop.agent_loop import AgentLoop
+from assista_mcp.agent.model.client import ModelClient
+from assista_mcp.agent.terminal.render import format_usage
+from assista_mcp.agent.terminal.runner import Agent, run_turn_interruptible
 from odoo_tools.errors import AssistaError
 
 HELP = """\
@@ -85,7 +85,7 @@ def _slash(agent: Agent, text: str) -> bool:
 def _checkpoint_command(agent: Agent, command: str, argument: str) -> None:
     from rich.syntax import Syntax
 
-    from assista_mcp.agent.checkpointing import diff_turn, list_turns, undo_turn
+    from assista_mcp.agent.safety.checkpointing import diff_turn, list_turns, undo_turn
 
     hooks = agent.safety.checkpoints
     if command == "/undo":

@@ -17,11 +17,11 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from assista_mcp.agent.approvals import ApprovalRequest, Approvals, ToolKind
-from assista_mcp.agent.events import StreamEvent
-from assista_mcp.agent.loop_hooks import NoHooks
-from assista_mcp.agent.toolset import OWN_SERVER, ToolInfo, ToolOutcome, Toolset
-from odoo_tools.addons._manifest import find_manifest_file
+from assista_mcp.agent.loop.approvals import ApprovalRequest, Approvals, ToolKind
+from assista_mcp.agent.loop.events import StreamEvent
+from assista_mcp.agent.loop.hooks import NoHooks
+from assista_mcp.agent.loop.toolset import OWN_SERVER, ToolInfo, ToolOutcome, Toolset
+from odoo_tools.addons import find_manifest_file
 from odoo_tools.errors import AssistaError
 from odoo_tools.workspace import Workspace
 

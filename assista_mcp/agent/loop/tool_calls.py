@@ -5,11 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from assista_mcp.agent.approvals import ToolKind
-from assista_mcp.agent.model import ToolCall
-from assista_mcp.agent.toolset import ToolInfo, Toolset
+from assista_mcp.agent.loop.approvals import ToolKind
+from assista_mcp.agent.loop.toolset import ToolInfo, Toolset
+from assista_mcp.agent.model.client import ToolCall
 from odoo_tools.errors import AssistaError, InvalidInput
-from odoo_tools.files._patching import patch_paths
+from odoo_tools.files import patch_paths
 
 PATH_KEYS = ("path", "source", "destination", "target", "new_path", "old_path", "file", "file_path")
 PATCH_KEYS = ("patch", "diff")

@@ -10,7 +10,7 @@ import json
 import os
 from pathlib import Path
 
-from odoo_tools.files._writing import atomic_write_bytes
+from odoo_tools.files import atomic_write_bytes
 
 FILE_NAME = "new_dirs.json"
 

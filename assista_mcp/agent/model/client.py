@@ -14,12 +14,12 @@ from typing import Any
 import anyio
 from pydantic import BaseModel, Field
 
-from assista_mcp.agent.cost import context_window, cost_usd
-from assista_mcp.agent.events import StreamEvent, Usage
-from assista_mcp.agent.model_stream import StreamAssembler
-from assista_mcp.agent.provider import load_litellm
-from assista_mcp.agent.retry import Failure, backoff_delay, classify, describe_attempt
-from assista_mcp.agent.summary import (
+from assista_mcp.agent.loop.events import StreamEvent, Usage
+from assista_mcp.agent.model.cost import context_window, cost_usd
+from assista_mcp.agent.model.provider import load_litellm
+from assista_mcp.agent.model.retry import Failure, backoff_delay, classify, describe_attempt
+from assista_mcp.agent.model.stream import StreamAssembler
+from assista_mcp.agent.model.summary import (
     MAX_TRANSCRIPT_CHARS,
     MIN_TRANSCRIPT_CHARS,
     SUMMARY_SYSTEM_PROMPT,

@@ -1,0 +1,1 @@
+"""The tool loop: turns, tool calls over MCP, history, approvals, events, sessions."""

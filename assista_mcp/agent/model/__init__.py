@@ -1,0 +1,1 @@
+"""The model side: LiteLLM calls, streaming, retries, provider quirks, costs and summaries."""

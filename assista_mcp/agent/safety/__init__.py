@@ -1,0 +1,1 @@
+"""The safety net: checkpoints (undo), validation after edits, and the plugin hooks."""

@@ -1,0 +1,1 @@
+"""The terminal: rendering the event stream, reading input, `run` and `chat`."""
