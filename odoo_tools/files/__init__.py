@@ -22,7 +22,7 @@ from odoo_tools.files._models import (
     WriteFileResult,
 )
 from odoo_tools.files._moving import delete_file, move_file
-from odoo_tools.files._patching import apply_patch, patch_paths
+from odoo_tools.files._patching import apply_patch, parse_patch, patch_paths
 from odoo_tools.files._reading import LineRange, read_files
 from odoo_tools.files._searching import grep
 from odoo_tools.files._writing import atomic_write_bytes, create_folder, write_file
@@ -50,6 +50,7 @@ __all__ = [
     "grep",
     "list_directory",
     "move_file",
+    "parse_patch",
     "patch_paths",
     "path_locks",
     "read_files",

@@ -1,0 +1,233 @@
+"""What every tool of our server does, and which paths one call of it writes or deletes.
+
+The one registry of tool effects: the server derives its MCP annotations from it, and the agent's
+approvals, modes, checkpoints and validation read it. It is data and pure functions: nothing here
+imports a tool (the agent reaches tools over MCP only) or touches the disk.
+
+A tool has one ``Effect``; a call may weigh more than its tool (``call_effect``): an ``apply_patch``
+that removes a file, or a ``move_file`` that takes a file away from its old path, is a deletion.
+Paths are returned as the caller gave them (relative to an addons root, or absolute inside one).
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from odoo_tools.errors import AssistaError
+from odoo_tools.files import parse_patch
+
+META_KEY = "assista-odoo/effect"
+
+
+class Effect(str, enum.Enum):
+    READ = "read"  # reads files or knowledge; changes nothing and runs no project code
+    EDIT = "edit"  # creates or changes files
+    DELETE = "delete"  # removes files (or replaces one file by another)
+    RUN_CODE = "run_code"  # runs project code (odoo-bin install/upgrade/test)
+    OTHER = "other"  # unknown: treated like the most dangerous kind by the agent
+
+
+@dataclass(frozen=True)
+class PathEffects:
+    """The paths one call changes. ``overwritten`` paths are also in ``written``: their old
+    content is replaced by another file's (not edited), so it is lost like a deletion."""
+
+    written: tuple[str, ...] = ()
+    deleted: tuple[str, ...] = ()
+    overwritten: tuple[str, ...] = ()
+    folders: tuple[str, ...] = ()  # folders created (they hold no bytes to snapshot)
+    moved: tuple[tuple[str, str], ...] = ()  # (source, destination): source deleted, destination written
+
+    @property
+    def destroys(self) -> tuple[str, ...]:
+        """Paths whose current content the call removes."""
+        return _unique([*self.deleted, *self.overwritten])
+
+    @property
+    def touched(self) -> tuple[str, ...]:
+        """Every path the call names, in order, once."""
+        return _unique([*self.deleted, *self.written, *self.folders])
+
+
+PathsOf = Callable[[Mapping[str, Any]], PathEffects]
+
+
+def _none(arguments: Mapping[str, Any]) -> PathEffects:
+    return PathEffects()
+
+
+@dataclass(frozen=True)
+class ToolEffect:
+    effect: Effect
+    paths: PathsOf = _none
+    idempotent: bool = False
+
+    @property
+    def read_only(self) -> bool:
+        return self.effect is Effect.READ
+
+    @property
+    def destructive(self) -> bool:
+        """MCP's destructiveHint: the tool may remove or replace existing content."""
+        return self.effect in (Effect.EDIT, Effect.DELETE, Effect.OTHER)
+
+
+# -- how each write tool names its paths (current and upcoming parameter names) -------------------
+
+
+def _strings(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, (list, tuple)):
+        return [v for v in value if isinstance(v, str)]
+    return []
+
+
+def _path_args(arguments: Mapping[str, Any]) -> tuple[str, ...]:
+    return _unique([*_strings(arguments.get("path")), *_strings(arguments.get("paths"))])
+
+
+def _first(arguments: Mapping[str, Any], *keys: str) -> str | None:
+    for key in keys:
+        value = arguments.get(key)
+        if isinstance(value, str):
+            return value
+    return None
+
+
+def _written(arguments: Mapping[str, Any]) -> PathEffects:
+    return PathEffects(written=_path_args(arguments))
+
+
+def _deleted(arguments: Mapping[str, Any]) -> PathEffects:
+    return PathEffects(deleted=_path_args(arguments))
+
+
+def _folders(arguments: Mapping[str, Any]) -> PathEffects:
+    return PathEffects(folders=_path_args(arguments))
+
+
+def _moved(arguments: Mapping[str, Any]) -> PathEffects:
+    source = _first(arguments, "source", "path", "old_path", "from_path")
+    target = _first(arguments, "destination", "target", "new_path", "to_path")
+    overwrite = arguments.get("overwrite") is True
+    return PathEffects(
+        written=(target,) if target else (),
+        deleted=(source,) if source else (),
+        overwritten=(target,) if target and overwrite else (),
+        moved=((source, target),) if source and target else (),
+    )
+
+
+def _patched(arguments: Mapping[str, Any]) -> PathEffects:
+    """From the patch text, parsed as apply_patch parses it: a malformed patch changes nothing."""
+    patch = _first(arguments, "patch", "diff")
+    try:
+        items = parse_patch(patch) if patch else []
+    except AssistaError:
+        return PathEffects()
+    written: list[str] = []
+    deleted: list[str] = []
+    moved: list[tuple[str, str]] = []
+    for item in items:
+        old, new = item.old_path, item.new_path
+        if old is not None and new is not None and item.git and old != new:
+            deleted.append(old)  # a git rename: the old path goes away
+            written.append(new)
+            moved.append((old, new))
+        elif new is None:
+            deleted += _patch_candidates(old, item.git)
+        elif old is None:
+            written.append(new)  # a new file is created exactly where named
+        else:  # a change: plain `diff -u a b` may name either version of the file
+            written += _patch_candidates(new, item.git) + _patch_candidates(old, item.git)
+    return PathEffects(written=_unique(written), deleted=_unique(deleted), moved=tuple(moved))
+
+
+def _patch_candidates(path: str | None, git: bool) -> list[str]:
+    """The files apply_patch may take for an existing path: a plain diff's path also without its
+    first folder (``diff -u dir1/x dir2/x``), as odoo_tools' patching resolves it."""
+    if path is None:
+        return []
+    parts = path.split("/", 1)
+    return [path] if git or len(parts) == 1 else [path, parts[1]]
+
+
+# -- the registry -----------------------------------------------------------------------------------
+
+_READ = ToolEffect(Effect.READ, idempotent=True)
+_RUN = ToolEffect(Effect.RUN_CODE, idempotent=True)
+
+TOOLS: Mapping[str, ToolEffect] = {
+    # files
+    "read_file": _READ,
+    "list_directory": _READ,
+    "search_files": _READ,
+    "grep": _READ,
+    "file_info": _READ,
+    "write_file": ToolEffect(Effect.EDIT, _written, idempotent=True),
+    "edit_file": ToolEffect(Effect.EDIT, _written),
+    "apply_patch": ToolEffect(Effect.EDIT, _patched),
+    "create_folder": ToolEffect(Effect.EDIT, _folders, idempotent=True),
+    "move_file": ToolEffect(Effect.DELETE, _moved),
+    "delete_file": ToolEffect(Effect.DELETE, _deleted),
+    # knowledge
+    "list_modules": _READ,
+    "module_info": _READ,
+    "find_model": _READ,
+    "find_field": _READ,
+    "find_xml_id": _READ,
+    "find_references": _READ,
+    "project_map": _READ,
+    "get_guidelines": _READ,
+    # lint (never runs project code: project configurations' plugins and hooks are ignored)
+    "lint_module": _READ,
+    "check_module": _READ,
+    # real Odoo runs
+    "install_module": _RUN,
+    "upgrade_module": _RUN,
+    "test_module": _RUN,
+    "odoo_doctor": _READ,
+}
+
+UNKNOWN = ToolEffect(Effect.OTHER)
+
+
+def tool_effect(name: str) -> ToolEffect:
+    """The registered effect of our tool ``name``; an unknown name is ``OTHER`` (always asks)."""
+    return TOOLS.get(name, UNKNOWN)
+
+
+def paths_of(name: str, arguments: Mapping[str, Any]) -> PathEffects:
+    return tool_effect(name).paths(arguments)
+
+
+def call_effect(name: str, arguments: Mapping[str, Any]) -> Effect:
+    """The effect of this one call: a deletion when it removes or replaces any file."""
+    effect = tool_effect(name).effect
+    if effect is Effect.EDIT and paths_of(name, arguments).destroys:
+        return Effect.DELETE
+    return effect
+
+
+def annotation_hints(name: str) -> dict[str, bool]:
+    """Keyword arguments for ``mcp.types.ToolAnnotations`` of our tool ``name``."""
+    spec = tool_effect(name)
+    return {
+        "read_only_hint": spec.read_only,
+        "destructive_hint": spec.destructive,
+        "idempotent_hint": spec.idempotent,
+        "open_world_hint": False,
+    }
+
+
+def tool_meta(name: str) -> dict[str, str]:
+    """The tool's ``_meta`` entry naming its effect, for hosts that want more than the hints."""
+    return {META_KEY: tool_effect(name).effect.value}
+
+
+def _unique(items: Iterable[str]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(items))
