@@ -1,42 +1,132 @@
-"""State shared by the tools of one server: settings, the sandbox, and lazily built services."""
+"""The server's typed lifespan context: settings, the sandbox, and the services the tools share.
+
+One ``AppContext`` per built server. The SDK enters ``AppContext.lifespan`` for each connection
+(once for stdio and HTTP, once per in-process ``Client``) and tools reach it through their
+``ctx: Ctx`` parameter (``app(ctx)``), as the MCP SDK's lifespan examples do. Expensive services
+(the code index, the Odoo runner) are built on first use; when the last connection ends they
+are closed (background database chores finished) and dropped, to be built again if needed.
+"""
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
-from typing import Any, TypeVar
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from typing import Any, Generic, TypeVar
 
+import anyio
+import anyio.to_thread
+from mcp.server.mcpserver import Context
+
+from assista_mcp.odoo_config import runner_config
 from assista_mcp.settings import Settings
+from odoo_tools.addons import ManifestCache, odoo_core_roots
+from odoo_tools.index import ProjectIndex
+from odoo_tools.lint import FileDigests
+from odoo_tools.runs import OdooRunner
 from odoo_tools.workspace import Workspace
 
 T = TypeVar("T")
 
 
+class Lazy(Generic[T]):
+    """One value built on first ``get`` under its own lock: a slow build (the code index of an
+    Odoo source) never holds up the first use of another service."""
+
+    def __init__(self, build: Callable[[], T]) -> None:
+        self._build = build
+        self._value: T | None = None
+        self._lock = threading.Lock()
+
+    def get(self) -> T:
+        value = self._value
+        if value is not None:
+            return value
+        with self._lock:  # a second caller waits here, then finds it built
+            if self._value is None:
+                self._value = self._build()
+            return self._value
+
+    def peek(self) -> T | None:
+        """The value if it was built, without building it."""
+        return self._value
+
+    def drop(self) -> T | None:
+        """Forget the value (the next ``get`` builds a new one); returns what was held."""
+        with self._lock:
+            value, self._value = self._value, None
+        return value
+
+
+def build_index(settings: Settings) -> ProjectIndex:
+    source = settings.odoo_source()
+    return ProjectIndex(
+        settings.addons_paths,
+        odoo_core_roots(source) if source else [],
+        cache_dir=settings.cache_dir,
+        odoo_path=source,
+        series_setting=settings.odoo_series,
+    )
+
+
 class AppContext:
-    """Built once per server. Services (the code index, caches) are created on first use."""
+    """What every tool of one server shares, as typed attributes."""
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self.workspace: Workspace = settings.workspace()
-        self._services: dict[str, Any] = {}
-        self._building: dict[str, threading.Lock] = {}
-        self._lock = threading.Lock()
+        self._index = Lazy(lambda: build_index(settings))
+        self._runner = Lazy(lambda: OdooRunner(runner_config(settings)))
+        self._lint_digests = Lazy(FileDigests)
+        self._manifests = Lazy(ManifestCache)
+        self._connections = 0
 
-    def service(self, key: str, factory: Callable[[], T]) -> T:
-        """The one shared instance of a service, built by ``factory`` on first request.
+    @property
+    def index(self) -> ProjectIndex:
+        """The project's code index (built on first use)."""
+        return self._index.get()
 
-        Each key is built under its own lock: a slow build (the code index of an Odoo source)
-        never holds up the first use of another service.
-        """
-        with self._lock:
-            if key in self._services:
-                value: T = self._services[key]
-                return value
-            building = self._building.setdefault(key, threading.Lock())
-        with building:  # a second caller of the same key waits here, then finds it built
-            if key not in self._services:
-                built = factory()
-                with self._lock:
-                    self._services[key] = built
-            value = self._services[key]
-            return value
+    @property
+    def runner(self) -> OdooRunner:
+        """The real-Odoo runner (install/upgrade/test)."""
+        return self._runner.get()
+
+    @property
+    def lint_digests(self) -> FileDigests:
+        """File digests the lint cache keys its answers on."""
+        return self._lint_digests.get()
+
+    @property
+    def manifests(self) -> ManifestCache:
+        """Parsed manifests, so each lint call does not re-read every addon."""
+        return self._manifests.get()
+
+    @asynccontextmanager
+    async def lifespan(self, _server: object) -> AsyncIterator[AppContext]:
+        """The server's lifespan: yields this context; the last connection to end closes it."""
+        self._connections += 1
+        try:
+            yield self
+        finally:
+            self._connections -= 1
+            if self._connections == 0:
+                with anyio.CancelScope(shield=True):
+                    await self.aclose()
+
+    async def aclose(self) -> None:
+        """Finish the runner's background chores (dropping run databases) and drop every service."""
+        for service in (self._index, self._lint_digests, self._manifests):
+            service.drop()
+        runner = self._runner.drop()
+        if runner is not None:
+            await anyio.to_thread.run_sync(runner.wait_idle)
+
+
+Ctx = Context[AppContext, Any]
+"""The type of a tool's ``ctx`` parameter: the SDK injects it and leaves it out of the schema."""
+
+
+def app(ctx: Ctx) -> AppContext:
+    """The server's context, from a tool's (or a prompt's, or a resource template's) ``ctx``."""
+    context: AppContext = ctx.request_context.lifespan_context
+    return context

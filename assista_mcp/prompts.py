@@ -11,9 +11,9 @@ from typing import Annotated
 from mcp.server.mcpserver import MCPServer
 from pydantic import BaseModel, Field
 
-from assista_mcp.context import AppContext
+from assista_mcp.context import AppContext, Ctx, app
 from assista_mcp.guidelines import SERIES, guidelines_for, normalize_series
-from assista_mcp.tools._base import register_tool
+from assista_mcp.tools._base import ToolSpec
 from odoo_tools.addons import detect_series, discover_addons
 
 
@@ -22,11 +22,11 @@ class Guidelines(BaseModel):
     text: str = Field(description="The guidelines, as markdown")
 
 
-def project_series(ctx: AppContext) -> str:
+def project_series(context: AppContext) -> str:
     """The project's series, as ``odoo_tools.addons._series`` decides it (source > manifests > setting)."""
-    addons = discover_addons(list(ctx.workspace.writable_roots))
+    addons = discover_addons(list(context.workspace.writable_roots))
     own = (addon.manifest for addon in addons.addons.values() if not addon.readonly)
-    info = detect_series(ctx.settings.odoo_source(), own, ctx.settings.odoo_series)
+    info = detect_series(context.settings.odoo_source(), own, context.settings.odoo_series)
     return normalize_series(info.series)
 
 
@@ -49,79 +49,91 @@ assista-odoo tools. Work like a careful senior developer:
 When you finish, say what you changed (files), how you validated it, and anything left open."""
 
 
-def register(server: MCPServer, ctx: AppContext) -> None:
-    """Add the guidelines resource and tool, and the prompts."""
+def guidelines_resource(version: str) -> str:
+    return guidelines_for(version)
 
-    @server.resource(
+
+def get_guidelines(
+    ctx: Ctx,
+    version: Annotated[
+        str | None,
+        Field(description="Odoo series such as 17.0 or 18.0; default: the project's series"),
+    ] = None,
+) -> Guidelines:
+    """Odoo development guidelines for a series: view syntax by version, ORM idioms, security,
+    manifests, tests, translations. Read once before writing code for this project.
+    Same text as the resource odoo://guidelines/{version}."""
+    series = normalize_series(version) if version else project_series(app(ctx))
+    return Guidelines(series=series, text=guidelines_for(series))
+
+
+TOOLS = (ToolSpec(get_guidelines, read_only=True, idempotent=True, title="Odoo guidelines"),)
+
+
+def register(server: MCPServer) -> None:
+    """Add the guidelines resource and the prompts (the ``get_guidelines`` tool is in ``TOOLS``)."""
+    server.resource(
         "odoo://guidelines/{version}",
         name="guidelines",
         title="Odoo development guidelines",
         description=f"What models get wrong most, per Odoo series ({', '.join(SERIES)}).",
         mime_type="text/markdown",
+    )(guidelines_resource)
+    for prompt, title, description in PROMPTS:
+        server.prompt(title=title, description=description)(prompt)
+
+
+def odoo_developer(ctx: Ctx, version: str | None = None) -> str:
+    return odoo_developer_text(normalize_series(version) if version else project_series(app(ctx)))
+
+
+def add_field(module: str, model: str, field_name: str, field_type: str, purpose: str = "") -> str:
+    return (
+        f"In module `{module}`, add a `{field_type}` field `{field_name}` to model `{model}`"
+        f"{': ' + purpose if purpose else ''}.\n"
+        f"Steps: `find_model` {model} to see where it is defined and extended; add the field in "
+        f"`{module}` (use `_inherit = '{model}'` if `{module}` does not define the model); show it "
+        "in the model's form and list views by inheriting them (`find_xml_id`); keep the manifest "
+        f"`depends` complete; then `check_module` {module} and fix every finding."
     )
-    def guidelines_resource(version: str) -> str:
-        return guidelines_for(version)
-
-    def get_guidelines(
-        version: Annotated[
-            str | None,
-            Field(description="Odoo series such as 17.0 or 18.0; default: the project's series"),
-        ] = None,
-    ) -> Guidelines:
-        """Odoo development guidelines for a series: view syntax by version, ORM idioms, security,
-        manifests, tests, translations. Read once before writing code for this project.
-        Same text as the resource odoo://guidelines/{version}."""
-        series = normalize_series(version) if version else project_series(ctx)
-        return Guidelines(series=series, text=guidelines_for(series))
-
-    register_tool(server, get_guidelines, read_only=True, idempotent=True, title="Odoo guidelines")
-    _register_prompts(server, ctx)
 
 
-def _register_prompts(server: MCPServer, ctx: AppContext) -> None:
-    @server.prompt(title="Odoo developer", description="System prompt for working on this Odoo project.")
-    def odoo_developer(version: str | None = None) -> str:
-        return odoo_developer_text(normalize_series(version) if version else project_series(ctx))
+def new_model(module: str, model_name: str, description: str) -> str:
+    return (
+        f"In module `{module}`, create model `{model_name}` ({description}).\n"
+        "Add: the Python class (`_name`, `_description`, fields) imported from `models/__init__.py`; "
+        "an access rule per group in `security/ir.model.access.csv`; list and form views, an action "
+        "and a menu in `views/`; every new file listed in the manifest `data` in load order "
+        f"(security, views, menus). Then `check_module` {module} and `install_module` {module} "
+        "if an Odoo is configured, and fix every finding."
+    )
 
-    @server.prompt(title="Add a field", description="Add a field to a model, with view and validation.")
-    def add_field(module: str, model: str, field_name: str, field_type: str, purpose: str = "") -> str:
-        return (
-            f"In module `{module}`, add a `{field_type}` field `{field_name}` to model `{model}`"
-            f"{': ' + purpose if purpose else ''}.\n"
-            f"Steps: `find_model` {model} to see where it is defined and extended; add the field in "
-            f"`{module}` (use `_inherit = '{model}'` if `{module}` does not define the model); show it "
-            "in the model's form and list views by inheriting them (`find_xml_id`); keep the manifest "
-            f"`depends` complete; then `check_module` {module} and fix every finding."
-        )
 
-    @server.prompt(title="New model", description="Create a new model with security, views and menu.")
-    def new_model(module: str, model_name: str, description: str) -> str:
-        return (
-            f"In module `{module}`, create model `{model_name}` ({description}).\n"
-            "Add: the Python class (`_name`, `_description`, fields) imported from `models/__init__.py`; "
-            "an access rule per group in `security/ir.model.access.csv`; list and form views, an action "
-            "and a menu in `views/`; every new file listed in the manifest `data` in load order "
-            f"(security, views, menus). Then `check_module` {module} and `install_module` {module} "
-            "if an Odoo is configured, and fix every finding."
-        )
+def fix_install_error(module: str, error: str = "") -> str:
+    given = f"\nThe error reported:\n```\n{error}\n```" if error else ""
+    return (
+        f"Module `{module}` fails to install.{given}\n"
+        f"Run `install_module` {module} (or use the error above): each finding names the file and "
+        "line and has a hint. Read that file around the line, fix the cause (not the symptom), "
+        f"then run `install_module` {module} again until it installs, and `test_module` {module}."
+    )
 
-    @server.prompt(title="Fix install error", description="Diagnose and fix a module that fails to install.")
-    def fix_install_error(module: str, error: str = "") -> str:
-        given = f"\nThe error reported:\n```\n{error}\n```" if error else ""
-        return (
-            f"Module `{module}` fails to install.{given}\n"
-            f"Run `install_module` {module} (or use the error above): each finding names the file and "
-            "line and has a hint. Read that file around the line, fix the cause (not the symptom), "
-            f"then run `install_module` {module} again until it installs, and `test_module` {module}."
-        )
 
-    @server.prompt(title="Migrate module", description="Port a module from one Odoo series to another.")
-    def migrate_module(module: str, from_series: str, to_series: str) -> str:
-        target = normalize_series(to_series)
-        return (
-            f"Port module `{module}` from Odoo {from_series} to Odoo {target}.\n"
-            f"Read `get_guidelines` for {target}, then `check_module` {module}: its findings flag "
-            "constructs removed in the target series (view attributes, list tags, name_get...). "
-            f"Bump the manifest version to {target}.1.0.0, fix each finding, add migration scripts "
-            "under `migrations/` if stored data changes, and validate until clean."
-        )
+def migrate_module(module: str, from_series: str, to_series: str) -> str:
+    target = normalize_series(to_series)
+    return (
+        f"Port module `{module}` from Odoo {from_series} to Odoo {target}.\n"
+        f"Read `get_guidelines` for {target}, then `check_module` {module}: its findings flag "
+        "constructs removed in the target series (view attributes, list tags, name_get...). "
+        f"Bump the manifest version to {target}.1.0.0, fix each finding, add migration scripts "
+        "under `migrations/` if stored data changes, and validate until clean."
+    )
+
+
+PROMPTS = (
+    (odoo_developer, "Odoo developer", "System prompt for working on this Odoo project."),
+    (add_field, "Add a field", "Add a field to a model, with view and validation."),
+    (new_model, "New model", "Create a new model with security, views and menu."),
+    (fix_install_error, "Fix install error", "Diagnose and fix a module that fails to install."),
+    (migrate_module, "Migrate module", "Port a module from one Odoo series to another."),
+)

@@ -16,8 +16,7 @@ from collections.abc import Callable
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError
 
-from assista_mcp.context import AppContext
-from assista_mcp.tools.knowledge import project_index
+from assista_mcp.context import AppContext, Ctx, app
 from odoo_tools.errors import AssistaError, NotFound
 
 
@@ -31,7 +30,7 @@ def _text(produce: Callable[[], str]) -> str:
         raise ResourceError(str(exc)) from exc
 
 
-def register(server: MCPServer, ctx: AppContext) -> None:
+def register(server: MCPServer, context: AppContext) -> None:
     """Add the knowledge resources to the server."""
 
     @server.resource(
@@ -42,24 +41,28 @@ def register(server: MCPServer, ctx: AppContext) -> None:
         mime_type="text/markdown",
     )
     def project_resource() -> str:
-        return _text(lambda: project_index(ctx).project_map().render())
+        # The SDK injects no Context into a resource without URI variables: use the server's own.
+        return _text(lambda: context.index.project_map().render())
 
-    @server.resource(
+    server.resource(
         "odoo://module/{name}",
         name="module",
         title="Odoo module",
         description="Manifest, dependencies both ways, data files, models, views, menus of one module.",
         mime_type="text/markdown",
-    )
-    def module_resource(name: str) -> str:
-        return _text(lambda: project_index(ctx).module_info(name).render())
-
-    @server.resource(
+    )(module_resource)
+    server.resource(
         "odoo://model/{name}",
         name="model",
         title="Odoo model",
         description="Definition, extensions, fields with their modules, methods, views, access of one model.",
         mime_type="text/markdown",
-    )
-    def model_resource(name: str) -> str:
-        return _text(lambda: project_index(ctx).find_model(name).render())
+    )(model_resource)
+
+
+def module_resource(name: str, ctx: Ctx) -> str:
+    return _text(lambda: app(ctx).index.module_info(name).render())
+
+
+def model_resource(name: str, ctx: Ctx) -> str:
+    return _text(lambda: app(ctx).index.find_model(name).render())

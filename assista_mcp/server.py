@@ -5,13 +5,16 @@ MCP hosts, our own agent (in-process ``Client(server)``) and tests all talk to w
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from mcp.server.mcpserver import MCPServer
 
 from assista_mcp import __version__, prompts, resources
 from assista_mcp.context import AppContext
 from assista_mcp.errors_mw import ClearErrors
 from assista_mcp.settings import Settings
-from assista_mcp.tools import files, knowledge, lint, odoo
+from assista_mcp.tools import files, files_write, knowledge, lint, odoo
+from assista_mcp.tools._base import ToolSpec
 
 INSTRUCTIONS = """\
 assista-odoo: tools for building Odoo addons.
@@ -24,26 +27,32 @@ assista-odoo: tools for building Odoo addons.
   data at file:line with a hint; fix them and check again.
 """
 
-REGISTRARS = (
-    files.register,
-    knowledge.register,
-    lint.register,
-    odoo.register,
-    resources.register,
-    prompts.register,
+TOOLS: tuple[ToolSpec, ...] = (
+    *files.TOOLS,
+    *files_write.TOOLS,
+    *knowledge.TOOLS,
+    *lint.TOOLS,
+    *odoo.TOOLS,
+    *prompts.TOOLS,
 )
 
 
-def build_server(settings: Settings, ctx: AppContext | None = None) -> MCPServer:
-    ctx = ctx or AppContext(settings)
-    server: MCPServer = MCPServer(
+def build_server(
+    settings: Settings, context: AppContext | None = None, *, extra_tools: Sequence[ToolSpec] = ()
+) -> MCPServer[AppContext]:
+    """The server; ``extra_tools`` adds tools after ours (test servers)."""
+    context = context or AppContext(settings)
+    server: MCPServer[AppContext] = MCPServer(
         "assista-odoo",
         title="assista-odoo",
         instructions=INSTRUCTIONS,
         version=__version__,
         log_level="WARNING",
+        tools=[spec.build() for spec in (*TOOLS, *extra_tools)],
+        lifespan=context.lifespan,
         middleware=[ClearErrors()],
     )
-    for register in REGISTRARS:
-        register(server, ctx)
+    odoo.register_resources(server)
+    resources.register(server, context)
+    prompts.register(server)
     return server

@@ -64,23 +64,14 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def serve_stdio(server: MCPServer) -> None:
+def serve_stdio(server: MCPServer[Any]) -> None:
     """Serve ``server`` on stdin/stdout until the client closes stdin."""
-    from assista_mcp.cli.serve_stdio import loop_stdio_supported
+    from assista_mcp.cli.serve_stdio import loop_stdio_supported, serve_loop_stdio
 
     if loop_stdio_supported():
-        anyio.run(_serve_loop_stdio, server, backend="asyncio")
+        anyio.run(serve_loop_stdio, server, backend="asyncio")
     else:  # stdin from a regular file: the SDK's threaded transport reads any file
         server.run("stdio")
-
-
-async def _serve_loop_stdio(server: MCPServer) -> None:
-    # Server.run over our streams is what MCPServer.run("stdio") does over the SDK's streams.
-    from assista_mcp.cli.serve_stdio import loop_stdio
-
-    lowlevel = server._lowlevel_server
-    async with loop_stdio() as (read_stream, write_stream):
-        await lowlevel.run(read_stream, write_stream, lowlevel.create_initialization_options())
 
 
 def _port(text: str) -> int:

@@ -10,6 +10,10 @@ Unlike the SDK, a malformed request whose id can be read is answered with Invali
 
 Only pipes and sockets (what MCP hosts use) are driven this way; for anything else (a terminal,
 stdin redirected from a file) ``serve`` falls back to the SDK's transport.
+
+The SDK has no public way to serve an ``MCPServer`` over given streams, so ``serve_loop_stdio``
+does what ``MCPServer.run_stdio_async`` does, through its private ``_lowlevel_server``: the one
+place we reach into the SDK. tests/server/test_sdk_contract.py fails if that changes.
 """
 
 from __future__ import annotations
@@ -22,17 +26,28 @@ import logging
 import os
 import stat
 from collections.abc import AsyncIterator, Iterator
+from typing import Any
 
 import anyio
 import mcp_types
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
+from mcp.server.mcpserver import MCPServer
 from mcp.shared.message import SessionMessage
 
 log = logging.getLogger("assista_mcp.stdio")
 
+SDK_VERIFIED = "2.3.0"  # the mcp release serve_loop_stdio and the frame parsing were checked against
 MAX_FRAME_BYTES = 64 * 1024 * 1024  # one JSON-RPC line; larger frames are dropped, not buffered
 Incoming = SessionMessage | Exception
 Streams = tuple[MemoryObjectReceiveStream[Incoming], MemoryObjectSendStream[SessionMessage]]
+
+
+async def serve_loop_stdio(server: MCPServer[Any]) -> None:
+    """Serve one connection over stdin/stdout, as ``MCPServer.run_stdio_async`` does over the
+    SDK's threaded streams (same lifespan, same initialization options)."""
+    lowlevel = server._lowlevel_server
+    async with loop_stdio() as (read_stream, write_stream):
+        await lowlevel.run(read_stream, write_stream, lowlevel.create_initialization_options())
 
 
 def loop_stdio_supported() -> bool:

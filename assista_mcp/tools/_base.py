@@ -8,16 +8,54 @@ import logging
 import os
 import traceback
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import anyio.to_thread
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
+from mcp.server.mcpserver.tools import Tool
 from mcp.types import ToolAnnotations
 
 from odoo_tools.errors import AssistaError
 
 log = logging.getLogger("assista_mcp.tools")
+
+
+@dataclass(frozen=True)
+class ToolSpec:
+    """One tool: its function (named as the tool) and what it does, for the annotations."""
+
+    fn: Callable[..., Any]
+    read_only: bool
+    destructive: bool = False
+    idempotent: bool = False
+    title: str | None = None
+
+    @property
+    def name(self) -> str:
+        return self.fn.__name__
+
+    def annotations(self) -> ToolAnnotations:
+        return ToolAnnotations(
+            title=self.title,
+            read_only_hint=self.read_only,
+            destructive_hint=self.destructive,
+            idempotent_hint=self.idempotent,
+            open_world_hint=False,
+        )
+
+    def build(self) -> Tool:
+        """The SDK's ``Tool`` for this function, guarded (see ``_guarded``), with a compact schema.
+
+        Sync functions run in a worker thread so a slow tool never freezes the server. Our own
+        errors become error results carrying their message and hint; anything unexpected becomes
+        an error result that says it is a bug, with the server still serving.
+        """
+        tool = Tool.from_function(_guarded(self.fn), annotations=self.annotations())
+        if tool.fn_metadata.output_schema is not None:
+            _compact_nullable_types(tool.fn_metadata.output_schema)
+        return tool
 
 
 def register_tool(
@@ -29,23 +67,9 @@ def register_tool(
     idempotent: bool = False,
     title: str | None = None,
 ) -> None:
-    """Register ``fn`` (sync or async) as a tool named after the function.
-
-    Sync functions run in a worker thread so a slow tool never freezes the server. Our own
-    errors become error results carrying their message and hint; anything unexpected becomes an
-    error result that says it is a bug, with the server still serving.
-    """
-    annotations = ToolAnnotations(
-        title=title,
-        read_only_hint=read_only,
-        destructive_hint=destructive,
-        idempotent_hint=idempotent,
-        open_world_hint=False,
-    )
-    server.add_tool(_guarded(fn), annotations=annotations)
-    tool = server._tool_manager.get_tool(fn.__name__)
-    if tool is not None and tool.fn_metadata.output_schema is not None:
-        _compact_nullable_types(tool.fn_metadata.output_schema)
+    """Add one more guarded tool to a built server (test servers; ours are listed in ``server``)."""
+    spec = ToolSpec(fn, read_only=read_only, destructive=destructive, idempotent=idempotent, title=title)
+    server.add_tool(_guarded(fn), annotations=spec.annotations())
 
 
 def _compact_nullable_types(node: Any) -> None:

@@ -8,12 +8,11 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from mcp.server.mcpserver import MCPServer
 from pydantic import Field
 
-from assista_mcp.context import AppContext
+from assista_mcp.context import Ctx, app
 from assista_mcp.tools import files_write
-from assista_mcp.tools._base import register_tool
+from assista_mcp.tools._base import ToolSpec
 from odoo_tools import files
 from odoo_tools.files import (
     FileInfoResult,
@@ -39,87 +38,94 @@ FolderArg = Annotated[
 ]
 
 
-def register(server: MCPServer, ctx: AppContext) -> None:
-    """Add the file tools to the server."""
-    ws = ctx.workspace
+def read_file(
+    ctx: Ctx,
+    paths: Annotated[
+        list[str] | str,
+        Field(description="One path, or a list of paths to read in one call (relative to a root)."),
+    ],
+    offset: Annotated[int | None, Field(description="First line to return (1-based).", ge=1)] = None,
+    limit: Annotated[int | None, Field(description="How many lines to return from offset.", ge=0)] = None,
+    head: Annotated[int | None, Field(description="Return only the first N lines.", ge=0)] = None,
+    tail: Annotated[int | None, Field(description="Return only the last N lines.", ge=0)] = None,
+    line_numbers: Annotated[bool, Field(description="Prefix each line with its number.")] = False,
+    encoding: Annotated[
+        Literal["utf-8", "base64"],
+        Field(description="'utf-8' for text (binary files are refused); 'base64' for raw bytes."),
+    ] = "utf-8",
+) -> ReadFileResult:
+    """Read one or several files (text, UTF-8).
 
-    def read_file(
-        paths: Annotated[
-            list[str] | str,
-            Field(description="One path, or a list of paths to read in one call (relative to a root)."),
-        ],
-        offset: Annotated[int | None, Field(description="First line to return (1-based).", ge=1)] = None,
-        limit: Annotated[int | None, Field(description="How many lines to return from offset.", ge=0)] = None,
-        head: Annotated[int | None, Field(description="Return only the first N lines.", ge=0)] = None,
-        tail: Annotated[int | None, Field(description="Return only the last N lines.", ge=0)] = None,
-        line_numbers: Annotated[bool, Field(description="Prefix each line with its number.")] = False,
-        encoding: Annotated[
-            Literal["utf-8", "base64"],
-            Field(description="'utf-8' for text (binary files are refused); 'base64' for raw bytes."),
-        ] = "utf-8",
-    ) -> ReadFileResult:
-        """Read one or several files (text, UTF-8).
+    Use it before editing a file, and to read many related files at once (model, views,
+    security). A file that cannot be read gets an `error` entry; the others are still read.
+    Output is capped at about 200 KB per call: `note` then says what was cut and which
+    `offset` reads on. Ranges apply to every file in the call.
+    """
+    selection = files.LineRange(offset=offset, limit=limit, head=head, tail=tail)
+    ws = app(ctx).workspace
+    return files.read_files(ws, paths, lines=selection, line_numbers=line_numbers, encoding=encoding)
 
-        Use it before editing a file, and to read many related files at once (model, views,
-        security). A file that cannot be read gets an `error` entry; the others are still read.
-        Output is capped at about 200 KB per call: `note` then says what was cut and which
-        `offset` reads on. Ranges apply to every file in the call.
-        """
-        selection = files.LineRange(offset=offset, limit=limit, head=head, tail=tail)
-        return files.read_files(ws, paths, lines=selection, line_numbers=line_numbers, encoding=encoding)
 
-    def list_directory(
-        path: FolderArg = ".",
-        depth: Annotated[int, Field(description="Levels: 1 = direct children, 0 = all.", ge=0)] = 1,
-        exclude: Excludes = None,
-        tree: Annotated[bool, Field(description="Also return an indented tree view.")] = False,
-    ) -> ListDirectoryResult:
-        """List a folder's files and subfolders with sizes (optionally recursive, as a tree).
+def list_directory(
+    ctx: Ctx,
+    path: FolderArg = ".",
+    depth: Annotated[int, Field(description="Levels: 1 = direct children, 0 = all.", ge=0)] = 1,
+    exclude: Excludes = None,
+    tree: Annotated[bool, Field(description="Also return an indented tree view.")] = False,
+) -> ListDirectoryResult:
+    """List a folder's files and subfolders with sizes (optionally recursive, as a tree).
 
-        Start here to see what modules exist ('.') or how a module is laid out. Symlinks are
-        listed, never followed.
-        """
-        return files.list_directory(ws, path, depth=depth, exclude=exclude or (), tree=tree)
+    Start here to see what modules exist ('.') or how a module is laid out. Symlinks are
+    listed, never followed.
+    """
+    return files.list_directory(app(ctx).workspace, path, depth=depth, exclude=exclude or (), tree=tree)
 
-    def search_files(
-        pattern: Annotated[
-            str,
-            Field(
-                description="Glob on names, e.g. '*.xml', 'ir.model.access.csv'; with a '/' it matches the "
-                "path from the searched folder or the root: 'views/*.xml', '*/models/*.py', '**/tests/*.py'."
-            ),
-        ],
-        path: FolderArg = ".",
-        exclude: Excludes = None,
-    ) -> SearchFilesResult:
-        """Find files and folders by name (glob). Use grep to search inside files."""
-        return files.search_files(ws, pattern, path, exclude=exclude or ())
 
-    def grep(
-        pattern: Annotated[str, Field(description="Python regular expression searched in each line.")],
-        path: Annotated[str, Field(description="A file, or a folder as for list_directory.")] = ".",
-        include: Annotated[
-            list[str] | None, Field(description="Only files matching these globs, e.g. ['*.py', '*.xml'].")
-        ] = None,
-        exclude: Excludes = None,
-        context: Annotated[int, Field(description="Lines of context before and after.", ge=0, le=10)] = 0,
-        ignore_case: Annotated[bool, Field(description="Match case-insensitively.")] = False,
-        max_matches: Annotated[int, Field(description="Stop after this many matches.", ge=1, le=2000)] = 200,
-    ) -> GrepResult:
-        """Search file contents with a regular expression; returns file:line matches.
+def search_files(
+    ctx: Ctx,
+    pattern: Annotated[
+        str,
+        Field(
+            description="Glob on names, e.g. '*.xml', 'ir.model.access.csv'; with a '/' it matches the "
+            "path from the searched folder or the root: 'views/*.xml', '*/models/*.py', '**/tests/*.py'."
+        ),
+    ],
+    path: FolderArg = ".",
+    exclude: Excludes = None,
+) -> SearchFilesResult:
+    """Find files and folders by name (glob). Use grep to search inside files."""
+    return files.search_files(app(ctx).workspace, pattern, path, exclude=exclude or ())
 
-        Use it to find where a model, field, method or xml id is defined or used. Binary files
-        are skipped; results are capped (see `truncated` and `note`).
-        """
-        return files.grep(
-            ws, pattern, path, include=include or (), exclude=exclude or (), context=context,
-            ignore_case=ignore_case, max_matches=max_matches,
-        )  # fmt: skip
 
-    def file_info(path: PathArg) -> FileInfoResult:
-        """Size, modification time, permissions, line count and whether a file is binary."""
-        return files.file_info(ws, path)
+def grep(
+    ctx: Ctx,
+    pattern: Annotated[str, Field(description="Python regular expression searched in each line.")],
+    path: Annotated[str, Field(description="A file, or a folder as for list_directory.")] = ".",
+    include: Annotated[
+        list[str] | None, Field(description="Only files matching these globs, e.g. ['*.py', '*.xml'].")
+    ] = None,
+    exclude: Excludes = None,
+    context: Annotated[int, Field(description="Lines of context before and after.", ge=0, le=10)] = 0,
+    ignore_case: Annotated[bool, Field(description="Match case-insensitively.")] = False,
+    max_matches: Annotated[int, Field(description="Stop after this many matches.", ge=1, le=2000)] = 200,
+) -> GrepResult:
+    """Search file contents with a regular expression; returns file:line matches.
 
-    for tool in (read_file, list_directory, search_files, grep, file_info):
-        register_tool(server, tool, read_only=True, idempotent=True)
-    files_write.register(server, ctx)
+    Use it to find where a model, field, method or xml id is defined or used. Binary files
+    are skipped; results are capped (see `truncated` and `note`).
+    """
+    return files.grep(
+        app(ctx).workspace, pattern, path, include=include or (), exclude=exclude or (), context=context,
+        ignore_case=ignore_case, max_matches=max_matches,
+    )  # fmt: skip
+
+
+def file_info(ctx: Ctx, path: PathArg) -> FileInfoResult:
+    """Size, modification time, permissions, line count and whether a file is binary."""
+    return files.file_info(app(ctx).workspace, path)
+
+
+TOOLS = tuple(
+    ToolSpec(fn, read_only=True, idempotent=True)
+    for fn in (read_file, list_directory, search_files, grep, file_info)
+)

@@ -1,7 +1,7 @@
 """MCP tools: Odoo project knowledge (modules, models, fields, xml ids, references, project map).
 
-Thin adapters over ``odoo_tools.index.ProjectIndex``, shared by every tool of a server as the
-``project_index`` service. Each tool sends a compact text rendering as its text content (what
+Thin adapters over ``odoo_tools.index.ProjectIndex``, shared by every tool of a server as
+``AppContext.index``. Each tool sends a compact text rendering as its text content (what
 a model reads) and the full answer as structured content (its output schema); the resources in
 ``assista_mcp.resources`` serve the very same text.
 """
@@ -10,14 +10,11 @@ from __future__ import annotations
 
 from typing import Annotated, Literal, Protocol, TypeVar, cast
 
-from mcp.server.mcpserver import MCPServer
 from mcp.types import CallToolResult, TextContent
 from pydantic import BaseModel, Field
 
-from assista_mcp.context import AppContext
-from assista_mcp.settings import Settings
-from assista_mcp.tools._base import register_tool
-from odoo_tools.addons import odoo_core_roots
+from assista_mcp.context import Ctx, app
+from assista_mcp.tools._base import ToolSpec
 from odoo_tools.index import (
     DEFAULT_BUDGET,
     MAX_BUDGET,
@@ -26,13 +23,10 @@ from odoo_tools.index import (
     ModelInfo,
     ModuleInfo,
     ModuleSummary,
-    ProjectIndex,
     ProjectMap,
     References,
     XmlIdInfo,
 )
-
-INDEX_SERVICE = "project_index"
 
 
 class Renderable(Protocol):
@@ -53,22 +47,6 @@ class ModuleList(BaseModel):
         return "\n".join(lines) + "\n"
 
 
-def build_index(settings: Settings) -> ProjectIndex:
-    source = settings.odoo_source()
-    return ProjectIndex(
-        settings.addons_paths,
-        odoo_core_roots(source) if source else [],
-        cache_dir=settings.cache_dir,
-        odoo_path=source,
-        series_setting=settings.odoo_series,
-    )
-
-
-def project_index(ctx: AppContext) -> ProjectIndex:
-    """The server's one shared index (built on first use)."""
-    return ctx.service(INDEX_SERVICE, lambda: build_index(ctx.settings))
-
-
 def answer(result: A) -> A:
     """Text for the model to read, structured content for programs: the same answer twice.
 
@@ -86,99 +64,98 @@ ModuleName = Annotated[str, Field(description="Technical module name (its folder
 ModelName = Annotated[str, Field(description="Model name, e.g. 'res.partner'.")]
 
 
-def register(server: MCPServer, ctx: AppContext) -> None:
-    """Add the knowledge tools to the server."""
+def list_modules(
+    ctx: Ctx,
+    root: Annotated[
+        str | None, Field(description="Only modules in this addons root (its path or folder name).")
+    ] = None,
+    installable: Annotated[bool | None, Field(description="Only installable (true) or not (false).")] = None,
+    depends_on: Annotated[
+        str | None, Field(description="Only modules that need this module, directly or indirectly.")
+    ] = None,
+) -> ModuleList:
+    """List the addons found in the addons roots (and the read-only Odoo source, if configured):
+    name, version, depends, flags. Use it to see what exists before creating or changing a
+    module; filter by root, installable, or the modules that depend on one module."""
+    modules = app(ctx).index.list_modules(root, installable, depends_on)
+    return answer(ModuleList(modules=modules, total=len(modules)))
 
-    def list_modules(
-        root: Annotated[
-            str | None, Field(description="Only modules in this addons root (its path or folder name).")
-        ] = None,
-        installable: Annotated[
-            bool | None, Field(description="Only installable (true) or not (false).")
-        ] = None,
-        depends_on: Annotated[
-            str | None, Field(description="Only modules that need this module, directly or indirectly.")
-        ] = None,
-    ) -> ModuleList:
-        """List the addons found in the addons roots (and the read-only Odoo source, if configured):
-        name, version, depends, flags. Use it to see what exists before creating or changing a
-        module; filter by root, installable, or the modules that depend on one module."""
-        modules = project_index(ctx).list_modules(root, installable, depends_on)
-        return answer(ModuleList(modules=modules, total=len(modules)))
 
-    def module_info(name: ModuleName) -> ModuleInfo:
-        """Everything about one module: manifest, dependencies both ways (and missing ones), data
-        files in load order (missing ones flagged), its files, models it defines or extends,
-        views, menus, actions, and manifest/parse problems. Same text as odoo://module/{name}."""
-        return answer(project_index(ctx).module_info(name))
+def module_info(ctx: Ctx, name: ModuleName) -> ModuleInfo:
+    """Everything about one module: manifest, dependencies both ways (and missing ones), data
+    files in load order (missing ones flagged), its files, models it defines or extends,
+    views, menus, actions, and manifest/parse problems. Same text as odoo://module/{name}."""
+    return answer(app(ctx).index.module_info(name))
 
-    def find_model(name: ModelName) -> ModelInfo:
-        """Where a model is defined, every module that extends it and what each adds, the full
-        field list with the module that contributed each field (mixin fields marked 'via'),
-        methods with decorators, views, actions, access rules and record rules, all at
-        file:line. Use it before adding a field or overriding a method. Same text as
-        odoo://model/{name}."""
-        return answer(project_index(ctx).find_model(name))
 
-    def find_field(
-        field: Annotated[str, Field(description="Field name, e.g. 'partner_id'.")],
-        model: Annotated[
-            str | None, Field(description="Model to look in; omit to search every model.")
-        ] = None,
-    ) -> FieldMatches:
-        """Every definition of a field (type, comodel, compute, related, store, required,
-        selection values) in load order, on one model or on all models."""
-        return answer(project_index(ctx).find_field(field, model))
+def find_model(ctx: Ctx, name: ModelName) -> ModelInfo:
+    """Where a model is defined, every module that extends it and what each adds, the full
+    field list with the module that contributed each field (mixin fields marked 'via'),
+    methods with decorators, views, actions, access rules and record rules, all at
+    file:line. Use it before adding a field or overriding a method. Same text as
+    odoo://model/{name}."""
+    return answer(app(ctx).index.find_model(name))
 
-    def find_xml_id(
-        xml_id: Annotated[str, Field(description="xml id, best module-qualified: 'sale.view_order_form'.")],
-        module: Annotated[str | None, Field(description="Module to qualify a bare xml id with.")] = None,
-    ) -> XmlIdInfo:
-        """Where a record (view, action, menu, group, rule, template...) is defined, whether its
-        file is loaded by the manifest, duplicates, and for a view its inheritance chain (root
-        first) and the views inheriting it. Use it before writing inherit_id or ref=."""
-        return answer(project_index(ctx).find_xml_id(xml_id, module))
 
-    def find_references(
-        target: Annotated[
-            str, Field(description="A model ('res.partner'), a field ('res.partner.email') or an xml id.")
-        ],
-        kind: Annotated[
-            Literal["model", "field", "xml_id"] | None,
-            Field(description="What the target is; guessed when omitted."),
-        ] = None,
-        limit: Annotated[int, Field(description="Most references to return.", ge=1, le=2000)] = 200,
-    ) -> References:
-        """Where a model, field or xml id is used in Python, XML and CSV files (a guided text
-        search, project modules first). Use it before renaming or removing something."""
-        return answer(project_index(ctx).find_references(target, kind, limit))
+def find_field(
+    ctx: Ctx,
+    field: Annotated[str, Field(description="Field name, e.g. 'partner_id'.")],
+    model: Annotated[str | None, Field(description="Model to look in; omit to search every model.")] = None,
+) -> FieldMatches:
+    """Every definition of a field (type, comodel, compute, related, store, required,
+    selection values) in load order, on one model or on all models."""
+    return answer(app(ctx).index.find_field(field, model))
 
-    def project_map(
-        budget: Annotated[
-            int,
-            Field(
-                description="Size limit in tokens (estimated as characters / 4).",
-                ge=MIN_BUDGET,
-                le=MAX_BUDGET,
-            ),
-        ] = DEFAULT_BUDGET,
-        focus: Annotated[
-            list[str] | None, Field(description="Modules you are working on: shown first, in most detail.")
-        ] = None,
-    ) -> ProjectMap:
-        """A ranked map of the project that fits a token budget (default about 1,000 tokens,
-        estimated as characters / 4): the Odoo series, each module with its models and key
-        fields (* = required, -> comodel), extended models, views and menus; the focus
-        modules first. Read it first in a new task. Same text as odoo://project."""
-        return answer(project_index(ctx).project_map(budget, focus))
 
-    for tool in (
-        list_modules,
-        module_info,
-        find_model,
-        find_field,
-        find_xml_id,
-        find_references,
-        project_map,
-    ):
-        register_tool(server, tool, read_only=True, idempotent=True)
+def find_xml_id(
+    ctx: Ctx,
+    xml_id: Annotated[str, Field(description="xml id, best module-qualified: 'sale.view_order_form'.")],
+    module: Annotated[str | None, Field(description="Module to qualify a bare xml id with.")] = None,
+) -> XmlIdInfo:
+    """Where a record (view, action, menu, group, rule, template...) is defined, whether its
+    file is loaded by the manifest, duplicates, and for a view its inheritance chain (root
+    first) and the views inheriting it. Use it before writing inherit_id or ref=."""
+    return answer(app(ctx).index.find_xml_id(xml_id, module))
+
+
+def find_references(
+    ctx: Ctx,
+    target: Annotated[
+        str, Field(description="A model ('res.partner'), a field ('res.partner.email') or an xml id.")
+    ],
+    kind: Annotated[
+        Literal["model", "field", "xml_id"] | None,
+        Field(description="What the target is; guessed when omitted."),
+    ] = None,
+    limit: Annotated[int, Field(description="Most references to return.", ge=1, le=2000)] = 200,
+) -> References:
+    """Where a model, field or xml id is used in Python, XML and CSV files (a guided text
+    search, project modules first). Use it before renaming or removing something."""
+    return answer(app(ctx).index.find_references(target, kind, limit))
+
+
+def project_map(
+    ctx: Ctx,
+    budget: Annotated[
+        int,
+        Field(
+            description="Size limit in tokens (estimated as characters / 4).",
+            ge=MIN_BUDGET,
+            le=MAX_BUDGET,
+        ),
+    ] = DEFAULT_BUDGET,
+    focus: Annotated[
+        list[str] | None, Field(description="Modules you are working on: shown first, in most detail.")
+    ] = None,
+) -> ProjectMap:
+    """A ranked map of the project that fits a token budget (default about 1,000 tokens,
+    estimated as characters / 4): the Odoo series, each module with its models and key
+    fields (* = required, -> comodel), extended models, views and menus; the focus
+    modules first. Read it first in a new task. Same text as odoo://project."""
+    return answer(app(ctx).index.project_map(budget, focus))
+
+
+TOOLS = tuple(
+    ToolSpec(fn, read_only=True, idempotent=True)
+    for fn in (list_modules, module_info, find_model, find_field, find_xml_id, find_references, project_map)
+)

@@ -10,17 +10,14 @@ import os
 from typing import Annotated, Literal
 
 import anyio.to_thread
-from mcp.server.mcpserver import MCPServer
 from pydantic import BaseModel, Field
 
-from assista_mcp.context import AppContext
-from assista_mcp.tools._base import register_tool
-from assista_mcp.tools.knowledge import project_index
-from odoo_tools.addons import Addon, ManifestCache
+from assista_mcp.context import AppContext, Ctx, app
+from assista_mcp.tools._base import ToolSpec
+from odoo_tools.addons import Addon
 from odoo_tools.errors import InvalidInput
 from odoo_tools.findings import SEVERITY_RANK, Finding, Severity
 from odoo_tools.lint import (
-    FileDigests,
     LintCache,
     LintProject,
     LintRun,
@@ -54,59 +51,62 @@ ModulesArg = Annotated[
 ]
 
 
-def register(server: MCPServer, ctx: AppContext) -> None:
-    """Add the lint tools to the server."""
-    digests = ctx.service("lint_digests", FileDigests)
+async def _run(
+    ctx: AppContext, modules: list[str] | str, checks: list[str] | None, min_severity: Severity, limit: int
+) -> LintResult:
+    project = await anyio.to_thread.run_sync(_load, ctx)
+    addons = await anyio.to_thread.run_sync(_select, ctx, project, modules)
+    run = await lint_addons(
+        project, addons, checks, cache=LintCache(ctx.settings.cache_dir), digests=ctx.lint_digests
+    )
+    return _result(run, project.series, min_severity, limit)
 
-    async def run(
-        modules: list[str] | str, checks: list[str] | None, min_severity: Severity, limit: int
-    ) -> LintResult:
-        project = await anyio.to_thread.run_sync(_load, ctx)
-        addons = await anyio.to_thread.run_sync(_select, ctx, project, modules)
-        run = await lint_addons(
-            project, addons, checks, cache=LintCache(ctx.settings.cache_dir), digests=digests
-        )
-        return _result(run, project.series, min_severity, limit)
 
-    async def lint_module(
-        modules: ModulesArg,
-        checks: Annotated[
-            list[CheckName] | None,
-            Field(
-                description="Which checks; default all: pylint (pylint-odoo), flake8, oca-hooks "
-                "(XML/CSV/PO), static (cross-file: manifest files, ACLs, xml ids, dependencies)."
-            ),
-        ] = None,
-        min_severity: Annotated[
-            Severity, Field(description="Leave out findings below this severity ('info' keeps all).")
-        ] = "info",
-        limit: Annotated[
-            int, Field(description="At most this many findings are returned.", ge=1)
-        ] = DEFAULT_LIMIT,
-    ) -> LintResult:
-        """Lint one or many Odoo modules the way OCA's CI does and return findings as data.
+async def lint_module(
+    ctx: Ctx,
+    modules: ModulesArg,
+    checks: Annotated[
+        list[CheckName] | None,
+        Field(
+            description="Which checks; default all: pylint (pylint-odoo), flake8, oca-hooks "
+            "(XML/CSV/PO), static (cross-file: manifest files, ACLs, xml ids, dependencies)."
+        ),
+    ] = None,
+    min_severity: Annotated[
+        Severity, Field(description="Leave out findings below this severity ('info' keeps all).")
+    ] = "info",
+    limit: Annotated[
+        int, Field(description="At most this many findings are returned.", ge=1)
+    ] = DEFAULT_LIMIT,
+) -> LintResult:
+    """Lint one or many Odoo modules the way OCA's CI does and return findings as data.
 
-        Use it after editing Python, XML, CSV or the manifest. Each finding has file:line, a
-        severity ('error' fails CI, 'warning' informs) and a hint saying how to fix it. Fix the
-        errors, then call it again: unchanged modules are answered from the cache instantly.
-        """
-        return await run(modules, list(checks) if checks else None, min_severity, limit)
+    Use it after editing Python, XML, CSV or the manifest. Each finding has file:line, a
+    severity ('error' fails CI, 'warning' informs) and a hint saying how to fix it. Fix the
+    errors, then call it again: unchanged modules are answered from the cache instantly.
+    """
+    return await _run(app(ctx), modules, list(checks) if checks else None, min_severity, limit)
 
-    async def check_module(
-        module: Annotated[str, Field(description="Module name (its folder name) or a path inside it.")],
-        min_severity: Annotated[
-            Severity, Field(description="Leave out findings below this severity ('info' keeps all).")
-        ] = "info",
-    ) -> LintResult:
-        """Run every static check on one module: pylint-odoo, flake8, OCA's XML/CSV/PO checks
-        and cross-file checks (data files listed and present, access rules for new models,
-        models and xml ids reachable through the dependencies, constructs removed in the
-        project's Odoo series). No database needed. Call it before install_module.
-        """
-        return await run([module], None, min_severity, DEFAULT_LIMIT)
 
-    register_tool(server, lint_module, read_only=True, idempotent=True, title="Lint modules")
-    register_tool(server, check_module, read_only=True, idempotent=True, title="Check a module")
+async def check_module(
+    ctx: Ctx,
+    module: Annotated[str, Field(description="Module name (its folder name) or a path inside it.")],
+    min_severity: Annotated[
+        Severity, Field(description="Leave out findings below this severity ('info' keeps all).")
+    ] = "info",
+) -> LintResult:
+    """Run every static check on one module: pylint-odoo, flake8, OCA's XML/CSV/PO checks
+    and cross-file checks (data files listed and present, access rules for new models,
+    models and xml ids reachable through the dependencies, constructs removed in the
+    project's Odoo series). No database needed. Call it before install_module.
+    """
+    return await _run(app(ctx), [module], None, min_severity, DEFAULT_LIMIT)
+
+
+TOOLS = (
+    ToolSpec(lint_module, read_only=True, idempotent=True, title="Lint modules"),
+    ToolSpec(check_module, read_only=True, idempotent=True, title="Check a module"),
+)
 
 
 def _load(ctx: AppContext) -> LintProject:
@@ -117,8 +117,8 @@ def _load(ctx: AppContext) -> LintProject:
         readonly,
         odoo_path=settings.odoo_path,
         series_setting=settings.odoo_series,
-        index_provider=lambda: project_index(ctx),  # the server's one shared code index
-        manifests=ctx.service("lint_manifests", ManifestCache),  # every call re-discovers the addons
+        index_provider=lambda: ctx.index,  # the server's one shared code index
+        manifests=ctx.manifests,  # every call re-discovers the addons
     )
 
 
@@ -161,4 +161,4 @@ def _result(run: LintRun, series: str | None, min_severity: Severity, limit: int
     )
 
 
-__all__ = ["LintResult", "register"]
+__all__ = ["TOOLS", "LintResult"]

@@ -13,14 +13,14 @@ from pathlib import Path
 from typing import Annotated
 
 import anyio
-from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError
 from pydantic import Field
 
-from assista_mcp.context import AppContext
+from assista_mcp.context import Ctx, app
 from assista_mcp.odoo_config import runner_config
-from assista_mcp.tools._base import register_tool
-from odoo_tools.runs import Action, DoctorReport, OdooRunner, ValidationResult, run_doctor
+from assista_mcp.tools._base import ToolSpec
+from odoo_tools.runs import Action, DoctorReport, ValidationResult, run_doctor
 
 LOG_URI = "odoo://run-log/{name}"
 LOG_TAIL_CHARS = 200_000
@@ -42,106 +42,112 @@ CacheArg = Annotated[
 ]
 
 
-def register(server: MCPServer, ctx: AppContext) -> None:
-    """Add the Odoo run tools and the run-log resource to the server."""
+async def _validate(
+    action: Action, modules: list[str] | str, demo: bool, keep_db: bool, use_cache: bool, ctx: Ctx
+) -> ValidationResult:
+    names = [modules] if isinstance(modules, str) else modules  # "a,b" is split by the runner
+    sender, receiver = anyio.create_memory_object_stream[str](math.inf)
 
-    def runner() -> OdooRunner:
-        return ctx.service("odoo_runner", lambda: OdooRunner(runner_config(ctx.settings)))
+    async def forward() -> None:
+        step = 0
+        async with receiver:
+            async for message in receiver:
+                step += 1  # MCP progress must grow; k/N of each Odoo phase is in the message
+                await ctx.report_progress(step, None, message)
 
-    async def validate(
-        action: Action, modules: list[str] | str, demo: bool, keep_db: bool, use_cache: bool, mcp: Context
-    ) -> ValidationResult:
-        names = [modules] if isinstance(modules, str) else modules  # "a,b" is split by the runner
-        sender, receiver = anyio.create_memory_object_stream[str](math.inf)
+    failure: Exception | None = None
+    async with anyio.create_task_group() as group:
+        group.start_soon(forward)
+        with sender:
+            try:
+                result = await app(ctx).runner.validate(
+                    action,
+                    names,
+                    demo=demo,
+                    keep_db=keep_db,
+                    use_cache=use_cache,
+                    on_progress=lambda k, n, message: sender.send_nowait(message),
+                )
+            except Exception as exc:  # raised below, outside the group, so not wrapped
+                failure = exc
+    if failure is not None:
+        raise failure
+    if result.log_path:
+        result.log_resource = LOG_URI.format(name=Path(result.log_path).name)
+    return result
 
-        async def forward() -> None:
-            step = 0
-            async with receiver:
-                async for message in receiver:
-                    step += 1  # MCP progress must grow; k/N of each Odoo phase is in the message
-                    await mcp.report_progress(step, None, message)
 
-        failure: Exception | None = None
-        async with anyio.create_task_group() as group:
-            group.start_soon(forward)
-            with sender:
-                try:
-                    result = await runner().validate(
-                        action,
-                        names,
-                        demo=demo,
-                        keep_db=keep_db,
-                        use_cache=use_cache,
-                        on_progress=lambda k, n, message: sender.send_nowait(message),
-                    )
-                except Exception as exc:  # raised below, outside the group, so not wrapped
-                    failure = exc
-        if failure is not None:
-            raise failure
-        if result.log_path:
-            result.log_resource = LOG_URI.format(name=Path(result.log_path).name)
-        return result
+async def install_module(
+    ctx: Ctx,
+    modules: ModulesArg,
+    demo: DemoArg = False,
+    keep_db: KeepDbArg = False,
+    use_cache: CacheArg = True,
+) -> ValidationResult:
+    """Install module(s) into a fresh disposable database with a real Odoo and report what broke.
 
-    async def install_module(
-        modules: ModulesArg,
-        mcp: Context,
-        demo: DemoArg = False,
-        keep_db: KeepDbArg = False,
-        use_cache: CacheArg = True,
-    ) -> ValidationResult:
-        """Install module(s) into a fresh disposable database with a real Odoo and report what broke.
+    Use after editing a module (after the static checks pass) to prove it really installs:
+    views validate against models, data files load, access rules apply. The answer gives each
+    module's state from the database, findings at file:line with a kind and a fix hint, and
+    the raw log (log_resource). Dependencies come from a cached template, so this takes
+    seconds after the first run.
+    """
+    return await _validate("install", modules, demo, keep_db, use_cache, ctx)
 
-        Use after editing a module (after the static checks pass) to prove it really installs:
-        views validate against models, data files load, access rules apply. The answer gives each
-        module's state from the database, findings at file:line with a kind and a fix hint, and
-        the raw log (log_resource). Dependencies come from a cached template, so this takes
-        seconds after the first run.
-        """
-        return await validate("install", modules, demo, keep_db, use_cache, mcp)
 
-    async def upgrade_module(
-        modules: ModulesArg,
-        mcp: Context,
-        demo: DemoArg = False,
-        keep_db: KeepDbArg = False,
-        use_cache: CacheArg = True,
-    ) -> ValidationResult:
-        """Install module(s), then upgrade them (odoo-bin -u) in a disposable database.
+async def upgrade_module(
+    ctx: Ctx,
+    modules: ModulesArg,
+    demo: DemoArg = False,
+    keep_db: KeepDbArg = False,
+    use_cache: CacheArg = True,
+) -> ValidationResult:
+    """Install module(s), then upgrade them (odoo-bin -u) in a disposable database.
 
-        Use to prove an update runs cleanly: data files reload over existing records, migrations
-        and noupdate data behave. An upgrade that Odoo skipped is reported as a failure.
-        """
-        return await validate("upgrade", modules, demo, keep_db, use_cache, mcp)
+    Use to prove an update runs cleanly: data files reload over existing records, migrations
+    and noupdate data behave. An upgrade that Odoo skipped is reported as a failure.
+    """
+    return await _validate("upgrade", modules, demo, keep_db, use_cache, ctx)
 
-    async def test_module(
-        modules: ModulesArg,
-        mcp: Context,
-        demo: DemoArg = False,
-        keep_db: KeepDbArg = False,
-        use_cache: CacheArg = True,
-    ) -> ValidationResult:
-        """Install module(s) and run their Odoo tests only (--test-tags /<module>).
 
-        Returns one result per test (Class.method, pass/fail/error, message, file:line) plus the
-        install findings. Failing tests do not undo the install: read both parts.
-        """
-        return await validate("test", modules, demo, keep_db, use_cache, mcp)
+async def test_module(
+    ctx: Ctx,
+    modules: ModulesArg,
+    demo: DemoArg = False,
+    keep_db: KeepDbArg = False,
+    use_cache: CacheArg = True,
+) -> ValidationResult:
+    """Install module(s) and run their Odoo tests only (--test-tags /<module>).
 
-    async def odoo_doctor(
-        modules: Annotated[
-            list[str] | None,
-            Field(description="Check these modules' external Python dependencies (default: all)."),
-        ] = None,
-    ) -> DoctorReport:
-        """Check that Odoo runs can work: PostgreSQL reachable and allowed to create databases,
-        odoo-bin found and its version, addons paths valid, external Python dependencies
-        importable in Odoo's interpreter. Each failed check comes with a one-line fix."""
-        return await run_doctor(runner_config(ctx.settings), modules or ())
+    Returns one result per test (Class.method, pass/fail/error, message, file:line) plus the
+    install findings. Failing tests do not undo the install: read both parts.
+    """
+    return await _validate("test", modules, demo, keep_db, use_cache, ctx)
 
-    register_tool(server, install_module, read_only=False, destructive=False, idempotent=True)
-    register_tool(server, upgrade_module, read_only=False, destructive=False, idempotent=True)
-    register_tool(server, test_module, read_only=False, destructive=False, idempotent=True)
-    register_tool(server, odoo_doctor, read_only=True, idempotent=True)
+
+async def odoo_doctor(
+    ctx: Ctx,
+    modules: Annotated[
+        list[str] | None,
+        Field(description="Check these modules' external Python dependencies (default: all)."),
+    ] = None,
+) -> DoctorReport:
+    """Check that Odoo runs can work: PostgreSQL reachable and allowed to create databases,
+    odoo-bin found and its version, addons paths valid, external Python dependencies
+    importable in Odoo's interpreter. Each failed check comes with a one-line fix."""
+    return await run_doctor(runner_config(app(ctx).settings), modules or ())
+
+
+TOOLS = (
+    ToolSpec(install_module, read_only=False, destructive=False, idempotent=True),
+    ToolSpec(upgrade_module, read_only=False, destructive=False, idempotent=True),
+    ToolSpec(test_module, read_only=False, destructive=False, idempotent=True),
+    ToolSpec(odoo_doctor, read_only=True, idempotent=True),
+)
+
+
+def register_resources(server: MCPServer) -> None:
+    """Add the run-log resource."""
 
     @server.resource(
         LOG_URI,
@@ -150,8 +156,8 @@ def register(server: MCPServer, ctx: AppContext) -> None:
         description="The raw odoo-bin output of one install/upgrade/test run (its last 200 kB).",
         mime_type="text/plain",
     )
-    def run_log(name: str) -> str:
-        return read_run_log(runner().log_dir, name)
+    def run_log(name: str, ctx: Ctx) -> str:
+        return read_run_log(app(ctx).runner.log_dir, name)
 
 
 def read_run_log(log_dir: Path, name: str) -> str:

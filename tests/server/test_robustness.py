@@ -18,8 +18,9 @@ from mcp.server.mcpserver import MCPServer
 from mcp.types import CallToolResult, TextContent
 from pydantic import BaseModel, Field
 
-from assista_mcp.server import INSTRUCTIONS
-from assista_mcp.tools._base import register_tool
+from assista_mcp.server import INSTRUCTIONS, build_server
+from assista_mcp.settings import Settings
+from assista_mcp.tools._base import ToolSpec, register_tool
 from odoo_tools.errors import InvalidInput
 
 pytestmark = pytest.mark.anyio
@@ -163,8 +164,10 @@ def maybe_values(filled: Annotated[bool, Field(description="Fill the optional fi
     return Maybe(note="x", counts=[1, None], either="s") if filled else Maybe()
 
 
-async def test_published_output_schema_uses_type_lists_and_still_validates(server: MCPServer) -> None:
-    register_tool(server, maybe_values, read_only=True)
+async def test_published_output_schema_uses_type_lists_and_still_validates(
+    make_settings: Callable[..., Settings], addons: Path
+) -> None:
+    server = build_server(make_settings(addons), extra_tools=[ToolSpec(maybe_values, read_only=True)])
     async with Client(server) as client:
         [tool] = [t for t in (await client.list_tools()).tools if t.name == "maybe_values"]
         props = (tool.output_schema or {})["properties"]
