@@ -35,9 +35,9 @@ os.environ.setdefault("OPENAI_API_KEY", "test-key")
 import anyio
 from rich.console import Console
 
+from assista_mcp.agent.events import StreamEvent
 from assista_mcp.agent.loop.agent_loop import AgentLoop
 from assista_mcp.agent.loop.approvals import Approvals
-from assista_mcp.agent.loop.events import StreamEvent
 from assista_mcp.agent.loop.hooks import NoHooks
 from assista_mcp.agent.loop.sessions import SessionStore
 from assista_mcp.agent.loop.toolset import Toolset, own_spec

@@ -33,7 +33,7 @@ os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
 import httpx
 
-from assista_mcp.agent.loop.events import StreamEvent
+from assista_mcp.agent.events import StreamEvent
 from assista_mcp.agent.model.client import ModelClient
 from assista_mcp.agent.model.provider import load_litellm
 from fixtures.model_server import SCRIPT_PATH, TEST_MODEL

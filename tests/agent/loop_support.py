@@ -7,9 +7,9 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+from assista_mcp.agent.events import StreamEvent
 from assista_mcp.agent.loop.agent_loop import AgentLoop
 from assista_mcp.agent.loop.approvals import Approvals, Prompter
-from assista_mcp.agent.loop.events import StreamEvent
 from assista_mcp.agent.loop.hooks import LoopHooks
 from assista_mcp.agent.loop.sessions import SessionStore
 from assista_mcp.agent.loop.toolset import ServerSpec, Toolset

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from assista_mcp.agent.loop.events import StreamEvent
+from assista_mcp.agent.events import StreamEvent
 from assista_mcp.agent.loop.hooks import Denial, NoHooks, PendingCall
 from assista_mcp.agent.loop.tool_calls import touched_paths
 from assista_mcp.agent.loop.toolset import ToolOutcome

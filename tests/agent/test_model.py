@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from assista_mcp.agent.loop.events import StreamEvent
+from assista_mcp.agent.events import StreamEvent
 from assista_mcp.agent.model.client import ContextWindowExceeded, ModelClient, ModelError, ModelReply
 
 from .conftest import TEST_MODEL, ScriptedModelServer, StartServer

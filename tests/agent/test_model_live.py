@@ -11,7 +11,7 @@ import os
 
 import pytest
 
-from assista_mcp.agent.loop.events import StreamEvent
+from assista_mcp.agent.events import StreamEvent
 from assista_mcp.agent.model.client import ModelClient
 
 LIVE_MODEL = os.environ.get("ASSISTA_TEST_MODEL", "")

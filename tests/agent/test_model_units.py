@@ -10,7 +10,7 @@ from typing import Any
 import anyio
 import pytest
 
-from assista_mcp.agent.loop.events import StreamEvent, Usage
+from assista_mcp.agent.events import StreamEvent, Usage
 from assista_mcp.agent.model.client import ModelClient
 from assista_mcp.agent.model.cost import context_window, cost_usd
 from assista_mcp.agent.model.provider import REDACTED, redact

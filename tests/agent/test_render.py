@@ -8,9 +8,9 @@ import json
 import pytest
 from rich.console import Console
 
+from assista_mcp.agent.events import StreamEvent, Usage
 from assista_mcp.agent.loop.approvals import ApprovalRequest, ToolKind, terminal_prompter
-from assista_mcp.agent.loop.events import StreamEvent, Usage
-from assista_mcp.agent.terminal.input import StdinLines
+from assista_mcp.agent.loop.stdin_lines import StdinLines
 from assista_mcp.agent.terminal.render import (
     ConsoleRenderer,
     JsonlRenderer,

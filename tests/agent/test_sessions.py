@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from assista_mcp.agent.loop.events import StreamEvent, Usage
+from assista_mcp.agent.events import StreamEvent, Usage
 from assista_mcp.agent.loop.sessions import SessionStore
 from assista_mcp.agent.model.provider import REDACTED
 from odoo_tools.errors import InvalidInput, NotFound

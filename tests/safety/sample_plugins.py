@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from assista_mcp.agent.loop.events import StreamEvent
+from assista_mcp.agent.events import StreamEvent
 from assista_mcp.agent.loop.hooks import Denial, PendingCall
 from assista_mcp.agent.safety.plugins import hookimpl
 

@@ -13,8 +13,8 @@ from typing import Any, Literal
 
 import anyio
 
+from assista_mcp.agent.events import StreamEvent, Usage
 from assista_mcp.agent.loop.approvals import ApprovalRequest, Approvals, ToolKind
-from assista_mcp.agent.loop.events import StreamEvent, Usage
 from assista_mcp.agent.loop.history import INTERRUPTED, History, tool_message
 from assista_mcp.agent.loop.hooks import Denial, LoopHooks, NoHooks, PendingCall
 from assista_mcp.agent.loop.sessions import SessionStore

@@ -25,7 +25,7 @@ from odoo_tools.errors import InvalidInput
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from assista_mcp.agent.terminal.input import StdinLines
+    from assista_mcp.agent.loop.stdin_lines import StdinLines
 
 Mode = Literal["read-only", "ask", "auto-edit", "yolo"]
 MODES: tuple[str, ...] = get_args(Mode)

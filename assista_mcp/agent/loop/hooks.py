@@ -11,8 +11,8 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel, Field
 
+from assista_mcp.agent.events import StreamEvent
 from assista_mcp.agent.loop.approvals import ToolKind
-from assista_mcp.agent.loop.events import StreamEvent
 from assista_mcp.agent.loop.toolset import ToolOutcome
 
 

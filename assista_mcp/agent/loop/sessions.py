@@ -19,7 +19,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from assista_mcp.agent.loop.events import StreamEvent, Usage
+from assista_mcp.agent.events import StreamEvent, Usage
 from assista_mcp.agent.model.provider import redact, secret_values
 from odoo_tools.errors import InvalidInput, NotFound
 

@@ -14,7 +14,7 @@ from typing import Any
 import anyio
 from pydantic import BaseModel, Field
 
-from assista_mcp.agent.loop.events import StreamEvent, Usage
+from assista_mcp.agent.events import StreamEvent, Usage
 from assista_mcp.agent.model.cost import context_window, cost_usd
 from assista_mcp.agent.model.provider import load_litellm
 from assista_mcp.agent.model.retry import Failure, backoff_delay, classify, describe_attempt

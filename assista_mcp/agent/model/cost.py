@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from assista_mcp.agent.loop.events import Usage
+from assista_mcp.agent.events import Usage
 from assista_mcp.agent.model.provider import load_litellm
 
 _unpriced: set[str] = set()  # models LiteLLM could not price: asking again costs ~1 ms per call

@@ -11,7 +11,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from assista_mcp.agent.loop.events import StreamEvent, Usage
+from assista_mcp.agent.events import StreamEvent, Usage
 
 
 @dataclass

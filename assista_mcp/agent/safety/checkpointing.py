@@ -19,7 +19,7 @@ from typing import Any
 from git import Repo
 from git.exc import GitError, InvalidGitRepositoryError, NoSuchPathError
 
-from assista_mcp.agent.loop.events import StreamEvent
+from assista_mcp.agent.events import StreamEvent
 from assista_mcp.agent.loop.hooks import Denial, NoHooks, PendingCall
 from assista_mcp.agent.loop.toolset import NAMESPACE_SEP, OWN_SERVER
 from assista_mcp.agent.safety import checkpoint_dirs

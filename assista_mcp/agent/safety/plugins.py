@@ -43,7 +43,7 @@ from typing import Any, cast
 
 import pluggy
 
-from assista_mcp.agent.loop.events import StreamEvent
+from assista_mcp.agent.events import StreamEvent
 from assista_mcp.agent.loop.hooks import Denial, LoopHooks, NoHooks, PendingCall
 from assista_mcp.agent.loop.toolset import ToolOutcome
 from odoo_tools.errors import ConfigError

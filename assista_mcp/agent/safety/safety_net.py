@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from assista_mcp.agent.loop.events import StreamEvent
+from assista_mcp.agent.events import StreamEvent
 from assista_mcp.agent.loop.hooks import LoopHooks
 from assista_mcp.agent.safety.checkpointing import CheckpointHooks, open_store
 from assista_mcp.agent.safety.plugins import CompositeHooks, PluginHooks, plugin_manager

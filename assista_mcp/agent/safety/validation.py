@@ -17,8 +17,8 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from assista_mcp.agent.events import StreamEvent
 from assista_mcp.agent.loop.approvals import ApprovalRequest, Approvals, ToolKind
-from assista_mcp.agent.loop.events import StreamEvent
 from assista_mcp.agent.loop.hooks import NoHooks
 from assista_mcp.agent.loop.toolset import OWN_SERVER, ToolInfo, ToolOutcome, Toolset
 from odoo_tools.addons import find_manifest_file

@@ -15,7 +15,7 @@ from rich.markdown import Markdown
 from rich.syntax import Syntax
 from rich.text import Text
 
-from assista_mcp.agent.loop.events import StreamEvent, Usage
+from assista_mcp.agent.events import StreamEvent, Usage
 
 SUMMARY_WIDTH = 100
 VALUE_WIDTH = 48

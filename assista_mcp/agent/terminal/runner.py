@@ -24,10 +24,10 @@ from assista_mcp.agent.loop.approvals import Approvals, Prompter, check_mode, te
 from assista_mcp.agent.loop.hooks import LoopHooks
 from assista_mcp.agent.loop.prompting import system_prompt
 from assista_mcp.agent.loop.sessions import SessionInfo, SessionStore
+from assista_mcp.agent.loop.stdin_lines import StdinLines
 from assista_mcp.agent.loop.toolset import OWN_SERVER, ServerSpec, Toolset, own_spec, stdio_spec, url_spec
 from assista_mcp.agent.model.client import ModelClient
 from assista_mcp.agent.safety.safety_net import SafetyNet, SafetyOptions, report_printer
-from assista_mcp.agent.terminal.input import StdinLines
 from assista_mcp.agent.terminal.render import ConsoleRenderer, JsonlRenderer
 from assista_mcp.settings import Settings
 from odoo_tools.errors import ConfigError, NotFound
