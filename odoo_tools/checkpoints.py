@@ -22,7 +22,8 @@ from gitdb import IStream
 from pydantic import BaseModel, Field
 
 from odoo_tools.errors import EditConflict, NotFound
-from odoo_tools.files import atomic_write_bytes, unified_diff
+from odoo_tools.files import unified_diff
+from odoo_tools.storage import atomic_write_bytes, atomic_write_json
 
 MAX_TURNS = 500
 
@@ -186,10 +187,8 @@ class CheckpointStore:
         return self._read_turn(found[0])
 
     def _save(self, turn: TurnRecord) -> None:
-        target = self._turn_file(turn)
-        tmp = target.with_suffix(".tmp")
-        tmp.write_text(turn.model_dump_json(), encoding="utf-8")
-        os.replace(tmp, target)
+        # Durable: undo must survive a crash; the unique temporary name lets two processes save.
+        atomic_write_json(self._turn_file(turn), turn, durable=True)
 
     def _prune(self) -> None:
         """Keep the newest MAX_TURNS turns; older ones can no longer be undone."""

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from odoo_tools.findings import Finding
+from odoo_tools.storage import StatCache
 
 MANIFEST_NAMES = ("__manifest__.py", "__openerp__.py")
 SOURCE = "manifest"
@@ -100,24 +101,17 @@ def read_manifest(module_dir: Path, root: Path | None = None) -> ManifestResult:
 
 
 class ManifestCache:
-    """Manifests keyed by (path, mtime_ns, size): a refresh re-parses only changed manifests."""
+    """Manifests kept per (path, root) while their (mtime_ns, size) stay: a refresh re-parses only
+    changed manifests. Bounded, as every cache keyed by files (``odoo_tools.storage.StatCache``)."""
 
     def __init__(self) -> None:
-        self._known: dict[str, tuple[int, int, str, ManifestResult]] = {}
+        self._known: StatCache[tuple[str, str], ManifestResult] = StatCache()
 
     def read(self, module_dir: Path, root: Path | None = None) -> ManifestResult:
         file = find_manifest_file(module_dir)
         if file is None:
             return read_manifest(module_dir, root)
-        st = file.stat()
-        key = str(file)
-        cached = self._known.get(key)
-        root_key = str(root)
-        if cached and cached[:3] == (st.st_mtime_ns, st.st_size, root_key):
-            return cached[3]
-        result = read_manifest(module_dir, root)
-        self._known[key] = (st.st_mtime_ns, st.st_size, root_key, result)
-        return result
+        return self._known.get((str(file), str(root)), file.stat(), lambda: read_manifest(module_dir, root))
 
 
 def parse_manifest_text(text: str, module: str, rel_path: str) -> ManifestResult:

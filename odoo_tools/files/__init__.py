@@ -25,7 +25,8 @@ from odoo_tools.files._moving import delete_file, move_file
 from odoo_tools.files._patching import apply_patch, parse_patch, patch_paths
 from odoo_tools.files._reading import LineRange, read_files
 from odoo_tools.files._searching import grep
-from odoo_tools.files._writing import atomic_write_bytes, create_folder, write_file
+from odoo_tools.files._writing import create_folder, write_file
+from odoo_tools.storage import atomic_write_bytes
 
 __all__ = [
     "ApplyPatchResult",

@@ -16,7 +16,7 @@ from odoo_tools.files._locks import path_locks
 from odoo_tools.files._matching import find_unique
 from odoo_tools.files._models import EditApplied, EditFileResult
 from odoo_tools.files._textio import read_text_file
-from odoo_tools.files._writing import atomic_write_bytes
+from odoo_tools.storage import atomic_write_bytes
 from odoo_tools.workspace import Workspace
 
 MAX_EDITS = 100

@@ -1,17 +1,10 @@
-"""Atomic writes and folder creation inside the sandbox.
-
-A write goes to a temporary file in the target's own folder, is flushed and fsynced, then
-replaces the target in one rename: readers see the old bytes or the new ones, never half a file.
-"""
+"""Writes and folder creation inside the sandbox (atomic and durable: ``odoo_tools.storage``)."""
 
 from __future__ import annotations
 
 import base64
 import binascii
-import contextlib
 import os
-import secrets
-import stat
 from pathlib import Path
 from typing import Literal
 
@@ -19,63 +12,10 @@ from odoo_tools.errors import AlreadyExists, InvalidInput, SandboxViolation
 from odoo_tools.files._locks import path_locks
 from odoo_tools.files._models import CreateFolderResult, WriteFileResult
 from odoo_tools.files._textio import count_lines
+from odoo_tools.storage import atomic_write_bytes
 from odoo_tools.workspace import Resolved, Workspace
 
 MAX_WRITE_BYTES = 10 * 1024 * 1024
-
-
-def atomic_write_bytes(path: Path, data: bytes, *, mode: int | None = None) -> None:
-    """Replace ``path`` with ``data`` atomically, keeping its permission bits when it exists.
-
-    A new file gets 0o666 minus the umask, as any editor would create it (the temporary file is
-    opened with that mode, so the umask is never read or changed: that would race other threads).
-    """
-    existing = _stat_or_none(path)
-    if mode is None and existing is not None:
-        mode = stat.S_IMODE(existing.st_mode)
-    # Shortened so a 255-byte file name still leaves room for the temporary file's name.
-    short = path.name.encode("utf-8", "surrogateescape")[:200].decode("utf-8", "ignore")
-    tmp_name = path.parent / f".{short}.{secrets.token_hex(6)}.tmp"
-    fd = os.open(tmp_name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o666)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        if existing is not None:
-            _keep_owner(tmp_name, existing)
-        if mode is not None:  # after chown, which clears set-id bits
-            os.chmod(tmp_name, mode)
-        os.replace(tmp_name, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp_name)
-        raise
-    _fsync_dir(path.parent)
-
-
-def _stat_or_none(path: Path) -> os.stat_result | None:
-    try:
-        return os.stat(path)
-    except FileNotFoundError:
-        return None
-
-
-def _keep_owner(tmp_name: Path, existing: os.stat_result) -> None:
-    # The replacement is a new inode owned by us; give it the old owner back when allowed.
-    if (existing.st_uid, existing.st_gid) != (os.geteuid(), os.getegid()):
-        with contextlib.suppress(OSError):
-            os.chown(tmp_name, existing.st_uid, existing.st_gid)
-
-
-def _fsync_dir(folder: Path) -> None:
-    # Makes the rename itself durable; some filesystems refuse fsync on folders, which is fine.
-    with contextlib.suppress(OSError):
-        dir_fd = os.open(folder, os.O_RDONLY)
-        try:
-            os.fsync(dir_fd)
-        finally:
-            os.close(dir_fd)
 
 
 def make_parents(ws: Workspace, target: Resolved) -> None:

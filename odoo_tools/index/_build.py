@@ -14,11 +14,12 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 
-from odoo_tools.index._cache import CacheEntry, SourceFile, digest
+from odoo_tools.index._cache import CacheEntry, SourceFile
 from odoo_tools.index._csv_index import parse_csv
 from odoo_tools.index._python_index import parse_python
 from odoo_tools.index._records import FileData
 from odoo_tools.index._xml_index import parse_xml
+from odoo_tools.storage import digest_bytes
 
 PARSERS: dict[str, Callable[[bytes, str, str], FileData]] = {
     "python": parse_python,
@@ -87,7 +88,7 @@ def parse_source(
             data = handle.read()
     except OSError:
         return None
-    key = digest(data)
+    key = digest_bytes(data)
     if known is not None and key == known_digest:
         return CacheEntry(source.mtime_ns, source.size, key, known)
     return CacheEntry(

@@ -9,11 +9,10 @@ every write is atomic (temp file + rename).
 
 from __future__ import annotations
 
-import hashlib
+import contextlib
 import json
 import os
 import re
-import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,6 +21,7 @@ from pydantic import TypeAdapter, ValidationError
 
 from odoo_tools.addons import Addon, AddonSet
 from odoo_tools.index._records import FileData
+from odoo_tools.storage import atomic_write_bytes, digest_bytes
 
 CACHE_VERSION = 1
 PRUNED_DIRS = frozenset({"static", "__pycache__", "node_modules", "i18n", "i18n_extra"})
@@ -90,15 +90,11 @@ def _walk_addon(addon: Addon) -> Iterator[SourceFile]:
             yield SourceFile(entry.path, entry.path[cut:], addon.name, kind, st.st_mtime_ns, st.st_size)
 
 
-def digest(data: bytes) -> str:
-    return hashlib.blake2b(data, digest_size=16).hexdigest()
-
-
 class IndexCache:
     """The on-disk cache for one set of roots (``None`` cache_dir: memory only)."""
 
     def __init__(self, cache_dir: Path | None, roots: list[Path]) -> None:
-        key = digest("\n".join(str(r) for r in roots).encode("utf-8", "surrogateescape"))
+        key = digest_bytes("\n".join(str(r) for r in roots).encode("utf-8", "surrogateescape"))
         self.folder: Path | None = cache_dir / "index" / key if cache_dir else None
 
     def load(self) -> dict[str, CacheEntry]:
@@ -145,12 +141,5 @@ def _read_shard(shard: Path) -> dict[str, CacheEntry]:
 
 def _write_atomic(target: Path, payload: bytes) -> None:
     """A cache we cannot write only costs time on the next start: errors are swallowed."""
-    tmp = ""
-    try:
-        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".shard-", suffix=".tmp")
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(payload)
-        os.replace(tmp, target)
-    except OSError:
-        if tmp and os.path.exists(tmp):
-            os.unlink(tmp)
+    with contextlib.suppress(OSError):
+        atomic_write_bytes(target, payload, durable=False)

@@ -11,12 +11,13 @@ Public API:
 
 from __future__ import annotations
 
-from odoo_tools.lint._cache import FileDigests, LintCache
+from odoo_tools.lint._cache import LintCache
 from odoo_tools.lint._changes import changed_files, changed_modules, shard
 from odoo_tools.lint._configs import DEFAULT_FLAKE8, DEFAULT_PYLINTRC, DEFAULT_PYLINTRC_MANDATORY
 from odoo_tools.lint._project import LintProject, load_project
 from odoo_tools.lint._runner import CHECKS, LintRun, lint_addons, lint_addons_sync, validate_checks
 from odoo_tools.lint._summary import Summary, summarize
+from odoo_tools.storage import FileDigests
 
 __all__ = [
     "CHECKS",

@@ -2,8 +2,8 @@
 
 The key covers the module's files (names and contents), the checker's versions, the
 configuration files and the Odoo series, so an untouched module is answered from disk and a
-touched one is re-checked. File digests are memoized on (mtime_ns, size) within a process, so a
-long-lived server does not re-read unchanged files.
+touched one is re-checked. File digests come from ``odoo_tools.storage.FileDigests`` (kept per
+(mtime_ns, size), bounded), so a long-lived server does not re-read unchanged files.
 """
 
 from __future__ import annotations
@@ -12,8 +12,6 @@ import contextlib
 import hashlib
 import json
 import os
-import tempfile
-import threading
 from collections.abc import Iterable
 from importlib import metadata
 from pathlib import Path
@@ -21,6 +19,7 @@ from pathlib import Path
 from pydantic import TypeAdapter, ValidationError
 
 from odoo_tools.findings import Finding
+from odoo_tools.storage import FileDigests, atomic_write_text
 
 SCHEMA = "lint-cache-1"
 SKIPPED_DIRS = frozenset({"__pycache__", "node_modules"})
@@ -39,37 +38,13 @@ def tool_versions() -> str:
     return ";".join(versions)
 
 
-class FileDigests:
-    """sha256 of files, re-read only when (mtime_ns, size) changed."""
-
-    def __init__(self) -> None:
-        self._known: dict[str, tuple[int, int, str]] = {}
-        self._lock = threading.Lock()
-
-    def module_digest(self, folder: Path) -> str:
-        digest = hashlib.sha256()
-        for path in _files(folder):
-            digest.update(path.relative_to(folder).as_posix().encode() + b"\0")
-            digest.update(self.file_digest(path).encode())
-        return digest.hexdigest()
-
-    def file_digest(self, path: Path) -> str:
-        try:
-            stat = path.stat()
-        except OSError:
-            return "unreadable"
-        key = str(path)
-        with self._lock:
-            known = self._known.get(key)
-        if known and known[:2] == (stat.st_mtime_ns, stat.st_size):
-            return known[2]
-        try:
-            value = hashlib.sha256(path.read_bytes()).hexdigest()
-        except OSError:
-            return "unreadable"
-        with self._lock:
-            self._known[key] = (stat.st_mtime_ns, stat.st_size, value)
-        return value
+def folder_digest(digests: FileDigests, folder: Path) -> str:
+    """One digest over a module's file names and contents (each file's digest from ``digests``)."""
+    digest = hashlib.sha256()
+    for path in _files(folder):
+        digest.update(path.relative_to(folder).as_posix().encode() + b"\0")
+        digest.update(digests.file_digest(path).encode())
+    return digest.hexdigest()
 
 
 def _files(folder: Path) -> list[Path]:
@@ -114,7 +89,4 @@ class LintCache:
         payload = json.dumps([f.model_dump(exclude_defaults=True) for f in findings])
         with contextlib.suppress(OSError):  # a cache that cannot be written only costs time
             folder.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=folder, suffix=".tmp")
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                handle.write(payload)
-            os.replace(tmp, folder / f"{key}.json")
+            atomic_write_text(folder / f"{key}.json", payload)

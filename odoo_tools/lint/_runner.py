@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from odoo_tools.addons import Addon
 from odoo_tools.errors import InvalidInput
 from odoo_tools.findings import Finding, sort_findings
-from odoo_tools.lint._cache import FileDigests, LintCache, cache_key, tool_versions
+from odoo_tools.lint._cache import LintCache, cache_key, folder_digest, tool_versions
 from odoo_tools.lint._common import ByModule, failure_for_all
 from odoo_tools.lint._configs import LintConfig
 from odoo_tools.lint._dedupe import drop_duplicates
@@ -25,6 +25,7 @@ from odoo_tools.lint._oca_hooks import run_oca_hooks
 from odoo_tools.lint._project import LintProject
 from odoo_tools.lint._pylint import run_pylint
 from odoo_tools.lint._static import static_findings
+from odoo_tools.storage import FileDigests
 
 CHECKS = ("pylint", "flake8", "oca-hooks", "static")
 Progress = Callable[[str, int], None]  # (what finished, how many modules it covered)
@@ -143,7 +144,7 @@ def _digest_memo(digests: FileDigests) -> Callable[[Addon], str]:
 
     def module_digest(addon: Addon) -> str:
         if addon.name not in known:
-            known[addon.name] = digests.module_digest(addon.path)
+            known[addon.name] = folder_digest(digests, addon.path)
         return known[addon.name]
 
     return module_digest

@@ -28,6 +28,7 @@ from pydantic import BaseModel, Field
 
 from odoo_tools.runs._pg import Pg, new_db_name
 from odoo_tools.runs._template_key import template_key
+from odoo_tools.storage import atomic_write_json
 
 KEY_CHARS = 20
 SECONDS_PER_DAY = 86400.0
@@ -196,10 +197,7 @@ class TemplateCache:
 
     def _write_meta(self, info: TemplateInfo) -> None:
         self.meta_dir.mkdir(parents=True, exist_ok=True)
-        target = self._meta_path(info.name)
-        tmp = target.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_text(info.model_dump_json(indent=2), encoding="utf-8")
-        os.replace(tmp, target)
+        atomic_write_json(self._meta_path(info.name), info, indent=2)
 
     def _read_meta(self, template: str) -> TemplateInfo | None:
         try:

@@ -2,7 +2,8 @@
 every module the template holds, its name and the relative path and bytes of each of its files.
 
 Core modules hold thousands of files and the key is computed on every validation, so the walk
-uses plain strings and each file's sha1 is remembered per (path, size, mtime).
+uses plain strings and each file's digest comes from ``odoo_tools.storage.FILE_DIGESTS`` (kept per
+(path, size, mtime), bounded).
 """
 
 from __future__ import annotations
@@ -12,11 +13,11 @@ import os
 from collections.abc import Iterable
 from pathlib import Path
 
+from odoo_tools.storage import FILE_DIGESTS
+
 # Files we never hash: caches that change without the module changing.
 _SKIP_DIRS = {"__pycache__", ".git", ".mypy_cache", ".ruff_cache", ".pytest_cache"}
 _SKIP_SUFFIXES = (".pyc", ".pyo", ".swp", "~")
-
-_FILE_DIGESTS: dict[tuple[str, int, int], bytes] = {}
 
 
 def template_key(odoo_version: str, demo: bool, data_dir: Path, modules: Iterable[tuple[str, Path]]) -> str:
@@ -49,17 +50,9 @@ def _module_files(folder: str, rel: str = "") -> list[tuple[str, os.DirEntry[str
 
 
 def _file_digest(entry: os.DirEntry[str]) -> bytes:
-    """sha1 of the bytes, remembered per (path, size, mtime) so big core modules hash once."""
+    """The file's digest from the process-wide bounded cache (big core modules hash once)."""
     try:
         st = entry.stat()
     except OSError:
         return b"missing"
-    key = (entry.path, st.st_size, st.st_mtime_ns)
-    cached = _FILE_DIGESTS.get(key)
-    if cached is None:
-        digest = hashlib.sha1()
-        with open(entry.path, "rb") as handle:
-            for chunk in iter(lambda: handle.read(1 << 20), b""):
-                digest.update(chunk)
-        cached = _FILE_DIGESTS[key] = digest.digest()
-    return cached
+    return FILE_DIGESTS.file_digest(entry.path, st).encode()

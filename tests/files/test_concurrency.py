@@ -62,3 +62,12 @@ async def test_concurrent_mcp_edits_lose_no_update(server_for: Any, addons: Path
         for n in range(WORKERS):
             group.start_soon(edit, client, n)
     assert target.read_text(encoding="utf-8") == "".join(f"value_{n} = {n}!\n" for n in range(WORKERS))
+
+
+def test_the_lock_registry_keeps_only_locks_in_use(tmp_path: Path) -> None:
+    from odoo_tools.files import _locks, path_locks
+
+    for i in range(500):
+        with path_locks(tmp_path / f"f{i}", tmp_path / "shared"):
+            assert _locks.registered() >= 2
+    assert _locks.registered() == 0

@@ -20,7 +20,8 @@ from odoo_tools.files._models import ApplyPatchResult, PatchedFile
 from odoo_tools.files._patching.hunks import apply_hunks
 from odoo_tools.files._patching.parser import FilePatch, parse_patch
 from odoo_tools.files._textio import TextFile, decode_text, read_regular_file
-from odoo_tools.files._writing import atomic_write_bytes, make_parents
+from odoo_tools.files._writing import make_parents
+from odoo_tools.storage import atomic_write_bytes
 from odoo_tools.workspace import Resolved, Workspace
 
 Action = Literal["modify", "create", "delete", "rename"]

@@ -1,0 +1,214 @@
+"""One way to store: atomic file writes (durable or not), JSON files, and one bounded cache of
+file digests.
+
+A write goes to a temporary file in the target's own folder (a unique name, so two writers never
+share one), then replaces the target in one rename: readers see the old bytes or the new ones,
+never half a file. A durable write also fsyncs the file and its folder, so the new bytes survive
+a power cut; cache writes skip that (losing one only costs time). The temporary file is removed
+on any failure. Its name carries our process id, so a start-up sweep can tell a file left by a
+killed process (``stale_temp``) from one another live process is writing right now.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import re
+import secrets
+import stat
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from pathlib import Path
+from typing import Any, Generic, TypeVar
+
+from pydantic import BaseModel
+
+_TEMP_NAME = re.compile(r"^\..+\.(?P<pid>\d+)-[0-9a-f]{12}\.tmp$")
+
+
+def temp_prefix(path: Path) -> str:
+    """How the names of ``path``'s temporary files start: ``.<name>.``."""
+    # Shortened so a 255-byte file name still leaves room for the temporary file's name.
+    return "." + path.name.encode("utf-8", "surrogateescape")[:200].decode("utf-8", "ignore") + "."
+
+
+def temp_path_for(path: Path) -> Path:
+    """A fresh hidden name beside ``path``: ``.<name>.<pid>-<random>.tmp``."""
+    return path.parent / f"{temp_prefix(path)}{os.getpid()}-{secrets.token_hex(6)}.tmp"
+
+
+def stale_temp(name: str) -> bool:
+    """``name`` is one of our temporary files and the process that wrote it is gone."""
+    found = _TEMP_NAME.match(name)
+    return found is not None and not writer_alive(int(found["pid"]))
+
+
+def writer_alive(pid: int) -> bool:
+    """Process ``pid`` still runs (ours counts as alive: a start never knows its own writes)."""
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # exists but is not ours (EPERM)
+        return True
+    return True
+
+
+def stage_bytes(path: Path, data: bytes, *, durable: bool = True, mode: int | None = None) -> Path:
+    """Write ``data`` to a new temporary file beside ``path`` and return its name.
+
+    The file gets ``path``'s permission bits and owner when ``path`` exists (else ``mode``, else
+    0o666 minus the umask, as any editor creates files: the umask is never read or changed, which
+    would race other threads). Nothing is left behind when this raises.
+    """
+    existing = _stat_or_none(path)
+    if mode is None and existing is not None:
+        mode = stat.S_IMODE(existing.st_mode)
+    tmp = temp_path_for(path)
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o666)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            if durable:
+                os.fsync(handle.fileno())
+        if existing is not None:
+            _keep_owner(tmp, existing)
+        if mode is not None:  # after chown, which clears set-id bits
+            os.chmod(tmp, mode)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    return tmp
+
+
+def atomic_write_bytes(path: Path, data: bytes, *, durable: bool = True, mode: int | None = None) -> None:
+    """Replace ``path`` with ``data`` atomically (see the module docstring)."""
+    tmp = stage_bytes(path, data, durable=durable, mode=mode)
+    try:
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    if durable:
+        fsync_dir(path.parent)
+
+
+def atomic_write_text(path: Path, text: str, *, durable: bool = False) -> None:
+    atomic_write_bytes(path, text.encode("utf-8"), durable=durable)
+
+
+def atomic_write_json(path: Path, value: Any, *, durable: bool = False, indent: int | None = None) -> None:
+    """``value`` (a pydantic model or plain JSON data) as a JSON file, written atomically."""
+    if isinstance(value, BaseModel):
+        text = value.model_dump_json(indent=indent)
+    else:
+        text = json.dumps(value, indent=indent)
+    atomic_write_text(path, text, durable=durable)
+
+
+def fsync_dir(folder: Path) -> None:
+    """Make renames in ``folder`` durable; some filesystems refuse fsync on folders, which is fine."""
+    with contextlib.suppress(OSError):
+        dir_fd = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(dir_fd)
+        finally:
+            os.close(dir_fd)
+
+
+def _stat_or_none(path: Path) -> os.stat_result | None:
+    try:
+        return os.stat(path)
+    except FileNotFoundError:
+        return None
+
+
+def _keep_owner(tmp: Path, existing: os.stat_result) -> None:
+    # The replacement is a new inode owned by us; give it the old owner back when allowed.
+    if (existing.st_uid, existing.st_gid) != (os.geteuid(), os.getegid()):
+        with contextlib.suppress(OSError):
+            os.chown(tmp, existing.st_uid, existing.st_gid)
+
+
+# -- digests -----------------------------------------------------------------------------------
+
+UNREADABLE = "unreadable"
+_CHUNK = 1 << 20
+
+
+def digest_bytes(data: bytes) -> str:
+    """The one content hash: blake2b, 128 bits, hex."""
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
+
+
+def _digest_file(path: str) -> str:
+    digest = hashlib.blake2b(digest_size=16)
+    with open(path, "rb") as handle:
+        for chunk in iter(lambda: handle.read(_CHUNK), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
+
+
+class StatCache(Generic[K, V]):
+    """Values computed from a file, kept while its (mtime_ns, size) stay the same.
+
+    Least recently used entries are dropped beyond ``max_entries``, so a long-lived server that
+    sees many files (or many renamed ones) keeps a bounded amount. Thread-safe.
+    """
+
+    def __init__(self, max_entries: int = 50_000) -> None:
+        self.max_entries = max_entries
+        self._known: OrderedDict[K, tuple[int, int, V]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return len(self._known)
+
+    def get(self, key: K, st: os.stat_result, compute: Callable[[], V]) -> V:
+        with self._lock:
+            known = self._known.get(key)
+            if known is not None and known[:2] == (st.st_mtime_ns, st.st_size):
+                self._known.move_to_end(key)
+                return known[2]
+        value = compute()
+        with self._lock:
+            self._known[key] = (st.st_mtime_ns, st.st_size, value)
+            self._known.move_to_end(key)
+            while len(self._known) > self.max_entries:
+                self._known.popitem(last=False)
+        return value
+
+
+class FileDigests:
+    """``digest_bytes`` of files, re-read only when (mtime_ns, size) changed; bounded (LRU)."""
+
+    def __init__(self, max_entries: int = 50_000) -> None:
+        self._cache: StatCache[str, str] = StatCache(max_entries)
+
+    def __len__(self) -> int:
+        return len(self._cache)
+
+    def file_digest(self, path: str | os.PathLike[str], st: os.stat_result | None = None) -> str:
+        """The file's digest (``UNREADABLE`` when it cannot be read); ``st``: a stat already made."""
+        name = os.fspath(path)
+        try:
+            st = os.stat(name) if st is None else st
+            return self._cache.get(name, st, lambda: _digest_file(name))
+        except OSError:
+            return UNREADABLE
+
+
+# Shared by every caller in this process that does not bring its own.
+FILE_DIGESTS = FileDigests()
