@@ -145,3 +145,41 @@ def test_chat_reads_turns_and_slash_commands(
     assert server.requests[1]["model"] == "other"  # /model switched the model of the next turn
     # /clear started a new session: the second request has no memory of the first turn.
     assert [m["content"] for m in server.requests[1]["messages"][1:]] == ["again"]
+
+
+def test_missing_api_key_fails_at_once_naming_the_variable(
+    cli_env: Path, addons: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Not a transient error: no retries (LiteLLM answered "Missing credentials" as a 500 before).
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    code = main(["run", "task", "--addons-path", str(addons), "--model", "openai/gpt-4o-mini"])
+    captured = capsys.readouterr()
+    assert code == 2
+    assert "OPENAI_API_KEY is not set" in captured.err
+    assert "Retrying" not in captured.err + captured.out
+
+
+def test_api_base_without_a_key_sends_a_placeholder(
+    cli_env: Path, model_server: StartServer, addons: Path, monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # Ollama, vLLM, LM Studio need no key; LiteLLM's OpenAI route refuses to send none.
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    server = model_server([{"text": "Hello."}])
+    code, events, _err = _run(capsys, server, addons, "say hello")
+    assert code == 0
+    assert events[-1]["type"] == "end"
+    assert server.request_headers[0]["authorization"] == "Bearer assista-odoo-no-key"
+
+
+def test_unknown_provider_is_our_message_not_litellms_banner(
+    cli_env: Path, addons: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["run", "task", "--addons-path", str(addons), "--model", "nosuchprovider-model"]
+    argv += ["--events", "jsonl"]
+    code = main(argv)
+    captured = capsys.readouterr()
+    assert code == 2
+    assert "does not know which provider serves model 'nosuchprovider-model'" in captured.err
+    assert "openai/" in captured.err and "anthropic/" in captured.err
+    assert captured.out == ""  # stdout carries only jsonl events: LiteLLM's banner stays off it

@@ -16,6 +16,7 @@ from pydantic import BaseModel, Field
 
 from assista_mcp.agent.events import StreamEvent, Usage
 from assista_mcp.agent.model.cost import context_window, cost_usd
+from assista_mcp.agent.model.credentials import api_key_for
 from assista_mcp.agent.model.provider import load_litellm
 from assista_mcp.agent.model.retry import Failure, backoff_delay, classify, describe_attempt
 from assista_mcp.agent.model.stream import StreamAssembler
@@ -101,6 +102,7 @@ class ModelClient:
         self.max_retries = max(0, max_retries)
         self.base_delay = base_delay
         self.max_delay = max_delay
+        self._api_keys: dict[str, str | None] = {}
 
     # -- public API ------------------------------------------------------------------------------
     async def complete(
@@ -152,6 +154,13 @@ class ModelClient:
         """Import LiteLLM in a worker thread (it takes seconds), e.g. while MCP servers connect,
         so the first model call does not pay for it."""
         await anyio.to_thread.run_sync(load_litellm)
+
+    async def check_ready(self) -> None:
+        """Fail at once (ConfigError) when a model's provider is unknown or its API key unset,
+        instead of retrying an error no retry can fix. Imports LiteLLM in a worker thread."""
+        for model in filter(None, (self.model, self.fallback_model)):
+            key = await anyio.to_thread.run_sync(api_key_for, model, self.api_base)
+            self._api_keys[model] = key
 
     def context_window(self) -> int | None:
         """Maximum input tokens of the primary model, when LiteLLM's local map knows it."""
@@ -236,6 +245,8 @@ class ModelClient:
             options["tools"] = tools
         if self.api_base:
             options["api_base"] = self.api_base
+        if api_key := self._api_keys.get(model):
+            options["api_key"] = api_key
         try:
             with anyio.fail_after(self.timeout):
                 return await litellm.acompletion(**options)

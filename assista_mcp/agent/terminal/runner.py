@@ -94,6 +94,7 @@ async def open_agent(options: AgentOptions) -> AsyncIterator[Agent]:
             "Pass --addons-path DIR, set ASSISTA_ADDONS_PATH, or add addons_path to assista-odoo.toml.",
         )
     model = model_client(settings)
+    await model.check_ready()
     store = SessionStore.in_home(settings.home)
     try:
         session = open_session(store, options)
