@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import json
+import sqlite3
 from pathlib import Path
 
 import pytest
 
 from assista_mcp.agent.events import StreamEvent, Usage
-from assista_mcp.agent.loop.sessions import SessionStore
+from assista_mcp.agent.loop.sessions import MIGRATIONS, SessionStore
 from assista_mcp.agent.model.provider import REDACTED
-from odoo_tools.errors import InvalidInput, NotFound
+from odoo_tools.errors import ConfigError, InvalidInput, NotFound
 
 
 @pytest.fixture
@@ -109,3 +110,54 @@ def test_api_keys_never_reach_the_database(tmp_path: Path, monkeypatch: pytest.M
         assert leaked.encode() not in raw
     reopened = SessionStore.in_home(tmp_path / "h")
     assert reopened.messages(info.id)[0]["content"] == f"my key is {REDACTED}, {REDACTED}, {REDACTED}"
+
+
+OLD_SCHEMA = """
+CREATE TABLE sessions (id TEXT PRIMARY KEY, title TEXT NOT NULL DEFAULT '', model TEXT NOT NULL DEFAULT '',
+    mode TEXT NOT NULL DEFAULT '', status TEXT NOT NULL DEFAULT 'new', created REAL NOT NULL,
+    updated REAL NOT NULL, steps INTEGER NOT NULL DEFAULT 0, prompt_tokens INTEGER NOT NULL DEFAULT 0,
+    completion_tokens INTEGER NOT NULL DEFAULT 0, cached_tokens INTEGER NOT NULL DEFAULT 0,
+    cost_usd REAL NOT NULL DEFAULT 0);
+CREATE TABLE messages (session_id TEXT NOT NULL, seq INTEGER NOT NULL, body TEXT NOT NULL, at REAL NOT NULL,
+    PRIMARY KEY (session_id, seq));
+CREATE TABLE events (session_id TEXT NOT NULL, seq INTEGER NOT NULL, type TEXT NOT NULL, body TEXT NOT NULL,
+    PRIMARY KEY (session_id, seq));
+INSERT INTO sessions (id, title, created, updated) VALUES ('abc123', 'from before the ladder', 1, 2);
+"""
+
+
+def test_a_database_from_before_the_migration_ladder_is_kept_and_versioned(tmp_path: Path) -> None:
+    path = tmp_path / "sessions.sqlite3"
+    with sqlite3.connect(path) as old:
+        old.executescript(OLD_SCHEMA)
+    store = SessionStore(path)
+    try:
+        assert store.get("abc123").title == "from before the ladder"
+    finally:
+        store.close()
+    with sqlite3.connect(path) as db:
+        assert db.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS)
+
+
+def test_a_database_from_a_newer_version_is_refused_untouched(tmp_path: Path) -> None:
+    path = tmp_path / "sessions.sqlite3"
+    with sqlite3.connect(path) as newer:
+        newer.executescript(OLD_SCHEMA + f"PRAGMA user_version = {len(MIGRATIONS) + 1};")
+    with pytest.raises(ConfigError, match="newer assista-odoo") as caught:
+        SessionStore(path)
+    assert "ASSISTA_HOME" in (caught.value.hint or "")
+    with sqlite3.connect(path) as db:
+        assert db.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS) + 1
+
+
+def test_show_of_a_failed_session_says_why(store: SessionStore) -> None:
+    info = store.create(model="m", mode="ask")
+    store.add_message(info.id, {"role": "user", "content": "do it"})
+    failure = "m: The model request failed (400): bad tool schema"
+    store.add_event(info.id, StreamEvent(type="error", text=failure))
+    end = StreamEvent(type="end", text="The model could not answer.", data={"status": "error"})
+    store.add_event(info.id, end)
+    store.update(info.id, status="error")
+    shown = store.export_markdown(info.id)
+    assert "## errors" in shown and "bad tool schema" in shown
+    assert "## outcome: error" in shown and "The model could not answer." in shown

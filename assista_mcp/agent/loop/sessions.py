@@ -21,11 +21,15 @@ from pydantic import BaseModel
 
 from assista_mcp.agent.events import StreamEvent, Usage
 from assista_mcp.agent.model.provider import redact, secret_values
-from odoo_tools.errors import InvalidInput, NotFound
+from odoo_tools.errors import ConfigError, InvalidInput, NotFound
 
 DB_NAME = "sessions.sqlite3"
 
-SCHEMA = """
+# The schema's history: step N brings a database from user_version N-1 to N. Steps are only ever
+# appended, never edited (a user's database may be at any step). Step 1 is the original schema:
+# its IF NOT EXISTS lets a database made before the ladder existed (user_version 0) join it.
+MIGRATIONS: tuple[str, ...] = (
+    """
 CREATE TABLE IF NOT EXISTS sessions (
     id TEXT PRIMARY KEY,
     title TEXT NOT NULL DEFAULT '',
@@ -54,7 +58,12 @@ CREATE TABLE IF NOT EXISTS events (
     body TEXT NOT NULL,
     PRIMARY KEY (session_id, seq)
 );
-"""
+""",
+)
+SESSION_COLUMNS = (
+    "id, title, model, mode, status, created, updated, steps, "
+    "prompt_tokens, completion_tokens, cached_tokens, cost_usd"
+)
 
 
 class SessionInfo(BaseModel):
@@ -79,7 +88,7 @@ class SessionStore:
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.execute("PRAGMA foreign_keys=ON")
-        self._db.executescript(SCHEMA)
+        migrate(self._db, path)
         self._secrets = _stored_forms(secret_values())
 
     @classmethod
@@ -106,7 +115,7 @@ class SessionStore:
                 f"No session {session_id!r}.", "Session ids are hex, see `assista-odoo sessions list`."
             )
         rows = self._db.execute(
-            "SELECT * FROM sessions WHERE id = ? OR id LIKE ? ORDER BY id = ? DESC",
+            f"SELECT {SESSION_COLUMNS} FROM sessions WHERE id = ? OR id LIKE ? ORDER BY id = ? DESC",
             (session_id, session_id + "%", session_id),
         ).fetchall()
         if not rows:
@@ -118,11 +127,14 @@ class SessionStore:
         return _info(rows[0])
 
     def latest(self) -> SessionInfo | None:
-        row = self._db.execute("SELECT * FROM sessions ORDER BY updated DESC LIMIT 1").fetchone()
+        query = f"SELECT {SESSION_COLUMNS} FROM sessions ORDER BY updated DESC LIMIT 1"
+        row = self._db.execute(query).fetchone()
         return _info(row) if row else None
 
     def list_sessions(self, limit: int = 50) -> list[SessionInfo]:
-        rows = self._db.execute("SELECT * FROM sessions ORDER BY updated DESC LIMIT ?", (limit,)).fetchall()
+        rows = self._db.execute(
+            f"SELECT {SESSION_COLUMNS} FROM sessions ORDER BY updated DESC LIMIT ?", (limit,)
+        ).fetchall()
         return [_info(row) for row in rows]
 
     def update(self, session_id: str, **fields: str) -> None:
@@ -212,10 +224,33 @@ class SessionStore:
         ]
         for message in self.messages(info.id):
             lines.extend(_message_markdown(message))
+        lines.extend(_outcome_markdown(self.events(info.id)))
         return "\n".join(lines)
 
     def _redact(self, text: str) -> str:
         return redact(text, values=self._secrets)
+
+
+def migrate(db: sqlite3.Connection, path: Path) -> None:
+    """Bring the database up to the newest schema, one numbered step at a time. BEGIN IMMEDIATE:
+    two agents starting at once never run a step twice."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        version = int(db.execute("PRAGMA user_version").fetchone()[0])
+        if version > len(MIGRATIONS):
+            raise ConfigError(
+                f"The sessions database {path} has schema version {version}, made by a newer "
+                f"assista-odoo (this one knows up to {len(MIGRATIONS)}).",
+                "Upgrade assista-odoo, or point ASSISTA_HOME at another folder.",
+            )
+        for number, step in enumerate(MIGRATIONS[version:], start=version + 1):
+            for statement in filter(str.strip, step.split(";")):
+                db.execute(statement)
+            db.execute(f"PRAGMA user_version = {number}")
+        db.execute("COMMIT")
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
 
 
 def _stored_forms(values: list[str]) -> list[str]:
@@ -237,6 +272,19 @@ def _info(row: tuple[Any, ...]) -> SessionInfo:
         steps=steps,
         usage=Usage(prompt_tokens=p_tok, completion_tokens=c_tok, cached_tokens=cached, cost_usd=cost),
     )
+
+
+def _outcome_markdown(events: list[StreamEvent]) -> list[str]:
+    """How the session went: its errors (retries, a provider's refusal) and the last turn's end."""
+    lines: list[str] = []
+    errors = [event.text for event in events if event.type == "error" and event.text]
+    if errors:
+        lines += ["## errors", "", *(f"- {text}" for text in errors), ""]
+    ends = [event for event in events if event.type == "end"]
+    if ends and ends[-1].text:
+        status = (ends[-1].data or {}).get("status", "")
+        lines += [f"## outcome: {status}" if status else "## outcome", "", ends[-1].text, ""]
+    return lines
 
 
 def _message_markdown(message: dict[str, Any]) -> list[str]:
