@@ -8,6 +8,7 @@ Public API:
 from __future__ import annotations
 
 from odoo_tools.odoo_log import kinds
+from odoo_tools.odoo_log._manifest_lines import manifest_entry_line
 from odoo_tools.odoo_log._parser import OdooLogReport, parse_odoo_log
 from odoo_tools.odoo_log._progress import ProgressTracker
 from odoo_tools.odoo_log._testrun import TestCounts, TestResult, TestStatus
@@ -19,5 +20,6 @@ __all__ = [
     "TestResult",
     "TestStatus",
     "kinds",
+    "manifest_entry_line",
     "parse_odoo_log",
 ]

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from odoo_tools.findings import Finding
 from odoo_tools.odoo_log import kinds
+from odoo_tools.odoo_log._manifest_lines import manifest_entry_line
 from odoo_tools.odoo_log._paths import AddonPath, PathMapper
 from odoo_tools.odoo_log._traceback import Traceback
 
@@ -16,9 +17,10 @@ VIEW_CONTEXT_RE = re.compile(r"View error context:\s*(?P<ctx>\{.*?\})", re.S)
 CSV_FILE_RE = re.compile(r"file (?P<file>\S+) could not be processed")
 XML_LINE_RE = re.compile(r", line (?P<line>\d+), column (?P<col>\d+)")
 MISSING_FILE_RE = re.compile(r"(?:No such file or directory: |File not found: )'?(?P<file>[^'\s]+)'?")
-MODULE_IN_MSG_RE = re.compile(r'module "(?P<module>[\w]+)"')
-DEPENDS_ON_RE = re.compile(r'depends on module "(?P<dep>[\w]+)"')
-EXT_DEP_RE = re.compile(r"External dependency (?P<dep>[\w.\-\[\]]+)")
+MODULE_IN_MSG_RE = re.compile(r'module "(?P<module>[\w-]+)"')
+DEPENDS_ON_RE = re.compile(r'depends on module "(?P<dep>[\w-]+)"')
+EXT_DEP_RE = re.compile(r"External dependency (?:version mismatch: )?(?P<dep>[^\s:]+)")
+BIN_DEP_RE = re.compile(r"Unable to find '(?P<dep>[^']+)' in path")
 FIELD_MODEL_RE = re.compile(r'Field "(?P<field>\w+)" does not exist in model "(?P<model>[\w.]+)"')
 EXTERNAL_ID_RE = re.compile(r"External ID not found in the system: (?P<xmlid>[\w.]+)")
 CSV_XMLID_RE = re.compile(r"external id '(?P<xmlid>[\w.]+)' in field '(?P<field>[^']+)'")
@@ -30,6 +32,7 @@ class LoadContext:
 
     module: str = ""  # "Loading module <name>" / "module <name>: creating ..."
     data_file: str = ""  # "loading <module>/<file>"
+    loading: bool = False  # between "Loading module <name>" and "Module <name> loaded in"
 
 
 @dataclass
@@ -153,19 +156,19 @@ def _view_or_record_place(parsing: re.Match[str], message: str, mapper: PathMapp
 def _manifest_place(kind: str, message: str, ctx: LoadContext, mapper: PathMapper) -> Place:
     module = _module_from_message(message) or ctx.module
     addon = mapper.map_relative(f"{module}/__manifest__.py") if module else None
+    if kind in (kinds.MISSING_DEPENDENCY, kinds.EXTERNAL_DEPENDENCY):
+        # From the manifest's structure: the name may first appear in the description.
+        key = "depends" if kind == kinds.MISSING_DEPENDENCY else "external_dependencies"
+        dep = (DEPENDS_ON_RE if kind == kinds.MISSING_DEPENDENCY else EXT_DEP_RE).search(message)
+        dep = dep or BIN_DEP_RE.search(message)
+        local = addon.local if addon else None
+        return Place(addon, manifest_entry_line(local, key, dep["dep"] if dep else "") if local else None)
     needle = ""
-    if kind == kinds.MISSING_DEPENDENCY:
-        dep = DEPENDS_ON_RE.search(message)
-        needle = dep["dep"] if dep else ""
-    elif kind == kinds.EXTERNAL_DEPENDENCY:
-        dep = EXT_DEP_RE.search(message)
-        needle = dep["dep"] if dep else ""
-    else:
-        missing = MISSING_FILE_RE.search(message)
-        if missing:
-            parts = missing["file"].replace("\\", "/").split("/")
-            needle = "/".join(parts[parts.index(module) + 1 :]) if module in parts else parts[-1]
-            addon = addon or mapper.map(missing["file"])
+    missing = MISSING_FILE_RE.search(message)
+    if missing:
+        parts = missing["file"].replace("\\", "/").split("/")
+        needle = "/".join(parts[parts.index(module) + 1 :]) if module in parts else parts[-1]
+        addon = addon or mapper.map(missing["file"])
     return Place(addon, _line_of(addon, needle))
 
 

@@ -8,15 +8,17 @@ import re
 
 from odoo_tools.findings import Finding, Severity
 from odoo_tools.odoo_log import kinds
+from odoo_tools.odoo_log._attributed import attributed_warning
 from odoo_tools.odoo_log._failures import VIEW_CONTEXT_RE, LoadContext, literal_dict
 from odoo_tools.odoo_log._paths import AddonPath, PathMapper
 from odoo_tools.odoo_log._records import LogRecord
 from odoo_tools.odoo_log._traceback import FRAME_RE
 
-NO_ACCESS_RE = re.compile(r"^The models (?P<models>\[.*\]) have no access rules in module (?P<module>\w+)")
+NO_ACCESS_RE = re.compile(r"^The models (?P<models>\[.*\]) have no access rules in module (?P<module>[\w-]+)")
 PY_WARNING_RE = re.compile(r"^(?P<file>.+?):(?P<line>\d+): (?P<category>\w*Warning): (?P<msg>.*)$")
-MODULE_WORD_RE = re.compile(r"\bmodule (?P<module>\w+)\b")
+MODULE_WORD_RE = re.compile(r"\bmodule (?P<module>[\w-]+)\b")
 NOT_LOADED_RE = re.compile(r"^Some modules (?:are not loaded|have inconsistent states), some dependencies")
+NOT_LOADED_LIST_RE = re.compile(r"(?P<names>\[[^\]]*\])\s*$")
 QUIET_ERRORS = ("Failed to load registry", "At least one test failed")
 
 
@@ -30,10 +32,30 @@ def warning_finding(record: LogRecord, ctx: LoadContext, mapper: PathMapper) -> 
         return _deprecation(record, ctx, mapper)
     if record.logger == "odoo.sql_db" and message.startswith("bad query"):
         return None  # the caller's traceback (or its handling) tells the real story
+    if record.level == "ERROR" and NOT_LOADED_RE.match(message):
+        return _not_loaded(record, mapper)
     if record.level == "ERROR" and not message.startswith(QUIET_ERRORS):
-        kind = kinds.MISSING_DEPENDENCY if NOT_LOADED_RE.match(message) else kinds.LOG_ERROR
-        return _finding(kind, ctx.module, None, None, record.text[:1000], "error")
+        return _finding(kinds.LOG_ERROR, ctx.module, None, None, record.text[:1000], "error")
+    if record.level == "WARNING":
+        return attributed_warning(record, ctx, mapper)
     return None
+
+
+def _not_loaded(record: LogRecord, mapper: PathMapper) -> Finding:
+    """ "Some modules are not loaded / have inconsistent states: [...]": an error only when it names
+    a module under validation; about other modules (left in the database by something else) it
+    says nothing about ours, as a plain odoo-bin run would not fail on it either."""
+    listed = NOT_LOADED_LIST_RE.search(record.message)
+    try:
+        names = [str(n) for n in ast.literal_eval(listed["names"])] if listed else []
+    except (ValueError, SyntaxError):
+        names = []
+    ours = [n for n in names if n in mapper.modules]
+    if ours or not names:
+        return _finding(
+            kinds.MISSING_DEPENDENCY, ours[0] if ours else "", None, None, record.text[:1000], "error"
+        )
+    return _finding(kinds.MISSING_DEPENDENCY, "", None, None, record.text[:1000], "warning")
 
 
 def _no_access(match: re.Match[str], record: LogRecord) -> Finding:

@@ -20,11 +20,11 @@ from odoo_tools.odoo_log._traceback import find_traceback, parse_traceback
 
 VERSION_RE = re.compile(r"^Odoo version (?P<version>\S+)")
 DATA_FILE_RE = re.compile(r"^loading (?P<file>\w+/\S+)$")
-TABLES_RE = re.compile(r"^module (?P<module>\w+): creating or updating database tables")
-MODULE_DONE_RE = re.compile(r"^Module (?P<module>\w+) loaded in ")
+TABLES_RE = re.compile(r"^module (?P<module>[\w-]+): creating or updating database tables")
+MODULE_DONE_RE = re.compile(r"^Module (?P<module>[\w-]+) loaded in ")
 INVALID_NAMES_RE = re.compile(r"^invalid module names, ignored: (?P<names>.*)$")
-COULD_NOT_LOAD_RE = re.compile(r"^Couldn't load module (?P<module>\w+)")
-MODULE_NAMED_RE = re.compile(r"^[Mm]odule (?P<module>\w+)\b")
+COULD_NOT_LOAD_RE = re.compile(r"^Couldn't load module (?P<module>[\w-]+)")
+MODULE_NAMED_RE = re.compile(r"^[Mm]odule (?P<module>[\w-]+)\b")
 PORT_BUSY_RE = re.compile(r"OSError: \[Errno 98\] Address already in use|Address already in use")
 
 
@@ -77,13 +77,14 @@ def _track(record: LogRecord, ctx: LoadContext, report: OdooLogReport) -> None:
     """Follow what Odoo is doing, so an error without a path still names a module and file."""
     message = record.message
     if match := LOADING_MODULE_RE.match(message):
-        ctx.module, ctx.data_file = match["module"], ""
+        ctx.module, ctx.data_file, ctx.loading = match["module"], "", True
         report.loaded_modules.append(match["module"])
     elif match := TABLES_RE.match(message):
         ctx.module = match["module"]
     elif match := DATA_FILE_RE.match(message):
         ctx.data_file = match["file"]
     elif match := MODULE_DONE_RE.match(message):
+        ctx.loading = False
         report.completed_modules.append(match["module"])
     elif match := COULD_NOT_LOAD_RE.match(message):
         ctx.module = match["module"]

@@ -61,6 +61,11 @@ class PathMapper:
             self._known[name] = self._root_of(name) is not None
         return self._known[name]
 
+    def module_dir(self, module: str) -> Path | None:
+        """The folder of one of our modules on this machine."""
+        root = self._root_of(module)
+        return root / module if root is not None else None
+
     def _root_of(self, module: str) -> Path | None:
         for root in self.roots:
             if (root / module / "__manifest__.py").is_file():

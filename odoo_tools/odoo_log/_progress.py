@@ -6,7 +6,7 @@ import re
 
 from odoo_tools.odoo_log._records import RECORD_RE
 
-LOADING_MODULE_RE = re.compile(r"^Loading module (?P<module>\w+) \((?P<k>\d+)/(?P<n>\d+)\)")
+LOADING_MODULE_RE = re.compile(r"^Loading module (?P<module>[\w-]+) \((?P<k>\d+)/(?P<n>\d+)\)")
 LOADING_N_RE = re.compile(r"^loading (?P<n>\d+) modules\.\.\.")
 
 

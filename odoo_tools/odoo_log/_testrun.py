@@ -16,14 +16,14 @@ from odoo_tools.odoo_log._traceback import find_traceback
 
 TestStatus = Literal["pass", "fail", "error"]
 
-TEST_LOGGER_RE = re.compile(r"^odoo\.addons\.(?P<module>\w+)\.tests\b")
+TEST_LOGGER_RE = re.compile(r"^odoo\.addons\.(?P<module>[\w-]+)\.tests\b")
 STARTING_RE = re.compile(r"^Starting (?P<cls>[\w.]+)\.(?P<method>\w+) \.\.\.")
 OUTCOME_RE = re.compile(
     r"^(?P<flavour>FAIL|ERROR): (?:Subtest )?(?P<cls>[\w.]+)\.(?P<method>\w+)(?P<rest>.*)$"
 )
 CLASS_ERROR_RE = re.compile(r"^(?P<flavour>FAIL|ERROR): (?P<method>\w+) \((?P<path>[\w.]+)\.(?P<cls>\w+)\)")
 MODULE_SUMMARY_RE = re.compile(
-    r"^Module (?P<module>\w+): (?P<f>\d+) failures, (?P<e>\d+) errors of (?P<n>\d+) tests"
+    r"^Module (?P<module>[\w-]+): (?P<f>\d+) failures, (?P<e>\d+) errors of (?P<n>\d+) tests"
 )
 TOTAL_RE = re.compile(r"^(?P<f>\d+) failed, (?P<e>\d+) error\(s\) of (?P<n>\d+) tests")
 

@@ -26,6 +26,7 @@ DEPRECATION = "deprecation"
 PORT_BUSY = "port-busy"
 REGISTRY_FAILURE = "registry-failure"
 LOG_ERROR = "log-error"
+ODOO_WARNING = "odoo-warning"
 
 HINTS: dict[str, str] = {
     XML_SYNTAX: "Fix the XML so it is well-formed (matching tags, escaped & and <) at the given line.",
@@ -55,12 +56,15 @@ HINTS: dict[str, str] = {
     PORT_BUSY: "Another process holds the HTTP port: pass a free --http-port (tests bind it).",
     REGISTRY_FAILURE: "Odoo could not load the registry: read the error line and the raw log.",
     LOG_ERROR: "Odoo logged an error while loading: read the message and the raw log.",
+    ODOO_WARNING: "Odoo installed the module but warns about it: fix the definition at the given line "
+    "(a field's comodel, parameter or label, a model's _description...).",
 }
 
 SEVERITY: dict[str, str] = {
     VIEW_WARNING: "warning",
     ACCESS_RULE: "warning",
     DEPRECATION: "warning",
+    ODOO_WARNING: "warning",
 }
 
 
