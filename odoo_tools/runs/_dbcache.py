@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import re
 import shutil
 import time
 from collections.abc import Awaitable, Callable
@@ -34,7 +35,11 @@ KEY_CHARS = 20
 SECONDS_PER_DAY = 86400.0
 LOCK_PREFIX = "assista-template:"
 RUN_LOCK_PREFIX = "assista-run:"  # held on a run's database while it is in use (see prune_runs)
-BuildFn = Callable[[str], Awaitable[bool]]
+# Installs the dependencies into a scratch database; False if that failed, else True (the
+# record passed to ``clone`` is kept) or the record to keep (what the template really holds).
+BuildFn = Callable[[str], Awaitable["bool | TemplateInfo"]]
+# Says why a recorded template must not serve this run ("" when it may).
+AcceptFn = Callable[["TemplateInfo"], str]
 
 
 __all__ = ["CloneOutcome", "TemplateCache", "TemplateInfo", "template_key"]
@@ -47,7 +52,16 @@ class TemplateInfo(BaseModel):
     key: str
     odoo_version: str = ""
     demo: bool = False
-    modules: list[str] = Field(default_factory=list)
+    modules: list[str] = Field(default_factory=list, description="The dependencies we predicted")
+    held: list[str] | None = Field(
+        default=None,
+        description="What the template really holds (installed or left in a transient state), read "
+        "from its ir_module_module after the build; None: recorded before this was kept",
+    )
+    unlocated: list[str] = Field(
+        default_factory=list, description="Held modules with no folder in the build's addons (Odoo's own)"
+    )
+    extras_digest: str = Field(default="", description="sha1 of the held modules we did not predict")
     created: float = 0.0
     last_used: float = 0.0
     build_seconds: float = 0.0
@@ -61,6 +75,7 @@ class CloneOutcome:
     build_seconds: float = 0.0
     build_database: str = ""  # the scratch database a failed build used (already dropped)
     spare: bool = False  # the clone was prepared ahead of time (refill_spare)
+    rebuilt_because: str = ""  # an existing template was refused (see ``clone``'s accept)
 
 
 class TemplateCache:
@@ -88,19 +103,24 @@ class TemplateCache:
         return self.data_dir / "filestore" / database
 
     # -- the one entry point of a validation ----------------------------------------------------
-    async def clone(self, key: str, clone_name: str, build: BuildFn, info: TemplateInfo) -> CloneOutcome:
+    async def clone(
+        self, key: str, clone_name: str, build: BuildFn, info: TemplateInfo, accept: AcceptFn | None = None
+    ) -> CloneOutcome:
         """Make ``clone_name`` a copy of the template for ``key``, building it first if needed.
 
         ``build(scratch_db)`` must install the dependencies into the (existing, empty) scratch
-        database and say whether that worked; it runs under the key's lock.
+        database and say whether that worked; it runs under the key's lock. ``accept(record)``
+        may refuse an existing template (it says why): it is rebuilt, never used as it is.
         """
         template = self.template_name(key)
         async with self.pg.async_advisory_lock(LOCK_PREFIX + template):
             outcome = CloneOutcome("hit", template)
-            if not self._usable(template):
+            refused = self._refused(template, accept) if self._usable(template) else ""
+            if refused or not self._usable(template):
                 outcome = await self._build(template, build, info)
                 if outcome.status == "build_failed":
                     return outcome
+                outcome = CloneOutcome("built", template, outcome.build_seconds, rebuilt_because=refused)
             spare = self.spare_name(template)
             if outcome.status == "hit" and self.pg.exists(spare):
                 self._take_spare(spare, clone_name)
@@ -140,6 +160,12 @@ class TemplateCache:
     def _usable(self, template: str) -> bool:
         return self._meta_path(template).is_file() and self.pg.exists(template)
 
+    def _refused(self, template: str, accept: AcceptFn | None) -> str:
+        recorded = self._read_meta(template)
+        if recorded is None:
+            return "its record is unreadable"
+        return accept(recorded) if accept is not None else ""
+
     async def _build(self, template: str, build: BuildFn, info: TemplateInfo) -> CloneOutcome:
         scratch = new_db_name("build", self.pg.prefix)
         self.drop_database(template)  # a leftover without a record: rebuild from scratch
@@ -149,19 +175,19 @@ class TemplateCache:
         async with self.pg.async_advisory_lock(RUN_LOCK_PREFIX + scratch):
             self.pg.create(scratch)
             try:
-                ok = await build(scratch)
+                built = await build(scratch)
             except BaseException:
                 self.drop_database(scratch)
                 raise
         seconds = time.time() - started
-        if not ok:
+        if built is False:
             self.drop_database(scratch)
             return CloneOutcome("build_failed", template, seconds, scratch)
         self.pg.rename(scratch, template)
         self.pg.allow_connections(template, False)
         self._move_filestore(scratch, template)
         now = time.time()
-        record = info.model_copy(
+        record = (built if isinstance(built, TemplateInfo) else info).model_copy(
             update={"name": template, "created": now, "last_used": now, "build_seconds": seconds}
         )
         self._write_meta(record)
@@ -214,7 +240,7 @@ class TemplateCache:
     def templates(self) -> list[TemplateInfo]:
         """Every template: in the database and recorded, or either alone (``orphan``)."""
         width = len(self.template_prefix) + KEY_CHARS  # spares are "<template>_s"
-        in_db = {n for n in self.pg.list_ours(self.template_prefix) if len(n) == width}
+        in_db = {n for n in self.pg.list_ours(self.template_prefix, created_only=True) if len(n) == width}
         recorded = {p.name.removesuffix(".json") for p in self._meta_files()}
         result: list[TemplateInfo] = []
         for name in sorted(in_db | recorded):
@@ -238,10 +264,13 @@ class TemplateCache:
 
     def prune_runs(self) -> list[str]:
         """Drop our databases that no live run holds: leftovers of a killed process, and
-        databases kept for inspection. Templates and spares (of any cache dir) are left alone."""
+        databases kept for inspection. Only names of our form that carry our creation mark (a
+        database someone else made under a similar name is never touched); templates and spares
+        (of any cache dir) are left alone."""
         dropped = []
-        for name in self.pg.list_ours():
-            if name.startswith(f"{self.pg.prefix}tpl"):
+        ours = re.compile(rf"^{re.escape(self.pg.prefix)}[a-z0-9_]*_[0-9a-f]{{8}}$")  # new_db_name's form
+        for name in self.pg.list_ours(created_only=True):
+            if name.startswith(f"{self.pg.prefix}tpl") or not ours.match(name):
                 continue
             with self.pg.try_advisory_lock(RUN_LOCK_PREFIX + name) as free:
                 if free and self.drop_database(name):

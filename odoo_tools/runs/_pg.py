@@ -27,6 +27,11 @@ DEFAULT_PREFIX = "assista_"
 MAX_DB_NAME = 63  # PostgreSQL's NAMEDATALEN - 1
 MAINTENANCE_DB = "postgres"
 _NAME_OK = re.compile(r"^[a-z0-9_]+$")
+# A prefix is a namespace of its own: lowercase, starts with a letter, ends with "_" (so "odoo"
+# can never claim "odoo_production"), short enough to leave room for our names.
+_PREFIX_OK = re.compile(r"^[a-z][a-z0-9_]{0,28}_$")
+# Every database we create carries this comment: bulk clean-ups (prune, evict) touch only those.
+CREATED_MARK = "created by assista-odoo"
 # psycopg2 ships no type information; connections are typed as Any behind this alias.
 Connection = Any
 
@@ -108,8 +113,12 @@ class Pg:
     """Helpers bound to one server and one prefix. Synchronous: call from a thread in async code."""
 
     def __init__(self, params: PgParams, prefix: str = DEFAULT_PREFIX) -> None:
-        if not prefix or not _NAME_OK.match(prefix):
-            raise InvalidInput(f"Database prefix {prefix!r} is not valid.", "Use lowercase letters, _ .")
+        if not _PREFIX_OK.match(prefix or ""):
+            raise InvalidInput(
+                f"Database prefix {prefix!r} is not valid: it must start with a lowercase letter, hold only "
+                "lowercase letters, digits and _, end with _ and be at most 30 characters.",
+                f"Use e.g. {DEFAULT_PREFIX!r} (ASSISTA_DB_PREFIX / db_prefix).",
+            )
         self.params = params
         self.prefix = prefix
 
@@ -159,13 +168,18 @@ class Pg:
     def exists(self, name: str) -> bool:
         return bool(self._execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)))
 
-    def list_ours(self, prefix: str | None = None) -> list[str]:
-        """Our databases (optionally a narrower prefix), sorted."""
+    def list_ours(self, prefix: str | None = None, *, created_only: bool = False) -> list[str]:
+        """Our databases (optionally a narrower prefix), sorted; with ``created_only``, only those
+        that carry our creation mark (see ``create``)."""
         narrow = prefix or self.prefix
         if not narrow.startswith(self.prefix):
             raise SandboxViolation(f"Prefix {narrow!r} is outside ours ({self.prefix!r}).")
         like = narrow.replace("_", r"\_") + "%"
-        rows = self._execute("SELECT datname FROM pg_database WHERE datname LIKE %s ORDER BY 1", (like,))
+        rows = self._execute(
+            "SELECT datname FROM pg_database WHERE datname LIKE %s "
+            "AND (NOT %s OR shobj_description(oid, 'pg_database') = %s) ORDER BY 1",
+            (like, created_only, CREATED_MARK),
+        )
         return [r[0] for r in rows]
 
     def server_info(self) -> tuple[str, bool]:
@@ -183,12 +197,16 @@ class Pg:
         self.ensure_ours(name)
         if template is None:
             self._execute(sql.SQL("CREATE DATABASE {} TEMPLATE template0").format(sql.Identifier(name)))
-            return
-        self.ensure_ours(template)
-        statement = sql.SQL("CREATE DATABASE {} TEMPLATE {}").format(
-            sql.Identifier(name), sql.Identifier(template)
+        else:
+            self.ensure_ours(template)
+            statement = sql.SQL("CREATE DATABASE {} TEMPLATE {}").format(
+                sql.Identifier(name), sql.Identifier(template)
+            )
+            self._execute_alone_on(template, statement)
+        # The record that we created it (kept across renames; a copy does not inherit it).
+        self._execute(
+            sql.SQL("COMMENT ON DATABASE {} IS {}").format(sql.Identifier(name), sql.Literal(CREATED_MARK))
         )
-        self._execute_alone_on(template, statement)
 
     def terminate(self, name: str) -> int:
         """Close every session on our database ``name``; returns how many were closed."""
@@ -252,6 +270,21 @@ class Pg:
                 raise DatabaseError(f"Cannot read module states in {name!r}: {str(exc).strip()}") from exc
             states.update({str(n): str(s) for n, s in cur.fetchall()})
         return states
+
+    def held_modules(self, name: str) -> dict[str, str]:
+        """Every module row of database ``name`` that is not (un)installable: what it really holds,
+        with its state (``installed``, or a transient one a broken load left behind)."""
+        with self.connect(name) as conn, conn.cursor() as cur:
+            try:
+                cur.execute(
+                    "SELECT name, state FROM ir_module_module "
+                    "WHERE state NOT IN ('uninstalled', 'uninstallable') ORDER BY name"
+                )
+            except psycopg2.errors.UndefinedTable:
+                return {}
+            except psycopg2.Error as exc:
+                raise DatabaseError(f"Cannot read the modules of {name!r}: {str(exc).strip()}") from exc
+            return {str(n): str(s) for n, s in cur.fetchall()}
 
     # -- locks -------------------------------------------------------------------------------
     @contextlib.contextmanager
