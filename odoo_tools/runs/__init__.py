@@ -3,7 +3,6 @@
 The face of the package: callers import from here; the ``_modules`` inside are private.
 """
 
-
 from odoo_tools.runs._doctor import DoctorReport, run_doctor
 from odoo_tools.runs._odoo_bin import RunSpec, build_argv, child_env, run_odoo
 from odoo_tools.runs._odoo_conf import read_odoo_conf, split_addons_path

@@ -7,7 +7,6 @@ anything but our own cache folder (no database is created: CREATEDB is read from
 from __future__ import annotations
 
 import os
-import shutil
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -15,18 +14,10 @@ from pydantic import BaseModel, Field
 
 from odoo_tools.addons import discover_addons
 from odoo_tools.errors import AssistaError
-from odoo_tools.process import run_process
+from odoo_tools.runs._externals import interpreter_of, refused_externals
 from odoo_tools.runs._odoo_bin import OdooBin, child_env, find_odoo_bin, inspect_odoo
 from odoo_tools.runs._pg import Pg, PgParams
 from odoo_tools.runs._validate import RunnerConfig
-
-# Prints the import names that cannot be found, one per line, in Odoo's own interpreter.
-_PROBE = (
-    "import importlib.util, sys\n"
-    "for name in sys.argv[1:]:\n"
-    "    if importlib.util.find_spec(name) is None:\n"
-    "        print(name)\n"
-)
 
 
 class DoctorCheck(BaseModel):
@@ -82,7 +73,8 @@ async def _odoo_checks(config: RunnerConfig) -> tuple[OdooBin | None, list[Docto
         odoo = await inspect_odoo(path, config.odoo_python)
     except AssistaError as exc:
         return None, [found, DoctorCheck(name="odoo-version", ok=False, detail=exc.message, fix=exc.hint)]
-    detail = f"Odoo {odoo.version} (series {odoo.series}), interpreter {_interpreter(odoo) or 'from its #!'}"
+    python = interpreter_of(odoo.path, odoo.python) or "from its #!"
+    detail = f"Odoo {odoo.version} (series {odoo.series}), interpreter {python}"
     return odoo, [found, DoctorCheck(name="odoo-version", ok=True, detail=detail)]
 
 
@@ -115,40 +107,41 @@ def _addons_path_checks(paths: Sequence[Path]) -> list[DoctorCheck]:
 
 
 async def _external_dependencies(config: RunnerConfig, odoo: OdooBin, modules: Sequence[str]) -> DoctorCheck:
+    """Checked as Odoo checks them, in its interpreter, without importing anything from the addons
+    roots (see ``_externals``): a tool that says it only reads never runs the project's code."""
     addons = discover_addons(config.addons_paths)
     chosen = [addons.addons[m] for m in modules if m in addons] if modules else list(addons.addons.values())
     wanted: dict[str, list[str]] = {}
     for addon in chosen:
-        for name in addon.manifest.external_dependencies.get("python", []):
-            wanted.setdefault(name, []).append(addon.name)
+        externals = addon.manifest.external_dependencies
+        for kind in ("python", "bin"):
+            for name in externals.get(kind) or []:
+                if isinstance(name, str):
+                    wanted.setdefault(name if kind == "python" else f"bin:{name}", []).append(addon.name)
     if not wanted:
-        return DoctorCheck(
-            name="python-dependencies", ok=True, detail="no external Python dependencies declared"
-        )
-    python = _interpreter(odoo) or "python3"
+        return DoctorCheck(name="python-dependencies", ok=True, detail="no external dependencies declared")
+    python = interpreter_of(odoo.path, odoo.python) or "python3"
     env = child_env(PgParams(), config.base_env or os.environ)
+    roots = [*config.addons_paths, *odoo.core_addons]
+    python_deps = [n for n in wanted if not n.startswith("bin:")]
+    binaries = [n.removeprefix("bin:") for n in wanted if n.startswith("bin:")]
     try:
-        result = await run_process([python, "-c", _PROBE, *sorted(wanted)], env=env, timeout=60)
+        refused = await refused_externals(python, roots, python_deps, binaries, env)
     except AssistaError as exc:
         return DoctorCheck(name="python-dependencies", ok=False, detail=exc.message, fix=exc.hint)
-    missing = result.stdout.split()
-    if result.returncode != 0:
-        return DoctorCheck(
-            name="python-dependencies",
-            ok=False,
-            detail=f"{python} could not run the import probe: {result.stderr.strip()[-200:]}",
-            fix="Pass --odoo-python with the interpreter of your Odoo environment.",
-        )
-    if not missing:
-        return DoctorCheck(
-            name="python-dependencies", ok=True, detail=f"importable: {', '.join(sorted(wanted))}"
-        )
-    who = "; ".join(f"{name} (needed by {', '.join(wanted[name])})" for name in missing)
+    if not refused:
+        return DoctorCheck(name="python-dependencies", ok=True, detail=f"met: {', '.join(sorted(wanted))}")
+    who = "; ".join(
+        f"{name.removeprefix('bin:')} (needed by {', '.join(wanted[name])}): {reason}"
+        for name, reason in sorted(refused.items())
+    )
+    missing = [n for n in sorted(refused) if not n.startswith("bin:")]
+    fix = f"{python} -m pip install {' '.join(missing)}  (the pip name may differ from the import name)"
     return DoctorCheck(
         name="python-dependencies",
         ok=False,
-        detail=f"not importable in {python}: {who}",
-        fix=f"{python} -m pip install {' '.join(missing)}  (the pip name may differ from the import name)",
+        detail=f"not met in {python}: {who}",
+        fix=fix if missing else "Install the missing programs, or put them on PATH.",
     )
 
 
@@ -164,22 +157,3 @@ def _cache_dir_check(cache_dir: Path) -> DoctorCheck:
         detail=f"{cache_dir} ({'writable' if writable else 'not writable'}): templates, logs, filestores",
         fix="" if writable else "Set ASSISTA_CACHE_DIR to a writable folder.",
     )
-
-
-def _interpreter(odoo: OdooBin) -> str | None:
-    """The Python that runs odoo-bin: --odoo-python, else the script's ``#!`` line."""
-    if odoo.python:
-        return odoo.python
-    try:
-        with odoo.path.open("rb") as handle:
-            first = handle.readline().decode("utf-8", "replace").strip()
-    except OSError:
-        return None
-    if not first.startswith("#!"):
-        return None
-    parts = first[2:].split()
-    if not parts:
-        return None
-    if Path(parts[0]).name == "env" and len(parts) > 1:
-        return shutil.which(parts[1]) or parts[1]
-    return parts[0]

@@ -8,16 +8,19 @@ else, so our own secrets (model API keys...) never reach it; the database passwo
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
 import socket
+import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from odoo_tools.errors import ProcessFailed, ToolMissing
+from odoo_tools.errors import AssistaError, ProcessFailed, ToolMissing
 from odoo_tools.process import run_process
+from odoo_tools.runs._externals import interpreter_of
 from odoo_tools.runs._pg import PgParams
 
 LineCallback = Callable[[str], None]
@@ -108,9 +111,43 @@ def parse_version(text: str) -> tuple[str, str, int]:
 
 
 def core_addons_for(path: Path) -> tuple[Path, ...]:
-    """Odoo's own addons folders next to a source checkout's odoo-bin (pip installs need none)."""
+    """Odoo's own addons folders next to a source checkout's odoo-bin."""
     src = Path(os.path.realpath(path)).parent
     return tuple(p for p in (src / "odoo" / "addons", src / "addons") if p.is_dir())
+
+
+# Where the ``odoo`` package of an interpreter lives, found without importing it (nor anything
+# else: the probe runs in a neutral folder).
+_PACKAGE_PROBE = (
+    "import importlib.util, json\n"
+    "spec = importlib.util.find_spec('odoo')\n"
+    "print(json.dumps(list(spec.submodule_search_locations or []) if spec else []))\n"
+)
+
+
+async def installed_core_addons(path: Path, python: str | None, timeout: float = 60.0) -> tuple[Path, ...]:
+    """``<site-packages>/odoo/addons`` of a pip-installed Odoo (an ``odoo`` console script, or
+    ``odoo`` importable by ``--odoo-python``); () when there is none."""
+    interpreter = interpreter_of(path, python)
+    if interpreter is None:
+        return ()
+    with tempfile.TemporaryDirectory(prefix="assista-probe-") as neutral:
+        try:
+            result = await run_process(
+                [interpreter, "-c", _PACKAGE_PROBE],
+                env=child_env(PgParams(), os.environ),
+                timeout=timeout,
+                cwd=Path(neutral),
+            )
+        except AssistaError:
+            return ()
+    try:
+        locations = json.loads(result.stdout.strip().splitlines()[-1]) if result.returncode == 0 else []
+    except (ValueError, IndexError):
+        return ()
+    if not isinstance(locations, list):
+        return ()
+    return tuple(p for p in (Path(str(loc)) / "addons" for loc in locations) if (p / "base").is_dir())
 
 
 _INSPECTED: dict[tuple[str, str | None, float], OdooBin] = {}
@@ -129,7 +166,8 @@ async def inspect_odoo(path: Path, python: str | None = None, timeout: float = 1
             "Check --odoo-python: odoo-bin must run in the interpreter of the Odoo environment.",
         )
     version, series, major = parse_version(result.stdout + result.stderr)
-    odoo = OdooBin(path, python, version, series, major, core_addons_for(path))
+    core = core_addons_for(path) or await installed_core_addons(path, python)
+    odoo = OdooBin(path, python, version, series, major, core)
     _INSPECTED[key] = odoo
     return odoo
 

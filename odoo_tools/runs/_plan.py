@@ -10,9 +10,14 @@ from pathlib import Path
 
 from odoo_tools.addons import AddonSet
 from odoo_tools.errors import InvalidInput
+from odoo_tools.runs._dbcache import TemplateInfo
 from odoo_tools.runs._pg import DEFAULT_PREFIX, PgParams
+from odoo_tools.runs._template_key import AutoInstall, modules_digest
 
-_MODULE_NAME = re.compile(r"^[A-Za-z0-9_]+$")
+# What Odoo accepts as a module (a folder name: letters, digits, "_", and "-" as real modules
+# use), and what stays one argument on odoo-bin's command line: no leading "-" (an option),
+# no "," (the -i/-u separator), no path separator, dot or space.
+_MODULE_NAME = re.compile(r"^\w[\w-]*$")
 
 
 @dataclass(frozen=True)
@@ -45,7 +50,8 @@ def check_modules(modules: Sequence[str]) -> list[str]:
     if bad:
         raise InvalidInput(
             f"Not a module name: {', '.join(bad)}.",
-            "Use technical names (folder names), not paths or titles.",
+            "Use technical names (folder names: letters, digits, _ and -, not starting with -), "
+            "not paths or titles.",
         )
     return names
 
@@ -60,3 +66,45 @@ def dependencies(addons: AddonSet, targets: Sequence[str]) -> tuple[list[str], l
     explicit = (addons.closure(known) - set(targets)) | {"base"}
     held = addons.auto_install_expansion(explicit) if "base" in addons else explicit
     return sorted(explicit), sorted(held - set(targets))
+
+
+def auto_install_offers(addons: AddonSet) -> list[AutoInstall]:
+    """Every auto_install module of every root (installable or not: Odoo's database init marks
+    them regardless), for the template key."""
+    return [
+        (str(a.root), a.name, sorted(a.manifest.auto_install_triggers or ()), list(a.depends), a.installable)
+        for a in addons.addons.values()
+        if a.manifest.auto_install
+    ]
+
+
+def held_record(info: TemplateInfo, held: Mapping[str, str], addons: AddonSet) -> TemplateInfo:
+    """The template's record once built: what its ir_module_module really holds."""
+    names = sorted(held)
+    return info.model_copy(
+        update={
+            "held": names,
+            "unlocated": [m for m in names if m not in addons],
+            "extras_digest": _extras_digest(names, info.modules, addons),
+        }
+    )
+
+
+def template_mismatch(record: TemplateInfo, addons: AddonSet) -> str:
+    """Why a template (same key: same predicted modules, files and auto_install offers) must not
+    serve a run with these addons; "" when it holds exactly what a fresh build would."""
+    if record.held is None:
+        return "it was recorded before templates listed the modules they really hold"
+    absent = [m for m in record.held if m not in addons and m not in record.unlocated]
+    if absent:
+        return f"it holds {', '.join(absent)}, which this run's addons path does not have"
+    if _extras_digest(record.held, record.modules, addons) != record.extras_digest:
+        extras = sorted(set(record.held) - set(record.modules) - set(record.unlocated))
+        return f"{', '.join(extras)} changed since it was built"
+    return ""
+
+
+def _extras_digest(held: Sequence[str], predicted: Sequence[str], addons: AddonSet) -> str:
+    """The files of the held modules the key does not cover (Odoo pulled them in unpredicted)."""
+    extras = sorted(set(held) - set(predicted))
+    return modules_digest([(m, addons.addons[m].path) for m in extras if m in addons])

@@ -4,7 +4,7 @@ installed is a silent no-op)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Container, Sequence
 from typing import Literal
 
 from pydantic import BaseModel, Field
@@ -29,10 +29,15 @@ class ModuleOutcome(BaseModel):
 
 
 class TemplateUse(BaseModel):
-    status: Literal["hit", "built", "build_failed", "disabled"]
+    status: Literal["hit", "built", "build_failed", "disabled", "skipped"] = Field(
+        description="skipped: Odoo was not run, the manifests already said it would refuse"
+    )
     name: str = ""
     build_seconds: float = 0.0
     spare: bool = Field(default=False, description="The clone had been prepared ahead of time")
+    rebuilt_because: str = Field(
+        default="", description="Why the existing template was not reused but rebuilt ('' if it was not)"
+    )
 
 
 class ValidationResult(BaseModel):
@@ -110,11 +115,42 @@ def summarize(action: Action, ok: bool, outcomes: Sequence[ModuleOutcome], findi
     verb = {"install": "installed", "upgrade": "upgraded", "test": "tested"}[action]
     passed = sum(t.status == "pass" for t in tests)
     test_part = f"; tests {passed}/{len(tests)} passed" if action == "test" else ""
+    warnings = sum(f.severity == "warning" for f in findings)
+    if ok and warnings:
+        return f"{names}: {verb}{test_part}, with {warnings} warning(s)."
     if ok:
         return f"{names}: {verb} cleanly{test_part}."
     errors = sum(f.severity == "error" for f in findings)
     states = ", ".join(f"{o.module}={o.state}" for o in outcomes)
     return f"{names}: not {verb} cleanly ({states}); {errors} error finding(s){test_part}."
+
+
+def not_run(
+    action: Action,
+    modules: Sequence[str],
+    findings: list[Finding],
+    odoo_version: str,
+    template: TemplateUse,
+    *,
+    state: str = "uninstalled",
+    known: Container[str] = (),
+) -> ValidationResult:
+    """The answer when the modules themselves were never tried (refused up front, or their
+    dependencies failed): each is ``state`` (``absent`` when not in ``known``)."""
+    outcomes = [
+        ModuleOutcome(module=m, state=state if not known or m in known else "absent", ok=False)
+        for m in modules
+    ]
+    return ValidationResult(
+        action=action,
+        ok=False,
+        summary=summarize(action, False, outcomes, findings, []),
+        modules=outcomes,
+        findings=findings,
+        duration_seconds=0.0,
+        odoo_version=odoo_version,
+        template=template,
+    )
 
 
 def dependency_failure(log: str, report: OdooLogReport, template: str) -> list[Finding]:

@@ -1,5 +1,7 @@
-"""The key of a template database: sha1 over the Odoo version, the demo flag, our data dir and, for
-every module the template holds, its name and the relative path and bytes of each of its files.
+"""The key of a template database: sha1 over the Odoo version, the demo flag, our data dir, for
+every module the template should hold its name and the relative path and bytes of each of its
+files, and every auto_install module of every addons root (root, name, triggers, depends): Odoo
+may pull those into a database on its own, so a root that offers one is part of the key.
 
 Core modules hold thousands of files and the key is computed on every validation, so the walk
 uses plain strings and each file's digest comes from ``odoo_tools.storage.FILE_DIGESTS`` (kept per
@@ -10,7 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from odoo_tools.storage import FILE_DIGESTS
@@ -20,10 +22,31 @@ _SKIP_DIRS = {"__pycache__", ".git", ".mypy_cache", ".ruff_cache", ".pytest_cach
 _SKIP_SUFFIXES = (".pyc", ".pyo", ".swp", "~")
 
 
-def template_key(odoo_version: str, demo: bool, data_dir: Path, modules: Iterable[tuple[str, Path]]) -> str:
-    """sha1 over the version, demo flag, data dir and each module's name, files and bytes."""
+# (addons root, module name, its auto_install triggers, its depends, installable)
+AutoInstall = tuple[str, str, Sequence[str], Sequence[str], bool]
+
+
+def template_key(
+    odoo_version: str,
+    demo: bool,
+    data_dir: Path,
+    modules: Iterable[tuple[str, Path]],
+    auto_install: Iterable[AutoInstall] = (),
+) -> str:
+    """sha1 over the version, demo flag, data dir, each module's name, files and bytes, and the
+    auto_install modules every addons root offers."""
     digest = hashlib.sha1()
     digest.update(f"odoo={odoo_version}\ndemo={demo}\ndata_dir={data_dir}\n".encode())
+    digest.update(bytes.fromhex(modules_digest(modules)))
+    for root, name, triggers, depends, installable in sorted(auto_install, key=lambda a: (a[0], a[1])):
+        line = f"auto_install={root}:{name}:{sorted(triggers)}:{sorted(depends)}:{installable}\n"
+        digest.update(line.encode())
+    return digest.hexdigest()
+
+
+def modules_digest(modules: Iterable[tuple[str, Path]]) -> str:
+    """sha1 over each module's name and the relative path and bytes of each of its files."""
+    digest = hashlib.sha1()
     for name, folder in sorted(modules):
         digest.update(f"module={name}\n".encode())
         for rel, entry in _module_files(str(folder)):

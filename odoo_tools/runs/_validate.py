@@ -20,8 +20,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from odoo_tools.addons import AddonSet, discover_addons
+from odoo_tools.findings import Finding
 from odoo_tools.odoo_log import OdooLogReport, ProgressTracker, parse_odoo_log
 from odoo_tools.runs._dbcache import RUN_LOCK_PREFIX, TemplateCache, TemplateInfo, template_key
+from odoo_tools.runs._externals import interpreter_of
 from odoo_tools.runs._odoo_bin import (
     OdooBin,
     OdooRun,
@@ -34,15 +36,23 @@ from odoo_tools.runs._odoo_bin import (
     run_odoo,
 )
 from odoo_tools.runs._pg import Pg, new_db_name
-from odoo_tools.runs._plan import RunnerConfig, check_modules, dependencies
+from odoo_tools.runs._plan import (
+    RunnerConfig,
+    auto_install_offers,
+    check_modules,
+    dependencies,
+    held_record,
+    template_mismatch,
+)
+from odoo_tools.runs._preflight import preflight
 from odoo_tools.runs._result import (
     Action,
-    ModuleOutcome,
     TemplateUse,
     ValidationResult,
     dependency_failure,
     is_ok,
     judge,
+    not_run,
     summarize,
 )
 
@@ -149,6 +159,9 @@ class OdooRunner:
     async def _validate(
         self, run: _Run, odoo: OdooBin, addons: AddonSet, use_cache: bool
     ) -> ValidationResult:
+        refused = await self._preflight(run, odoo, addons)
+        if refused:
+            return self._refused(run, odoo, addons, refused)
         template = await self._prepare_database(run, odoo, addons, use_cache)
         if template.status == "build_failed":
             return self._dependency_failure(run, odoo, template)
@@ -180,27 +193,34 @@ class OdooRunner:
             return TemplateUse(status="disabled")
         explicit, closure = dependencies(addons, run.modules)
         folders = [(name, addons.addons[name].path) for name in closure if name in addons]
-        key = template_key(odoo.version, run.demo, self.cache.data_dir, folders)
+        key = template_key(odoo.version, run.demo, self.cache.data_dir, folders, auto_install_offers(addons))
         run.spent("key", since)
         info = TemplateInfo(name="", key=key, odoo_version=odoo.version, demo=run.demo, modules=closure)
         _progress(run, 0, 0, "preparing the dependencies template")
 
-        async def build(scratch: str) -> bool:
+        async def build(scratch: str) -> TemplateInfo | bool:
             spec = RunSpec(scratch, install=explicit, demo=run.demo)
             await self._odoo_run(run, odoo, spec, phase="template")
-            states = self.pg.module_states(scratch, explicit)
-            return all(state == "installed" for state in states.values())
+            held = self.pg.held_modules(scratch)
+            if not all(held.get(name) == "installed" for name in explicit):
+                return False
+            return held_record(info, held, addons)
 
         since = time.monotonic()
-        outcome = await self.cache.clone(key, run.database, build, info)
+        outcome = await self.cache.clone(
+            key, run.database, build, info, accept=lambda record: template_mismatch(record, addons)
+        )
         run.spent("database", since)
         if self.config.spare_clone and outcome.status != "build_failed":
             self._in_background(f"spare-{key[:8]}", lambda: self.cache.refill_spare(key))
+        if outcome.rebuilt_because:
+            log.info("template %s rebuilt: %s", outcome.template, outcome.rebuilt_because)
         return TemplateUse(
             status=outcome.status,
             name=outcome.template,
             build_seconds=outcome.build_seconds,
             spare=outcome.spare,
+            rebuilt_because=outcome.rebuilt_because,
         )
 
     def _in_background(self, what: str, work: Callable[[], object]) -> None:
@@ -296,17 +316,27 @@ class OdooRunner:
         log = "".join(run.log_parts)
         report = parse_odoo_log(log, roots=self.config.addons_paths, modules=run.modules)
         findings = dependency_failure(log, report, template.name)
-        outcomes = [ModuleOutcome(module=m, state="absent", ok=False) for m in run.modules]
-        return ValidationResult(
-            action=run.action,
-            ok=False,
-            summary=summarize(run.action, False, outcomes, findings, []),
-            modules=outcomes,
-            findings=findings,
-            duration_seconds=0.0,
-            odoo_version=odoo.version,
-            template=template,
-        )
+        return not_run(run.action, run.modules, findings, odoo.version, template, state="absent")
+
+    async def _preflight(self, run: _Run, odoo: OdooBin, addons: AddonSet) -> list[Finding]:
+        since = time.monotonic()
+        env = child_env(self.config.pg, self.config.base_env or os.environ)
+        python = interpreter_of(odoo.path, odoo.python)
+        findings = await preflight(addons, run.modules, python=python, roots=self._roots(odoo), env=env)
+        run.spent("preflight", since)
+        return findings
+
+    def _roots(self, odoo: OdooBin) -> list[Path]:
+        return [*self.config.addons_paths, *odoo.core_addons]
+
+    def _refused(
+        self, run: _Run, odoo: OdooBin, addons: AddonSet, findings: list[Finding]
+    ) -> ValidationResult:
+        """Odoo would refuse before installing anything: say so without running it."""
+        run.log_parts.append("# assista-odoo: not run, the manifests say Odoo would refuse:\n")
+        run.log_parts += [f"#   {f.location()}: {f.message}\n" for f in findings]
+        skipped = TemplateUse(status="skipped")
+        return not_run(run.action, run.modules, findings, odoo.version, skipped, known=addons.addons)
 
     def _write_log(self, run: _Run) -> Path:
         self.log_dir.mkdir(parents=True, exist_ok=True)

@@ -45,9 +45,9 @@ class RealOdoo:
         self.prefix = f"assista_real{secrets.token_hex(2)}_"
         self.pg = Pg(PgParams.resolve(), prefix=self.prefix)
 
-    def runner(self, addons: Path) -> OdooRunner:
+    def runner(self, addons: Path, *more_roots: Path) -> OdooRunner:
         config = RunnerConfig(
-            addons_paths=[addons],
+            addons_paths=[addons, *more_roots],
             cache_dir=self.cache_dir,
             pg=PgParams.resolve(),
             odoo_bin=Path(ODOO_BIN),
@@ -196,3 +196,71 @@ def test_editing_a_dependency_builds_a_new_template(odoo: RealOdoo) -> None:
     book.write_text(book.read_text() + "\n# a dependency changed\n")
     third = runner.validate_sync("install", ["library_loan"])
     assert third.ok and third.template.status == "built" and third.template.name != first.template.name
+
+
+def _module(root: Path, name: str, manifest: str, files: dict[str, str] | None = None) -> Path:
+    folder = root / name
+    folder.mkdir(parents=True)
+    (folder / "__manifest__.py").write_text(manifest)
+    (folder / "__init__.py").write_text("")
+    for rel, text in (files or {}).items():
+        (folder / rel).parent.mkdir(parents=True, exist_ok=True)
+        (folder / rel).write_text(text)
+    return folder
+
+
+def test_an_auto_install_module_of_another_root_never_fails_this_roots_runs(odoo: RealOdoo) -> None:
+    """Issue I: a template that pulled in another root's auto_install module was reused by a run
+    without that root, and Odoo said "Some modules are not loaded ... ['X']"."""
+    addons = odoo.variant("good")
+    glue = odoo.root / "addons" / f"glue_{secrets.token_hex(2)}"
+    _module(
+        glue,
+        "glue_auto_zz",
+        "{'name': 'Glue', 'depends': ['base'], 'auto_install': True, 'license': 'LGPL-3'}",
+    )
+    with_glue = odoo.runner(addons, glue).validate_sync("install", ["library_base"])
+    assert with_glue.ok, with_glue.findings
+    without_glue = odoo.runner(addons).validate_sync("install", ["library_base"])
+    assert without_glue.ok, without_glue.findings
+    assert without_glue.template.name != with_glue.template.name
+
+
+def test_a_module_named_with_a_hyphen_installs(odoo: RealOdoo) -> None:
+    root = odoo.root / "addons" / f"hyphen_{secrets.token_hex(2)}"
+    _module(root, "my-hyphen-zz", "{'name': 'Hyphen', 'depends': ['base'], 'license': 'LGPL-3'}")
+    result = odoo.runner(root).validate_sync("install", ["my-hyphen-zz"])
+    assert result.ok, result.findings
+    assert [(m.module, m.state) for m in result.modules] == [("my-hyphen-zz", "installed")]
+
+
+TEAM_MODEL = """from odoo import fields, models
+
+
+class ResPartner(models.Model):
+    _inherit = "res.partner"
+
+    team_zz_id = fields.Many2one(string="Team")
+"""
+
+
+def test_a_field_with_an_unknown_comodel_is_a_warning_at_its_line(odoo: RealOdoo) -> None:
+    root = odoo.root / "addons" / f"team_{secrets.token_hex(2)}"
+    _module(
+        root,
+        "team_zz",
+        "{'name': 'Team', 'depends': ['base'], 'license': 'LGPL-3'}",
+        {"__init__.py": "from . import models\n", "models/__init__.py": "from . import res_partner\n",
+         "models/res_partner.py": TEAM_MODEL},
+    )  # fmt: skip
+    result = odoo.runner(root).validate_sync("install", ["team_zz"])
+    assert result.modules[0].state == "installed" and result.ok
+    places = {(f.kind, f.severity, f.path, f.line) for f in result.findings}
+    assert (kinds.ODOO_WARNING, "warning", "team_zz/models/res_partner.py", 7) in places, result.findings
+
+
+@pytest.mark.parametrize("variant", ["missing_dep", "external_dep"])
+def test_what_odoo_refuses_before_installing_is_said_without_running_it(odoo: RealOdoo, variant: str) -> None:
+    result = odoo.validate(variant)
+    assert not result.ok and result.template.status == "skipped"
+    assert "odoo" not in result.timings

@@ -1,0 +1,114 @@
+"""Fail fast, before any database: what Odoo checks before ``-i`` and refuses at once.
+
+Unknown module names, dependencies that are not in the addons path and unmet external
+dependencies cost a plain odoo-bin a database init (seconds) and us a template build (tens of
+seconds) before Odoo says no. We say it from the manifests, in Odoo's words, at the manifest line
+(from its syntax tree). Only what Odoo would certainly refuse: module names and dependencies are
+judged only when Odoo's own addons are known (else ``base`` itself would look missing).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from odoo_tools.addons import Addon, AddonSet
+from odoo_tools.findings import Finding
+from odoo_tools.odoo_log import kinds, manifest_entry_line
+from odoo_tools.runs._externals import refused_externals
+
+
+async def preflight(
+    addons: AddonSet,
+    targets: Sequence[str],
+    *,
+    python: str | None,
+    roots: Sequence[Path],
+    env: Mapping[str, str],
+) -> list[Finding]:
+    """Findings that make running Odoo pointless; [] when Odoo should be tried."""
+    core_known = "base" in addons
+    unknown = [t for t in targets if t not in addons] if core_known else []
+    findings = [_unknown(name) for name in unknown]
+    known = [t for t in targets if t in addons]
+    if core_known:
+        for module, absent in addons.missing_dependencies(known).items():
+            findings += [_missing_dependency(addons.addons[module], dep) for dep in absent]
+    if findings or python is None:
+        return findings
+    scope = [addons.addons[m] for m in sorted(addons.closure(known, auto_install=core_known)) if m in addons]
+    return await _externals(scope, python, roots, env)
+
+
+async def _externals(
+    scope: Sequence[Addon], python: str, roots: Sequence[Path], env: Mapping[str, str]
+) -> list[Finding]:
+    declared = [(addon, kind, entry) for addon in scope for kind, entry in _declared(addon)]
+    refused = await refused_externals(
+        python,
+        roots,
+        [entry for _a, kind, entry in declared if kind == "python"],
+        [entry for _a, kind, entry in declared if kind == "bin"],
+        env,
+    )
+    findings = []
+    for addon, kind, entry in declared:
+        reason = refused.get(entry if kind == "python" else f"bin:{entry}")
+        if reason is not None:
+            findings.append(_external(addon, kind, entry, reason))
+    return findings
+
+
+def _declared(addon: Addon) -> list[tuple[str, str]]:
+    externals = addon.manifest.external_dependencies
+    return [
+        (kind, entry)
+        for kind in ("python", "bin")
+        for entry in (externals.get(kind) or [])
+        if isinstance(entry, str)
+    ]
+
+
+def _unknown(name: str) -> Finding:
+    return Finding(
+        source="odoo",
+        code=kinds.UNKNOWN_MODULE,
+        severity="error",
+        module=name,
+        message=f"Odoo does not know module(s) {name}: there is no such folder in the addons path "
+        "(Odoo would ignore it and install nothing).",
+        hint=kinds.HINTS[kinds.UNKNOWN_MODULE],
+        kind=kinds.UNKNOWN_MODULE,
+    )
+
+
+def _missing_dependency(addon: Addon, dep: str) -> Finding:
+    return Finding(
+        source="odoo",
+        code=kinds.MISSING_DEPENDENCY,
+        severity="error",
+        module=addon.name,
+        path=addon.manifest.file,
+        line=manifest_entry_line(addon.path / Path(addon.manifest.file).name, "depends", dep),
+        message=f'You try to install module "{addon.name}" that depends on module "{dep}". '
+        "But the latter module is not available in your system.",
+        hint=kinds.HINTS[kinds.MISSING_DEPENDENCY],
+        kind=kinds.MISSING_DEPENDENCY,
+    )
+
+
+def _external(addon: Addon, kind: str, entry: str, reason: str) -> Finding:
+    return Finding(
+        source="odoo",
+        code=kinds.EXTERNAL_DEPENDENCY,
+        severity="error",
+        module=addon.name,
+        path=addon.manifest.file,
+        line=manifest_entry_line(
+            addon.path / Path(addon.manifest.file).name, "external_dependencies", entry, kind
+        ),
+        message=f'Unable to install module "{addon.name}" because an external dependency is not met: '
+        + reason,
+        hint=kinds.HINTS[kinds.EXTERNAL_DEPENDENCY],
+        kind=kinds.EXTERNAL_DEPENDENCY,
+    )
