@@ -8,15 +8,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from datetime import datetime
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import anyio
 
 from assista_mcp.agent.loop.approvals import MODES
 from assista_mcp.cli.common import add_odoo_flags, add_project_flags, settings_from_args
+from assista_mcp.cli.output import add_format_flag, add_output_flag, emit
 from assista_mcp.settings import load_settings
 
 if TYPE_CHECKING:
@@ -42,13 +41,16 @@ def add_parsers(subparsers: Any) -> None:
 
     sessions = subparsers.add_parser("sessions", help="list, show, export or delete agent sessions")
     actions = sessions.add_subparsers(dest="action", metavar="ACTION", required=True)
-    actions.add_parser("list", help="recent sessions").add_argument("--limit", type=int, default=20)
+    listing = actions.add_parser("list", help="recent sessions")
+    listing.add_argument("--limit", type=int, default=20, help="at most this many (default: %(default)s)")
+    add_format_flag(listing, "the list")
     for name, text in (("show", "a session's conversation"), ("delete", "delete a session")):
-        actions.add_parser(name, help=text).add_argument("session_id", metavar="ID")
+        action = actions.add_parser(name, help=text)
+        action.add_argument("session_id", metavar="ID", help="id or unique prefix")
     export = actions.add_parser("export", help="a session as JSON or markdown")
-    export.add_argument("session_id", metavar="ID")
-    export.add_argument("--format", choices=("json", "markdown"), default="json")
-    export.add_argument("--output", "-o", metavar="FILE", help="write here instead of stdout")
+    export.add_argument("session_id", metavar="ID", help="id or unique prefix")
+    add_format_flag(export, "the session", choices=("json", "markdown"), default="json")
+    add_output_flag(export)
     sessions.set_defaults(func=_sessions)
 
 
@@ -158,6 +160,9 @@ def _sessions(args: argparse.Namespace) -> int:
     try:
         if args.action == "list":
             infos = store.list_sessions(args.limit)
+            if args.format == "json":
+                print(json.dumps([info.model_dump() for info in infos], indent=2))
+                return 0
             if not infos:
                 print("No sessions yet: start one with `assista-odoo run` or `assista-odoo chat`.")
             for info in infos:
@@ -179,7 +184,4 @@ def _export(store: SessionStore, args: argparse.Namespace) -> None:
         text = json.dumps(store.export_json(args.session_id), indent=2, ensure_ascii=False)
     else:
         text = store.export_markdown(args.session_id)
-    if args.output:
-        Path(args.output).write_text(text + "\n", encoding="utf-8")
-    else:
-        sys.stdout.write(text + "\n")
+    emit(text, args.output)

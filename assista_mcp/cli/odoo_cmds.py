@@ -11,6 +11,7 @@ import time
 from typing import Any
 
 from assista_mcp.cli.common import add_odoo_flags, add_project_flags, settings_from_args
+from assista_mcp.cli.output import add_format_flag, add_output_flag, emit
 from assista_mcp.odoo_config import runner_config
 from odoo_tools.runs import DoctorReport, OdooRunner, ValidationResult, run_doctor
 
@@ -23,7 +24,8 @@ def add_parsers(subparsers: Any) -> None:
         description="Check that Odoo validations can run here. Exit 0 when every check passes, 1 otherwise.",
     )
     doctor.add_argument("--modules", metavar="NAME[,NAME...]", help="only these modules' Python deps")
-    doctor.add_argument("--json", action="store_true", help="print the report as JSON")
+    add_format_flag(doctor, "the report")
+    add_output_flag(doctor)
     _common(doctor)
     doctor.set_defaults(func=run_doctor_cmd)
 
@@ -37,7 +39,7 @@ def add_parsers(subparsers: Any) -> None:
         choices=("list", "clear", "prune"),
         help="prune: drop run databases no live run holds (left by a killed process, or kept)",
     )
-    templates.add_argument("--json", action="store_true", help="print the list as JSON")
+    add_format_flag(templates, "the list")
     _common(templates)
     templates.set_defaults(func=run_templates_cmd)
 
@@ -51,7 +53,8 @@ def add_parsers(subparsers: Any) -> None:
     odoo.add_argument("--demo", action="store_true", help="load demo data")
     odoo.add_argument("--keep-db", action="store_true", help="keep the database for inspection")
     odoo.add_argument("--no-cache", action="store_true", help="start from an empty database")
-    odoo.add_argument("--json", action="store_true", help="print the result as JSON")
+    add_format_flag(odoo, "the result")
+    add_output_flag(odoo)
     _common(odoo)
     odoo.set_defaults(func=run_odoo_cmd)
 
@@ -65,7 +68,7 @@ def run_doctor_cmd(args: argparse.Namespace) -> int:
     config = runner_config(settings_from_args(args))
     modules = [m.strip() for m in (args.modules or "").split(",") if m.strip()]
     report = asyncio.run(run_doctor(config, modules))
-    print(report.model_dump_json(indent=2) if args.json else render_doctor(report))
+    emit(report.model_dump_json(indent=2) if args.format == "json" else render_doctor(report), args.output)
     return 0 if report.ok else 1
 
 
@@ -90,7 +93,7 @@ def run_templates_cmd(args: argparse.Namespace) -> int:
         print(f"dropped {len(dropped)} template(s)" + "".join(f"\n  {name}" for name in dropped))
         return 0
     infos = cache.templates()
-    if args.json:
+    if args.format == "json":
         print(json.dumps([i.model_dump() for i in infos], indent=2))
         return 0
     if not infos:
@@ -108,7 +111,7 @@ def run_odoo_cmd(args: argparse.Namespace) -> int:
     runner = OdooRunner(runner_config(settings))
 
     def progress(k: int, n: int, message: str) -> None:
-        if not args.json:
+        if args.format != "json":
             print(f"  {message}", file=sys.stderr)
 
     result = runner.validate_sync(
@@ -119,7 +122,7 @@ def run_odoo_cmd(args: argparse.Namespace) -> int:
         use_cache=False if args.no_cache else None,
         on_progress=progress,
     )
-    print(result.model_dump_json(indent=2) if args.json else render_result(result))
+    emit(result.model_dump_json(indent=2) if args.format == "json" else render_result(result), args.output)
     return 0 if result.ok else 1
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from assista_mcp.cli import main
+from assista_mcp.cli import build_parser, main
 from odoo_tools.runs._pg import Pg
 from tests.odoo.runner_support import join_spare_threads
 
@@ -38,7 +38,8 @@ def test_doctor_passes_and_prints_each_check(
 def test_doctor_fails_with_a_fix_line(
     isolated_env: Path, addons: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code = main(["doctor", "--addons-path", str(addons), "--odoo-bin", str(addons / "missing"), "--json"])
+    missing = str(addons / "missing")
+    code = main(["doctor", "--addons-path", str(addons), "--odoo-bin", missing, "--format", "json"])
     assert code == 1
     report = json.loads(capsys.readouterr().out)
     [odoo_bin] = [c for c in report["checks"] if c["name"] == "odoo-bin"]
@@ -48,10 +49,10 @@ def test_doctor_fails_with_a_fix_line(
 def test_odoo_install_then_templates_list_and_clear(
     odoo_flags: list[str], pg: Pg, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(["odoo", "install", "library_loan", "--json", *odoo_flags]) == 0
+    assert main(["odoo", "install", "library_loan", "--format", "json", *odoo_flags]) == 0
     result = json.loads(capsys.readouterr().out)
     assert result["ok"] and result["template"]["status"] == "built"
-    assert main(["templates", "list", "--json", *odoo_flags]) == 0
+    assert main(["templates", "list", "--format", "json", *odoo_flags]) == 0
     [template] = json.loads(capsys.readouterr().out)
     assert template["name"] == result["template"]["name"] and "library_base" in template["modules"]
     join_spare_threads()  # the run's own database is dropped after the answer
@@ -109,8 +110,10 @@ def test_doctor_names_missing_python_dependencies_with_a_pip_line(
             '"installable": True,\n    "external_dependencies": {"python": ["json", "no_such_pkg_zz"]},',
         )
     )
-    assert main(["doctor", "--json", *odoo_flags]) == 1
-    [deps] = [c for c in json.loads(capsys.readouterr().out)["checks"] if c["name"] == "python-dependencies"]
+    assert main(["doctor", "--json", *odoo_flags]) == 1  # the old switch works one more release
+    captured = capsys.readouterr()
+    assert "--json is deprecated; use --format json" in captured.err
+    [deps] = [c for c in json.loads(captured.out)["checks"] if c["name"] == "python-dependencies"]
     assert not deps["ok"]
     assert "no_such_pkg_zz (needed by library_base)" in deps["detail"] and "json" not in deps["detail"]
     assert deps["fix"].startswith(f"{sys.executable} -m pip install no_such_pkg_zz")
@@ -124,3 +127,13 @@ def test_templates_prune_drops_leftovers_of_a_killed_run(
     assert main(["templates", "prune", *odoo_flags]) == 0
     assert leftover in capsys.readouterr().out
     assert pg.list_ours() == []
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["doctor"], ["templates", "list"], ["odoo", "install", "x"], ["sessions", "list"], ["check"]],
+)
+def test_every_reporting_command_takes_the_same_format_switch(argv: list[str]) -> None:
+    parser = build_parser()
+    args = parser.parse_args([*argv, "--format", "json"])
+    assert args.format == "json"
