@@ -34,6 +34,15 @@ class ProcessResult:
     seconds: float
     timed_out: bool = False
 
+    def decisive_line(self) -> str:
+        """The line that says why a failed child failed: the last non-empty line of its stderr (for
+        a Python traceback, ``Error: message``), else of its stdout; never a cut-off character slice."""
+        for text in (self.stderr, self.stdout):
+            lines = [line.strip() for line in text.splitlines() if line.strip()]
+            if lines:
+                return lines[-1]
+        return "(no output)"
+
 
 async def run_process(
     argv: Sequence[str],

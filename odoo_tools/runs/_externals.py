@@ -92,7 +92,7 @@ async def refused_externals(
     if not isinstance(refused, dict):
         raise ProcessFailed(
             f"{python} could not check the external dependencies: "
-            f"{(result.stderr or result.stdout).strip()[-300:]}",
+            f"{result.decisive_line()}",
             "Pass --odoo-python with the interpreter of your Odoo environment.",
         )
     return {str(k): str(v) for k, v in refused.items()}

@@ -162,7 +162,7 @@ async def inspect_odoo(path: Path, python: str | None = None, timeout: float = 1
     result = await run_process(argv, env=child_env(PgParams(), os.environ), timeout=timeout)
     if result.returncode != 0:
         raise ProcessFailed(
-            f"{' '.join(argv)} failed (exit {result.returncode}): {(result.stderr or result.stdout)[-300:]}",
+            f"{' '.join(argv)} failed (exit {result.returncode}): {result.decisive_line()}",
             "Check --odoo-python: odoo-bin must run in the interpreter of the Odoo environment.",
         )
     version, series, major = parse_version(result.stdout + result.stderr)

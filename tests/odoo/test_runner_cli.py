@@ -137,3 +137,23 @@ def test_every_reporting_command_takes_the_same_format_switch(argv: list[str]) -
     parser = build_parser()
     args = parser.parse_args([*argv, "--format", "json"])
     assert args.format == "json"
+
+
+def test_doctor_shows_the_decisive_line_of_a_failing_odoo_bin(
+    isolated_env: Path, addons: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A long traceback used to be cut to its last 300 characters, mid-word ("nt call last):").
+    script = tmp_path / "odoo-bin"
+    script.write_text(
+        f"#!{sys.executable}\n"
+        "def deep(n):\n"
+        "    if n == 0:\n"
+        "        raise ModuleNotFoundError(\"No module named 'werkzeug'\")\n"
+        "    deep(n - 1)\n"
+        "deep(40)\n"
+    )
+    script.chmod(0o755)
+    assert main(["doctor", "--addons-path", str(addons), "--odoo-bin", str(script), "--format", "json"]) == 1
+    [version] = [c for c in json.loads(capsys.readouterr().out)["checks"] if c["name"] == "odoo-version"]
+    decisive = "ModuleNotFoundError: No module named 'werkzeug'"
+    assert version["detail"] == f"{script} --version failed (exit 1): {decisive}"
