@@ -1,7 +1,8 @@
 """MCP prompts (a version-aware system prompt and task prompts) and the per-series guidelines.
 
-Many agents only call tools, so the guidelines are a resource (``odoo://guidelines/{version}``) and
-also a tool (``get_guidelines``) returning the same text.
+Many agents only call tools, so the guidelines are a resource (``odoo://guidelines/{series}``) and
+also a tool (``get_guidelines``) returning the same text. A series we have no guidelines for is
+bad input naming the supported ones (never another series' text passed off as its own).
 """
 
 from __future__ import annotations
@@ -12,8 +13,10 @@ from mcp.server.mcpserver import MCPServer
 from pydantic import BaseModel, Field
 
 from assista_mcp.context import AppContext, Ctx, app
-from assista_mcp.guidelines import SERIES, guidelines_for, normalize_series
+from assista_mcp.guidelines import SERIES, guidelines_for, normalize_series, supported_series
+from assista_mcp.resources import resource_text
 from assista_mcp.tools._base import ToolSpec
+from assista_mcp.tools._text import answer
 from odoo_tools.addons import detect_series, discover_addons
 
 
@@ -49,31 +52,35 @@ assista-odoo tools. Work like a careful senior developer:
 When you finish, say what you changed (files), how you validated it, and anything left open."""
 
 
-def guidelines_resource(version: str) -> str:
-    return guidelines_for(version)
+SeriesArg = Annotated[
+    str | None,
+    Field(description=f"Odoo series ({', '.join(SERIES)}); default: the project's series."),
+]
 
 
-def get_guidelines(
-    ctx: Ctx,
-    version: Annotated[
-        str | None,
-        Field(description="Odoo series such as 17.0 or 18.0; default: the project's series"),
-    ] = None,
-) -> Guidelines:
+def guidelines_resource(series: str) -> str:
+    return resource_text(lambda: guidelines_for(supported_series(series)))
+
+
+def get_guidelines(ctx: Ctx, series: SeriesArg = None) -> Guidelines:
     """Odoo development guidelines for a series: view syntax by version, ORM idioms, security,
     manifests, tests, translations. Read once before writing code for this project.
-    Same text as the resource odoo://guidelines/{version}."""
-    series = normalize_series(version) if version else project_series(app(ctx))
-    return Guidelines(series=series, text=guidelines_for(series))
+    Same text as the resource odoo://guidelines/{series}."""
+    chosen = supported_series(series) if series else project_series(app(ctx))
+    result = Guidelines(series=chosen, text=guidelines_for(chosen))
+    return answer(result, result.text)
 
 
-TOOLS = (ToolSpec(get_guidelines, read_only=True, idempotent=True, title="Odoo guidelines"),)
+ModuleArg = Annotated[str, Field(description="Technical module name (its folder name), e.g. 'library_loan'.")]
+ModelArg = Annotated[str, Field(description="Model name, e.g. 'res.partner'.")]
+
+TOOLS = (ToolSpec(get_guidelines, "Odoo guidelines", read_only=True, idempotent=True),)
 
 
 def register(server: MCPServer) -> None:
     """Add the guidelines resource and the prompts (the ``get_guidelines`` tool is in ``TOOLS``)."""
     server.resource(
-        "odoo://guidelines/{version}",
+        "odoo://guidelines/{series}",
         name="guidelines",
         title="Odoo development guidelines",
         description=f"What models get wrong most, per Odoo series ({', '.join(SERIES)}).",
@@ -83,11 +90,17 @@ def register(server: MCPServer) -> None:
         server.prompt(title=title, description=description)(prompt)
 
 
-def odoo_developer(ctx: Ctx, version: str | None = None) -> str:
-    return odoo_developer_text(normalize_series(version) if version else project_series(app(ctx)))
+def odoo_developer(ctx: Ctx, series: SeriesArg = None) -> str:
+    return odoo_developer_text(supported_series(series) if series else project_series(app(ctx)))
 
 
-def add_field(module: str, model: str, field_name: str, field_type: str, purpose: str = "") -> str:
+def add_field(
+    module: ModuleArg,
+    model: ModelArg,
+    field_name: Annotated[str, Field(description="Technical name of the new field, e.g. 'loan_count'.")],
+    field_type: Annotated[str, Field(description="Odoo field type, e.g. Char, Integer, Many2one.")],
+    purpose: Annotated[str, Field(description="What the field is for, in a few words.")] = "",
+) -> str:
     return (
         f"In module `{module}`, add a `{field_type}` field `{field_name}` to model `{model}`"
         f"{': ' + purpose if purpose else ''}.\n"
@@ -98,7 +111,11 @@ def add_field(module: str, model: str, field_name: str, field_type: str, purpose
     )
 
 
-def new_model(module: str, model_name: str, description: str) -> str:
+def new_model(
+    module: ModuleArg,
+    model_name: Annotated[str, Field(description="Technical name of the new model, e.g. 'library.loan'.")],
+    description: Annotated[str, Field(description="What the model stands for, in a few words.")],
+) -> str:
     return (
         f"In module `{module}`, create model `{model_name}` ({description}).\n"
         "Add: the Python class (`_name`, `_description`, fields) imported from `models/__init__.py`; "
@@ -109,7 +126,10 @@ def new_model(module: str, model_name: str, description: str) -> str:
     )
 
 
-def fix_install_error(module: str, error: str = "") -> str:
+def fix_install_error(
+    module: ModuleArg,
+    error: Annotated[str, Field(description="The error Odoo reported, if you have it.")] = "",
+) -> str:
     given = f"\nThe error reported:\n```\n{error}\n```" if error else ""
     return (
         f"Module `{module}` fails to install.{given}\n"
@@ -119,8 +139,12 @@ def fix_install_error(module: str, error: str = "") -> str:
     )
 
 
-def migrate_module(module: str, from_series: str, to_series: str) -> str:
-    target = normalize_series(to_series)
+def migrate_module(
+    module: ModuleArg,
+    from_series: Annotated[str, Field(description="The series the module is written for, e.g. 16.0.")],
+    to_series: Annotated[str, Field(description=f"The series to port it to ({', '.join(SERIES)}).")],
+) -> str:
+    target = supported_series(to_series)
     return (
         f"Port module `{module}` from Odoo {from_series} to Odoo {target}.\n"
         f"Read `get_guidelines` for {target}, then `check_module` {module}: its findings flag "

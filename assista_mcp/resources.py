@@ -3,10 +3,10 @@
 | resource | tool |
 |---|---|
 | ``odoo://project`` | ``project_map`` (default budget) |
-| ``odoo://module/{name}`` | ``module_info`` |
-| ``odoo://model/{name}`` | ``find_model`` |
+| ``odoo://module/{module}`` | ``module_info`` |
+| ``odoo://model/{model}`` | ``find_model`` |
 
-(``odoo://guidelines/{version}`` lives in ``assista_mcp.prompts``.)
+(``odoo://guidelines/{series}`` lives in ``assista_mcp.prompts``.)
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from assista_mcp.context import AppContext, Ctx, app
 from odoo_tools.errors import AssistaError, NotFound
 
 
-def _text(produce: Callable[[], str]) -> str:
+def resource_text(produce: Callable[[], str]) -> str:
     """Our errors become resource errors that carry the message and hint (no traceback in logs)."""
     try:
         return produce()
@@ -42,17 +42,17 @@ def register(server: MCPServer, context: AppContext) -> None:
     )
     def project_resource() -> str:
         # The SDK injects no Context into a resource without URI variables: use the server's own.
-        return _text(lambda: context.index.project_map().render())
+        return resource_text(lambda: context.index.project_map().render())
 
     server.resource(
-        "odoo://module/{name}",
+        "odoo://module/{module}",
         name="module",
         title="Odoo module",
         description="Manifest, dependencies both ways, data files, models, views, menus of one module.",
         mime_type="text/markdown",
     )(module_resource)
     server.resource(
-        "odoo://model/{name}",
+        "odoo://model/{model}",
         name="model",
         title="Odoo model",
         description="Definition, extensions, fields with their modules, methods, views, access of one model.",
@@ -60,9 +60,9 @@ def register(server: MCPServer, context: AppContext) -> None:
     )(model_resource)
 
 
-def module_resource(name: str, ctx: Ctx) -> str:
-    return _text(lambda: app(ctx).index.module_info(name).render())
+def module_resource(module: str, ctx: Ctx) -> str:
+    return resource_text(lambda: app(ctx).index.module_info(module).render())
 
 
-def model_resource(name: str, ctx: Ctx) -> str:
-    return _text(lambda: app(ctx).index.find_model(name).render())
+def model_resource(model: str, ctx: Ctx) -> str:
+    return resource_text(lambda: app(ctx).index.find_model(model).render())

@@ -15,6 +15,7 @@ from assista_mcp.errors_mw import ClearErrors
 from assista_mcp.settings import Settings
 from assista_mcp.tools import files, files_write, knowledge, lint, odoo
 from assista_mcp.tools._base import ToolSpec
+from assista_mcp.tools._renamed import RenamedArguments
 
 INSTRUCTIONS = """\
 assista-odoo: tools for building Odoo addons.
@@ -25,6 +26,7 @@ assista-odoo: tools for building Odoo addons.
 - Validate after every edit: check_module / lint_module (fast, static), then install_module,
   upgrade_module and test_module (a real Odoo) when one is configured. Findings come back as
   data at file:line with a hint; fix them and check again.
+- Parameters are named after what they hold: path/module for one, paths/modules for several.
 """
 
 TOOLS: tuple[ToolSpec, ...] = (
@@ -50,7 +52,7 @@ def build_server(
         log_level="WARNING",
         tools=[spec.build() for spec in (*TOOLS, *extra_tools)],
         lifespan=context.lifespan,
-        middleware=[ClearErrors()],
+        middleware=[ClearErrors(), RenamedArguments()],
     )
     odoo.register_resources(server)
     resources.register(server, context)

@@ -114,10 +114,12 @@ async def _pump_in(
             try:
                 message = mcp_types.jsonrpc_message_adapter.validate_json(text, by_name=False)
             except Exception:
-                log.warning("dropped a malformed frame: %.200r", text)
                 reply = reply_to_malformed(text)
-                if reply is not None:
-                    await replies.send(reply)
+                if reply is None:
+                    log.warning("dropped a malformed frame: %.200r", text)
+                    continue
+                log.warning("answered a malformed request with Invalid Request: %.200r", text)
+                await replies.send(reply)
                 continue
             await send_in.send(SessionMessage(message))
 
@@ -128,8 +130,8 @@ def reply_to_malformed(text: str) -> SessionMessage | None:
         raw = json.loads(text)
     except ValueError:
         return None
-    if not isinstance(raw, dict) or "method" not in raw:
-        return None
+    if not isinstance(raw, dict) or "result" in raw or "error" in raw:
+        return None  # not a request (a response, even a broken one, is never answered)
     ident = raw.get("id")
     if isinstance(ident, bool) or not isinstance(ident, int | str) or not _encodable(str(ident)):
         return None
@@ -140,6 +142,8 @@ def reply_to_malformed(text: str) -> SessionMessage | None:
 def _what_is_wrong(raw: dict[str, object]) -> str:
     if raw.get("jsonrpc") != "2.0":
         reason = '"jsonrpc" must be "2.0"'
+    elif "method" not in raw:
+        reason = '"method" is missing'
     elif not isinstance(raw.get("method"), str):
         reason = '"method" must be a string'
     elif "params" in raw and not isinstance(raw["params"], dict):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from importlib import resources
 
 from odoo_tools.addons import SUPPORTED_SERIES
+from odoo_tools.errors import InvalidInput
 
 SERIES = SUPPORTED_SERIES
 
@@ -18,6 +19,18 @@ def normalize_series(value: str | None) -> str:
     digits = value.replace("saas~", "").split(".")[0].strip()
     candidate = f"{digits}.0"
     return candidate if candidate in SERIES else DEFAULT_SERIES
+
+
+def supported_series(value: str) -> str:
+    """The series ``value`` names ('17', '17.0', 'saas~17.2', '17.0.1.0.0' -> '17.0'), when we have
+    guidelines for it; anything else is bad input that names the supported series."""
+    candidate = f"{value.replace('saas~', '').split('.')[0].strip()}.0"
+    if candidate not in SERIES:
+        raise InvalidInput(
+            f"No guidelines for Odoo series {value!r}: supported are {', '.join(SERIES)}.",
+            f"Pass one of {', '.join(SERIES)}, or leave the series out to use the project's.",
+        )
+    return candidate
 
 
 def guidelines_for(series: str | None) -> str:

@@ -17,20 +17,20 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.mcpserver.tools import Tool
 from mcp.types import ToolAnnotations
 
-from odoo_tools.errors import AssistaError
+from odoo_tools.errors import AssistaError, InvalidInput
 
 log = logging.getLogger("assista_mcp.tools")
 
 
 @dataclass(frozen=True)
 class ToolSpec:
-    """One tool: its function (named as the tool) and what it does, for the annotations."""
+    """One tool: its function (named as the tool), a title for people, and what it does."""
 
     fn: Callable[..., Any]
+    title: str
     read_only: bool
     destructive: bool = False
     idempotent: bool = False
-    title: str | None = None
 
     @property
     def name(self) -> str:
@@ -50,9 +50,15 @@ class ToolSpec:
 
         Sync functions run in a worker thread so a slow tool never freezes the server. Our own
         errors become error results carrying their message and hint; anything unexpected becomes
-        an error result that says it is a bug, with the server still serving.
+        an error result that says it is a bug, with the server still serving. The description is
+        the docstring without its source indentation.
         """
-        tool = Tool.from_function(_guarded(self.fn), annotations=self.annotations())
+        tool = Tool.from_function(
+            _guarded(self.fn),
+            title=self.title,
+            description=inspect.cleandoc(self.fn.__doc__ or ""),
+            annotations=self.annotations(),
+        )
         if tool.fn_metadata.output_schema is not None:
             _compact_nullable_types(tool.fn_metadata.output_schema)
         return tool
@@ -68,8 +74,30 @@ def register_tool(
     title: str | None = None,
 ) -> None:
     """Add one more guarded tool to a built server (test servers; ours are listed in ``server``)."""
-    spec = ToolSpec(fn, read_only=read_only, destructive=destructive, idempotent=idempotent, title=title)
-    server.add_tool(_guarded(fn), annotations=spec.annotations())
+    annotations = ToolAnnotations(
+        title=title,
+        read_only_hint=read_only,
+        destructive_hint=destructive,
+        idempotent_hint=idempotent,
+        open_world_hint=False,
+    )
+    server.add_tool(_guarded(fn), title=title, annotations=annotations)
+
+
+def one_or_many(one: str | None, many: list[str] | str | None, noun: str) -> list[str]:
+    """The values of a ``noun``/``nouns`` parameter pair: one by the singular, several by the plural."""
+    if one is not None and many is not None:
+        raise InvalidInput(
+            f"Both {noun} and {noun}s were given.",
+            f"Pass {noun}='x' for one, or {noun}s=['x', 'y'] for several.",
+        )
+    if one is not None:
+        return [one]
+    if many is None:
+        raise InvalidInput(
+            f"No {noun} given.", f"Pass {noun}='x' for one, or {noun}s=['x', 'y'] for several."
+        )
+    return [many] if isinstance(many, str) else list(many)
 
 
 def _compact_nullable_types(node: Any) -> None:

@@ -12,7 +12,8 @@ from pydantic import Field
 
 from assista_mcp.context import Ctx, app
 from assista_mcp.tools import files_write
-from assista_mcp.tools._base import ToolSpec
+from assista_mcp.tools._base import ToolSpec, one_or_many
+from assista_mcp.tools._text import answer, grep_text, read_text
 from odoo_tools import files
 from odoo_tools.files import (
     FileInfoResult,
@@ -40,10 +41,11 @@ FolderArg = Annotated[
 
 def read_file(
     ctx: Ctx,
+    path: Annotated[str | None, Field(description="The file to read (relative to an addons root).")] = None,
     paths: Annotated[
-        list[str] | str,
-        Field(description="One path, or a list of paths to read in one call (relative to a root)."),
-    ],
+        list[str] | str | None,
+        Field(description="Several files to read in one call, instead of path."),
+    ] = None,
     offset: Annotated[int | None, Field(description="First line to return (1-based).", ge=1)] = None,
     limit: Annotated[int | None, Field(description="How many lines to return from offset.", ge=0)] = None,
     head: Annotated[int | None, Field(description="Return only the first N lines.", ge=0)] = None,
@@ -54,7 +56,7 @@ def read_file(
         Field(description="'utf-8' for text (binary files are refused); 'base64' for raw bytes."),
     ] = "utf-8",
 ) -> ReadFileResult:
-    """Read one or several files (text, UTF-8).
+    """Read one file (path) or several (paths), as text (UTF-8).
 
     Use it before editing a file, and to read many related files at once (model, views,
     security). A file that cannot be read gets an `error` entry; the others are still read.
@@ -62,8 +64,10 @@ def read_file(
     `offset` reads on. Ranges apply to every file in the call.
     """
     selection = files.LineRange(offset=offset, limit=limit, head=head, tail=tail)
+    chosen = one_or_many(path, paths, "path")
     ws = app(ctx).workspace
-    return files.read_files(ws, paths, lines=selection, line_numbers=line_numbers, encoding=encoding)
+    result = files.read_files(ws, chosen, lines=selection, line_numbers=line_numbers, encoding=encoding)
+    return answer(result, read_text(result))
 
 
 def list_directory(
@@ -114,10 +118,11 @@ def grep(
     Use it to find where a model, field, method or xml id is defined or used. Binary files
     are skipped; results are capped (see `truncated` and `note`).
     """
-    return files.grep(
+    result = files.grep(
         app(ctx).workspace, pattern, path, include=include or (), exclude=exclude or (), context=context,
         ignore_case=ignore_case, max_matches=max_matches,
     )  # fmt: skip
+    return answer(result, grep_text(result))
 
 
 def file_info(ctx: Ctx, path: PathArg) -> FileInfoResult:
@@ -125,7 +130,10 @@ def file_info(ctx: Ctx, path: PathArg) -> FileInfoResult:
     return files.file_info(app(ctx).workspace, path)
 
 
-TOOLS = tuple(
-    ToolSpec(fn, read_only=True, idempotent=True)
-    for fn in (read_file, list_directory, search_files, grep, file_info)
+TOOLS = (
+    ToolSpec(read_file, "Read files", read_only=True, idempotent=True),
+    ToolSpec(list_directory, "List a folder", read_only=True, idempotent=True),
+    ToolSpec(search_files, "Find files by name", read_only=True, idempotent=True),
+    ToolSpec(grep, "Search file contents", read_only=True, idempotent=True),
+    ToolSpec(file_info, "File details", read_only=True, idempotent=True),
 )

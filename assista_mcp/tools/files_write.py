@@ -109,10 +109,10 @@ def delete_file(
 
 
 TOOLS = (
-    ToolSpec(write_file, read_only=False, destructive=True, idempotent=True),
-    ToolSpec(edit_file, read_only=False, destructive=True),
-    ToolSpec(apply_patch, read_only=False, destructive=True),
-    ToolSpec(create_folder, read_only=False, idempotent=True),
-    ToolSpec(move_file, read_only=False, destructive=True),
-    ToolSpec(delete_file, read_only=False, destructive=True, idempotent=False),
+    ToolSpec(write_file, "Write a file", read_only=False, destructive=True, idempotent=True),
+    ToolSpec(edit_file, "Edit a file", read_only=False, destructive=True),
+    ToolSpec(apply_patch, "Apply a patch", read_only=False, destructive=True),
+    ToolSpec(create_folder, "Create a folder", read_only=False, idempotent=True),
+    ToolSpec(move_file, "Move or rename", read_only=False, destructive=True),
+    ToolSpec(delete_file, "Delete a file or folder", read_only=False, destructive=True, idempotent=False),
 )

@@ -8,13 +8,13 @@ a model reads) and the full answer as structured content (its output schema); th
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, Protocol, TypeVar, cast
+from typing import Annotated, Literal, Protocol, TypeVar
 
-from mcp.types import CallToolResult, TextContent
 from pydantic import BaseModel, Field
 
 from assista_mcp.context import Ctx, app
 from assista_mcp.tools._base import ToolSpec
+from assista_mcp.tools._text import answer as text_answer
 from odoo_tools.index import (
     DEFAULT_BUDGET,
     MAX_BUDGET,
@@ -48,16 +48,8 @@ class ModuleList(BaseModel):
 
 
 def answer(result: A) -> A:
-    """Text for the model to read, structured content for programs: the same answer twice.
-
-    The SDK accepts a ``CallToolResult`` from any tool and validates its structured content
-    against the declared return model, so the tool keeps its typed signature and output schema.
-    """
-    sent = CallToolResult(
-        content=[TextContent(type="text", text=result.render())],
-        structured_content=result.model_dump(mode="json"),
-    )
-    return cast(A, sent)
+    """The compact rendering as text, the whole answer as structured content."""
+    return text_answer(result, result.render())
 
 
 ModuleName = Annotated[str, Field(description="Technical module name (its folder name), e.g. 'sale_stock'.")]
@@ -81,20 +73,20 @@ def list_modules(
     return answer(ModuleList(modules=modules, total=len(modules)))
 
 
-def module_info(ctx: Ctx, name: ModuleName) -> ModuleInfo:
+def module_info(ctx: Ctx, module: ModuleName) -> ModuleInfo:
     """Everything about one module: manifest, dependencies both ways (and missing ones), data
     files in load order (missing ones flagged), its files, models it defines or extends,
-    views, menus, actions, and manifest/parse problems. Same text as odoo://module/{name}."""
-    return answer(app(ctx).index.module_info(name))
+    views, menus, actions, and manifest/parse problems. Same text as odoo://module/{module}."""
+    return answer(app(ctx).index.module_info(module))
 
 
-def find_model(ctx: Ctx, name: ModelName) -> ModelInfo:
+def find_model(ctx: Ctx, model: ModelName) -> ModelInfo:
     """Where a model is defined, every module that extends it and what each adds, the full
     field list with the module that contributed each field (mixin fields marked 'via'),
     methods with decorators, views, actions, access rules and record rules, all at
     file:line. Use it before adding a field or overriding a method. Same text as
-    odoo://model/{name}."""
-    return answer(app(ctx).index.find_model(name))
+    odoo://model/{model}."""
+    return answer(app(ctx).index.find_model(model))
 
 
 def find_field(
@@ -155,7 +147,12 @@ def project_map(
     return answer(app(ctx).index.project_map(budget, focus))
 
 
-TOOLS = tuple(
-    ToolSpec(fn, read_only=True, idempotent=True)
-    for fn in (list_modules, module_info, find_model, find_field, find_xml_id, find_references, project_map)
+TOOLS = (
+    ToolSpec(list_modules, "List modules", read_only=True, idempotent=True),
+    ToolSpec(module_info, "Module details", read_only=True, idempotent=True),
+    ToolSpec(find_model, "Find a model", read_only=True, idempotent=True),
+    ToolSpec(find_field, "Find a field", read_only=True, idempotent=True),
+    ToolSpec(find_xml_id, "Find an xml id", read_only=True, idempotent=True),
+    ToolSpec(find_references, "Find references", read_only=True, idempotent=True),
+    ToolSpec(project_map, "Project map", read_only=True, idempotent=True),
 )

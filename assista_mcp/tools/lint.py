@@ -13,7 +13,8 @@ import anyio.to_thread
 from pydantic import BaseModel, Field
 
 from assista_mcp.context import AppContext, Ctx, app
-from assista_mcp.tools._base import ToolSpec
+from assista_mcp.tools._base import ToolSpec, one_or_many
+from assista_mcp.tools._text import answer, finding_text
 from odoo_tools.addons import Addon
 from odoo_tools.errors import InvalidInput
 from odoo_tools.findings import SEVERITY_RANK, Finding, Severity
@@ -44,27 +45,46 @@ class LintResult(BaseModel):
     seconds: float
     note: str = Field(default="", description="Set when findings were left out (limit, min_severity)")
 
+    def render(self) -> str:
+        """A verdict line, then one line per finding (``path:line: severity [check code] message``)."""
+        s = self.summary
+        verdict = "passed" if self.passed else "FAILED"
+        counts = f"{s.errors} error(s), {s.warnings} warning(s), {s.infos} info(s)"
+        lines = [
+            f"{', '.join(self.modules) or 'no module'}: {verdict}: {counts}; "
+            f"series {self.series or 'unknown'}; checks: {', '.join(self.checks)}"
+        ]
+        lines += [finding_text(finding) for finding in self.findings]
+        if self.note:
+            lines.append(f"Note: {self.note}")
+        return "\n".join(lines) + "\n"
 
+
+ModuleArg = Annotated[
+    str | None, Field(description="One module name (its folder name, e.g. 'my_module') or a path inside it.")
+]
 ModulesArg = Annotated[
-    list[str] | str,
-    Field(description="Module name(s) (folder names, e.g. 'my_module') or paths inside modules."),
+    list[str] | str | None,
+    Field(description="Several module names or paths inside modules, instead of module."),
 ]
 
 
 async def _run(
-    ctx: AppContext, modules: list[str] | str, checks: list[str] | None, min_severity: Severity, limit: int
+    ctx: AppContext, modules: list[str], checks: list[str] | None, min_severity: Severity, limit: int
 ) -> LintResult:
     project = await anyio.to_thread.run_sync(_load, ctx)
     addons = await anyio.to_thread.run_sync(_select, ctx, project, modules)
     run = await lint_addons(
         project, addons, checks, cache=LintCache(ctx.settings.cache_dir), digests=ctx.lint_digests
     )
-    return _result(run, project.series, min_severity, limit)
+    result = _result(run, project.series, min_severity, limit)
+    return answer(result, result.render())
 
 
 async def lint_module(
     ctx: Ctx,
-    modules: ModulesArg,
+    module: ModuleArg = None,
+    modules: ModulesArg = None,
     checks: Annotated[
         list[CheckName] | None,
         Field(
@@ -85,7 +105,8 @@ async def lint_module(
     severity ('error' fails CI, 'warning' informs) and a hint saying how to fix it. Fix the
     errors, then call it again: unchanged modules are answered from the cache instantly.
     """
-    return await _run(app(ctx), modules, list(checks) if checks else None, min_severity, limit)
+    chosen = one_or_many(module, modules, "module")
+    return await _run(app(ctx), chosen, list(checks) if checks else None, min_severity, limit)
 
 
 async def check_module(
@@ -104,8 +125,8 @@ async def check_module(
 
 
 TOOLS = (
-    ToolSpec(lint_module, read_only=True, idempotent=True, title="Lint modules"),
-    ToolSpec(check_module, read_only=True, idempotent=True, title="Check a module"),
+    ToolSpec(lint_module, "Lint modules", read_only=True, idempotent=True),
+    ToolSpec(check_module, "Check a module", read_only=True, idempotent=True),
 )
 
 
@@ -122,8 +143,7 @@ def _load(ctx: AppContext) -> LintProject:
     )
 
 
-def _select(ctx: AppContext, project: LintProject, modules: list[str] | str) -> list[Addon]:
-    names = [modules] if isinstance(modules, str) else list(modules)
+def _select(ctx: AppContext, project: LintProject, names: list[str]) -> list[Addon]:
     if not names:
         raise InvalidInput("No module given.", "Pass a module name, e.g. modules=['my_module'].")
     targets = []

@@ -19,15 +19,18 @@ from pydantic import Field
 
 from assista_mcp.context import Ctx, app
 from assista_mcp.odoo_config import runner_config
-from assista_mcp.tools._base import ToolSpec
+from assista_mcp.tools._base import ToolSpec, one_or_many
 from odoo_tools.runs import Action, DoctorReport, ValidationResult, run_doctor
 
 LOG_URI = "odoo://run-log/{name}"
 LOG_TAIL_CHARS = 200_000
 
+ModuleArg = Annotated[
+    str | None, Field(description="One module's technical name (its folder name), e.g. 'library_loan'.")
+]
 ModulesArg = Annotated[
-    list[str] | str,
-    Field(description="Module technical name(s) (folder names), e.g. 'library_loan' or ['a', 'b']."),
+    list[str] | str | None,
+    Field(description="Several modules' technical names, e.g. ['a', 'b'], instead of module."),
 ]
 DemoArg = Annotated[bool, Field(description="Load demo data (default: no demo data, like production).")]
 KeepDbArg = Annotated[
@@ -43,9 +46,8 @@ CacheArg = Annotated[
 
 
 async def _validate(
-    action: Action, modules: list[str] | str, demo: bool, keep_db: bool, use_cache: bool, ctx: Ctx
+    action: Action, names: list[str], demo: bool, keep_db: bool, use_cache: bool, ctx: Ctx
 ) -> ValidationResult:
-    names = [modules] if isinstance(modules, str) else modules  # "a,b" is split by the runner
     sender, receiver = anyio.create_memory_object_stream[str](math.inf)
 
     async def forward() -> None:
@@ -79,7 +81,8 @@ async def _validate(
 
 async def install_module(
     ctx: Ctx,
-    modules: ModulesArg,
+    module: ModuleArg = None,
+    modules: ModulesArg = None,
     demo: DemoArg = False,
     keep_db: KeepDbArg = False,
     use_cache: CacheArg = True,
@@ -92,12 +95,14 @@ async def install_module(
     the raw log (log_resource). Dependencies come from a cached template, so this takes
     seconds after the first run.
     """
-    return await _validate("install", modules, demo, keep_db, use_cache, ctx)
+    chosen = one_or_many(module, modules, "module")
+    return await _validate("install", chosen, demo, keep_db, use_cache, ctx)
 
 
 async def upgrade_module(
     ctx: Ctx,
-    modules: ModulesArg,
+    module: ModuleArg = None,
+    modules: ModulesArg = None,
     demo: DemoArg = False,
     keep_db: KeepDbArg = False,
     use_cache: CacheArg = True,
@@ -107,12 +112,14 @@ async def upgrade_module(
     Use to prove an update runs cleanly: data files reload over existing records, migrations
     and noupdate data behave. An upgrade that Odoo skipped is reported as a failure.
     """
-    return await _validate("upgrade", modules, demo, keep_db, use_cache, ctx)
+    chosen = one_or_many(module, modules, "module")
+    return await _validate("upgrade", chosen, demo, keep_db, use_cache, ctx)
 
 
 async def test_module(
     ctx: Ctx,
-    modules: ModulesArg,
+    module: ModuleArg = None,
+    modules: ModulesArg = None,
     demo: DemoArg = False,
     keep_db: KeepDbArg = False,
     use_cache: CacheArg = True,
@@ -122,7 +129,8 @@ async def test_module(
     Returns one result per test (Class.method, pass/fail/error, message, file:line) plus the
     install findings. Failing tests do not undo the install: read both parts.
     """
-    return await _validate("test", modules, demo, keep_db, use_cache, ctx)
+    chosen = one_or_many(module, modules, "module")
+    return await _validate("test", chosen, demo, keep_db, use_cache, ctx)
 
 
 async def odoo_doctor(
@@ -139,10 +147,10 @@ async def odoo_doctor(
 
 
 TOOLS = (
-    ToolSpec(install_module, read_only=False, destructive=False, idempotent=True),
-    ToolSpec(upgrade_module, read_only=False, destructive=False, idempotent=True),
-    ToolSpec(test_module, read_only=False, destructive=False, idempotent=True),
-    ToolSpec(odoo_doctor, read_only=True, idempotent=True),
+    ToolSpec(install_module, "Install modules in Odoo", read_only=False, destructive=False, idempotent=True),
+    ToolSpec(upgrade_module, "Upgrade modules in Odoo", read_only=False, destructive=False, idempotent=True),
+    ToolSpec(test_module, "Run module tests in Odoo", read_only=False, destructive=False, idempotent=True),
+    ToolSpec(odoo_doctor, "Check the Odoo setup", read_only=True, idempotent=True),
 )
 
 

@@ -54,7 +54,7 @@ async def test_tools_are_listed_read_only_with_output_schemas(
 async def test_find_model_over_the_bundled_example_addons(
     server_for: Callable[..., Any], addons: Path
 ) -> None:
-    text, data = await _call(server_for(addons), "find_model", name="library.book")
+    text, data = await _call(server_for(addons), "find_model", model="library.book")
     assert data["defined_in"][0]["module"] == "library_base"
     assert [p["module"] for p in data["extended_by"]] == ["library_loan"]
     fields = {f["name"]: f["module"] for f in data["fields"]}
@@ -81,7 +81,7 @@ async def test_each_tool_answers(server_for: Callable[..., Any], tree: Path) -> 
     server = server_for(tree / "project", odoo_path=tree / "odoo")
     _, listed = await _call(server, "list_modules", depends_on="fleet_base")
     assert [m["name"] for m in listed["modules"]] == ["broken_files", "fleet_auto", "fleet_extra"]
-    _, info = await _call(server, "module_info", name="fleet_extra")
+    _, info = await _call(server, "module_info", module="fleet_extra")
     assert info["dependents"] == ["fleet_auto"] and info["readonly"] is False
     _, field = await _call(server, "find_field", field="state", model="fleet.vehicle")
     assert [m["module"] for m in field["matches"]] == ["fleet_base", "fleet_extra"]
@@ -99,8 +99,8 @@ async def test_resources_match_their_tools(server_for: Callable[..., Any], tree:
     server = server_for(tree / "project", odoo_path=tree / "odoo")
     pairs = [
         ("odoo://project", "project_map", {}),
-        ("odoo://module/fleet_extra", "module_info", {"name": "fleet_extra"}),
-        ("odoo://model/fleet.vehicle", "find_model", {"name": "fleet.vehicle"}),
+        ("odoo://module/fleet_extra", "module_info", {"module": "fleet_extra"}),
+        ("odoo://model/fleet.vehicle", "find_model", {"model": "fleet.vehicle"}),
     ]
     for uri, tool, arguments in pairs:
         text, _ = await _call(server, tool, **arguments)
@@ -108,13 +108,13 @@ async def test_resources_match_their_tools(server_for: Callable[..., Any], tree:
     async with Client(server) as client:
         templates = {t.uri_template for t in (await client.list_resource_templates()).resource_templates}
         static = {str(r.uri) for r in (await client.list_resources()).resources}
-    assert {"odoo://module/{name}", "odoo://model/{name}"} <= templates and "odoo://project" in static
+    assert {"odoo://module/{module}", "odoo://model/{model}"} <= templates and "odoo://project" in static
 
 
 async def test_errors_say_what_to_do(server_for: Callable[..., Any], tree: Path) -> None:
     server = server_for(tree / "project")
     async with Client(server) as client:
-        result = await client.call_tool("find_model", {"name": "fleet.vehicles"})
+        result = await client.call_tool("find_model", {"model": "fleet.vehicles"})
         assert result.is_error
         assert "Did you mean: fleet.vehicle" in result.content[0].text  # type: ignore[union-attr]
         result = await client.call_tool("project_map", {"budget": 5})
@@ -131,7 +131,7 @@ async def test_odoo_source_next_to_odoo_bin(server_for: Callable[..., Any], tree
     server = server_for(tree / "project", odoo_bin=tree / "odoo" / "odoo-bin")
     text, _ = await _call(server, "project_map")
     assert text.startswith("# Odoo 17.0 project")
-    _, base = await _call(server, "module_info", name="base")
+    _, base = await _call(server, "module_info", module="base")
     assert base["readonly"] is True
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -41,9 +42,38 @@ async def test_guidelines_resource_is_series_specific(
 async def test_guidelines_tool_mirrors_the_resource(server_for: Callable[..., Any], addons: Path) -> None:
     async with Client(server_for(addons)) as client:
         resource = _text(await client.read_resource("odoo://guidelines/17.0"))
-        result = await client.call_tool("get_guidelines", {"version": "17.0"})
+        result = await client.call_tool("get_guidelines", {"series": "17.0"})
     assert not result.is_error
     assert result.structured_content == {"series": "17.0", "text": resource}
+    # What a model reads is the markdown itself, not a JSON dump with escaped newlines.
+    assert result.content[0].text == resource  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("asked", ["15.0", "banana", "12"])
+async def test_an_unsupported_series_is_an_error_naming_the_supported_ones(
+    server_for: Callable[..., Any], addons: Path, asked: str
+) -> None:
+    # It used to answer with the 18.0 text as if it were the one asked for.
+    async with Client(server_for(addons)) as client:
+        result = await client.call_tool("get_guidelines", {"series": asked})
+        with pytest.raises(MCPError, match=re.escape("supported are 16.0, 17.0, 18.0, 19.0")):
+            await client.read_resource(f"odoo://guidelines/{asked}")
+        with pytest.raises(MCPError, match=re.escape("supported are 16.0")):
+            await client.get_prompt("odoo_developer", {"series": asked})
+    assert result.is_error
+    text = result.content[0].text  # type: ignore[union-attr]
+    assert repr(asked) in text and "supported are 16.0, 17.0, 18.0, 19.0" in text
+
+
+async def test_the_old_version_argument_still_works_and_says_it_is_deprecated(
+    server_for: Callable[..., Any], addons: Path
+) -> None:
+    async with Client(server_for(addons)) as client:
+        result = await client.call_tool("get_guidelines", {"version": "17.0"})
+        developer = await client.get_prompt("odoo_developer", {"version": "16.0"})
+    assert not result.is_error and result.structured_content["series"] == "17.0"  # type: ignore[index]
+    assert "`version` is now `series`" in result.content[-1].text  # type: ignore[union-attr]
+    assert "Odoo 16.0" in developer.messages[0].content.text  # type: ignore[union-attr]
 
 
 @pytest.fixture
@@ -80,11 +110,13 @@ async def test_prompts_are_listed_with_their_arguments(server_for: Callable[...,
     assert set(prompts) >= {"odoo_developer", "add_field", "new_model", "fix_install_error", "migrate_module"}
     required = {a.name for a in prompts["add_field"].arguments or [] if a.required}
     assert required == {"module", "model", "field_name", "field_type"}
+    undescribed = [(p.name, a.name) for p in prompts.values() for a in p.arguments or [] if not a.description]
+    assert undescribed == []
 
 
 async def test_task_prompts_render_their_arguments(server_for: Callable[..., Any], addons: Path) -> None:
     async with Client(server_for(addons)) as client:
-        dev = await client.get_prompt("odoo_developer", {"version": "17.0"})
+        dev = await client.get_prompt("odoo_developer", {"series": "17.0"})
         field = await client.get_prompt(
             "add_field",
             {"module": "library_loan", "model": "library.book", "field_name": "shelf", "field_type": "Char"},

@@ -167,7 +167,8 @@ def maybe_values(filled: Annotated[bool, Field(description="Fill the optional fi
 async def test_published_output_schema_uses_type_lists_and_still_validates(
     make_settings: Callable[..., Settings], addons: Path
 ) -> None:
-    server = build_server(make_settings(addons), extra_tools=[ToolSpec(maybe_values, read_only=True)])
+    spec = ToolSpec(maybe_values, "Maybe values", read_only=True)
+    server = build_server(make_settings(addons), extra_tools=[spec])
     async with Client(server) as client:
         [tool] = [t for t in (await client.list_tools()).tools if t.name == "maybe_values"]
         props = (tool.output_schema or {})["properties"]

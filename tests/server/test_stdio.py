@@ -127,6 +127,41 @@ def test_raw_malformed_frames_do_not_stop_the_server(addons: Path, tmp_path: Pat
     assert proc.returncode == 0  # EOF on stdin is a clean shutdown
 
 
+def test_a_request_without_method_is_answered_and_not_logged_as_dropped(addons: Path, tmp_path: Path) -> None:
+    # The README promises -32600 for a malformed request whose id can be read; an id-only frame
+    # used to get no answer at all, and answered frames were logged as "dropped".
+    proc = subprocess.Popen(
+        [*SERVE, "--addons-path", str(addons)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=clean_env(tmp_path),
+        cwd=tmp_path,
+    )
+    assert proc.stdin is not None and proc.stderr is not None
+    try:
+        proc.stdin.write(INITIALIZE)
+        proc.stdin.flush()
+        assert read_frame(proc)["id"] == 1
+        proc.stdin.write(frame(None, "notifications/initialized"))
+        proc.stdin.write(b'{"jsonrpc":"2.0","id":3}\n')
+        proc.stdin.write(b'{"jsonrpc":"2.0","id":4,"result":{}}\n')  # a response: never answered
+        proc.stdin.write(b"garbage\n")
+        proc.stdin.write(frame(99, "ping"))
+        proc.stdin.flush()
+        replies = [read_frame(proc), read_frame(proc)]
+    finally:
+        proc.stdin.close()
+        proc.wait(timeout=60)
+    said = proc.stderr.read().decode()
+    assert [r["id"] for r in replies] == [3, 99]
+    assert replies[0]["error"]["code"] == -32600  # type: ignore[index]
+    assert '"method" is missing' in replies[0]["error"]["message"]  # type: ignore[index]
+    # One line each (the log handler may wrap the frame's text onto the next lines).
+    assert said.count("dropped a malformed frame") == 1 and "garbage" in said
+    assert said.count("answered a malformed request") == 1
+
+
 def test_stdout_carries_frames_only_even_when_tools_print(addons: Path, tmp_path: Path) -> None:
     async def session() -> None:
         params = StdioServerParameters(
