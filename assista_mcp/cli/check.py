@@ -18,18 +18,29 @@ from typing import Any, Protocol
 
 from assista_mcp.cli.common import add_project_flags, settings_from_args
 from assista_mcp.settings import Settings
-from odoo_tools.addons import Addon
+from odoo_tools.addons import Addon, odoo_core_roots
+from odoo_tools.errors import InvalidInput
 from odoo_tools.findings import Finding, sort_findings
 from odoo_tools.lint import (
     CHECKS,
+    SEARCH_DEPTH,
     FileDigests,
+    LineReader,
     LintCache,
     LintProject,
     changed_files,
+    changed_lines,
     changed_modules,
+    core_roots_from_python,
     lint_addons_sync,
     load_project,
+    on_changed_lines,
+    read_baseline,
+    roots_for_targets,
     shard,
+    split_core_roots,
+    without_known,
+    write_baseline,
 )
 from odoo_tools.lint.reporters import FORMATS, Report, render
 
@@ -70,6 +81,14 @@ class LintProducer:
         )
         parser.add_argument(
             "--no-cache", action="store_true", help="ignore and do not write the findings cache"
+        )
+        parser.add_argument(
+            "--profile",
+            choices=("auto", "default", "oca"),
+            default="auto",
+            help="severity grading: default (error = breaks install/upgrade/runtime or security), "
+            "oca (OCA's mandatory checks are errors); auto: oca when the repository has OCA's "
+            "configuration (.pylintrc-mandatory, OCA pre-commit), else default",
         )
 
     def units(self, args: argparse.Namespace, addons: list[Addon]) -> int:
@@ -121,6 +140,16 @@ def add_parsers(subparsers: Any) -> None:
         "--with-dependents", action="store_true", help="with --changed: add their dependents"
     )
     selection.add_argument("--shard", metavar="I/N", help="check only the I-th of N deterministic slices")
+    adoption = parser.add_argument_group("adopting on an existing repository")
+    adoption.add_argument(
+        "--baseline",
+        metavar="FILE",
+        help="known findings: written on first use, later runs fail only on findings not in it",
+    )
+    adoption.add_argument("--update-baseline", action="store_true", help="rewrite --baseline FILE")
+    adoption.add_argument(
+        "--new-only", action="store_true", help="report only findings on lines changed since --base"
+    )
     output = parser.add_argument_group("output")
     output.add_argument("--format", choices=sorted(FORMATS), default="text")
     output.add_argument("--output", metavar="FILE", help="write the report there (a summary still prints)")
@@ -131,15 +160,33 @@ def add_parsers(subparsers: Any) -> None:
 
 
 def run_check(args: argparse.Namespace) -> int:
+    if args.update_baseline and not args.baseline:
+        raise InvalidInput(
+            "--update-baseline needs --baseline FILE.", "Add --baseline FILE (e.g. .assista-baseline.json)."
+        )
     settings = settings_from_args(args)
+    if not settings.addons_paths:  # like ruff or flake8: the paths given, else the current folder
+        roots = roots_for_targets(args.targets)
+        if not roots:
+            return _nothing_found(args.targets)
+        settings = settings.model_copy(update={"addons_paths": roots})
     settings.workspace()  # fail early, with the sandbox's message, on a missing or bad addons path
+    roots, core_roots = _roots(settings)
     project = load_project(
-        settings.addons_paths,
-        odoo_path=settings.odoo_path,
+        roots,
+        core_roots,
+        odoo_path=settings.odoo_source(),
         series_setting=settings.odoo_series,
         cache_dir=None if getattr(args, "no_cache", False) else settings.cache_dir,
     )
+    if getattr(args, "profile", "auto") != "auto":
+        project.profile = args.profile
     started = time.monotonic()
+    if not project.checkable() and not project.skipped():
+        raise InvalidInput(
+            f"No Odoo module found in the addons roots: {', '.join(str(r) for r in roots)}.",
+            "Point --addons-path at the folders that hold the modules (each with a __manifest__.py).",
+        )
     addons = _select(args, project)
     findings: list[Finding] = []
     checks: list[str] = []
@@ -148,17 +195,80 @@ def run_check(args: argparse.Namespace) -> int:
             ctx = CheckContext(args, settings, project, addons, advance)
             findings += producer.produce(ctx)
             checks += ctx.checks
+    notes = project.notes(addons)
+    findings = _adopted(args, project, sort_findings(findings), notes)
     report = Report(
-        findings=sort_findings(findings),
+        findings=findings,
         modules=[a.name for a in addons],
         checks=tuple(checks),
         fail_on=args.fail_on,
         series=project.series,
         seconds=time.monotonic() - started,
         display_path=_display_path(project),
+        skipped=project.skipped(args.targets),
+        notes=notes,
     )
     _emit(args, report)
     return 1 if report.failed else 0
+
+
+def _roots(settings: Settings) -> tuple[list[Path], list[Path]]:
+    """The project's own addons roots, and Odoo's core addons folders (read-only, for the static
+    checks): from --odoo-path or odoo-bin's folder, core folders listed in the addons path
+    (odoo.conf), else the ``odoo.addons`` of the Odoo that --odoo-python imports."""
+    own, core = split_core_roots(settings.addons_paths)
+    source = settings.odoo_source()
+    if source is not None:
+        core = odoo_core_roots(source) + [c for c in core if c not in odoo_core_roots(source)]
+    if not core and settings.odoo_python:
+        core = core_roots_from_python(settings.odoo_python)
+    return own, core
+
+
+def _nothing_found(targets: list[str]) -> int:
+    """Files outside every module (setup.py from a pre-commit hook) are nothing to check; a
+    folder without modules is a usage error."""
+    if targets and all(not Path(t).is_dir() for t in targets):
+        print("ok: no file inside an Odoo module, nothing to check")
+        return 0
+    looked = ", ".join(targets) if targets else f"{Path.cwd()} (the current folder)"
+    raise InvalidInput(
+        f"No Odoo module found in {looked} (nor in its subfolders, {SEARCH_DEPTH} levels down).",
+        "Give a module folder, a folder of modules or a file inside a module, or pass --addons-path.",
+    )
+
+
+def _adopted(
+    args: argparse.Namespace, project: LintProject, findings: list[Finding], notes: list[str]
+) -> list[Finding]:
+    """--new-only and --baseline: what is left to report, with a note on what was hidden."""
+    where = _absolute_path(project)
+    if args.new_only:
+        kept = on_changed_lines(findings, changed_lines(Path.cwd(), args.base), where)
+        notes.append(
+            f"new-only: {kept.hidden} finding(s) on lines unchanged since {args.base or 'the base'} hidden"
+        )
+        findings = kept.findings
+    if not args.baseline:
+        return findings
+    path, reader = Path(args.baseline), LineReader(where)
+    if args.update_baseline or not path.exists():
+        count = write_baseline(path, findings, reader)
+        notes.append(
+            f"baseline {path} written with {count} known finding(s); later runs fail only on new ones"
+        )
+        return []
+    kept = without_known(findings, read_baseline(path), reader)
+    notes.append(f"baseline {path}: {kept.hidden} known finding(s) hidden")
+    return kept.findings
+
+
+def _absolute_path(project: LintProject) -> Callable[[Finding], Path]:
+    def where(finding: Finding) -> Path:
+        addon = project.addon_set.addons.get(finding.module)
+        return addon.root / finding.path if addon is not None else Path(finding.path)
+
+    return where
 
 
 def _checks(args: argparse.Namespace) -> list[str]:

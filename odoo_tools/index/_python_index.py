@@ -57,6 +57,7 @@ def _classes(tree: ast.Module) -> list[ast.ClassDef]:
 
 def _model_class(node: ast.ClassDef) -> ModelClass | None:
     attrs = _class_attrs(node)
+    assigned = _assigned_names(node)
     name = attrs.get("_name")
     inherit = _names(attrs.get("_inherit"))
     if not isinstance(name, str):
@@ -69,7 +70,7 @@ def _model_class(node: ast.ClassDef) -> ModelClass | None:
         model=model,
         class_name=node.name,
         line=node.lineno,
-        kind=_kind(node),
+        kind="abstract" if attrs.get("_abstract") is True else _kind(node),
         defines=name is not None and name not in inherit,
         inherit=inherit,
         inherits=tuple(sorted(inherits.items())) if isinstance(inherits, dict) else (),
@@ -78,7 +79,19 @@ def _model_class(node: ast.ClassDef) -> ModelClass | None:
         rec_name=_text(attrs.get("_rec_name")),
         fields=tuple(f for stmt in node.body if (f := _field(stmt)) is not None),
         methods=tuple(_method(stmt) for stmt in node.body if isinstance(stmt, ast.FunctionDef)),
+        described="_description" in assigned,
+        registered=attrs.get("_register") is not False,
     )
+
+
+def _assigned_names(node: ast.ClassDef) -> set[str]:
+    """Every class attribute given a value, literal or not (``_description = __doc__``)."""
+    names = set()
+    for stmt in node.body:
+        target, value = _assignment(stmt)
+        if target and value is not None:
+            names.add(target)
+    return names
 
 
 def _class_attrs(node: ast.ClassDef) -> dict[str, Any]:

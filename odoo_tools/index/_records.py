@@ -54,6 +54,8 @@ class ModelClass:
     rec_name: str = ""
     fields: tuple[FieldDef, ...] = ()
     methods: tuple[MethodDef, ...] = ()
+    described: bool = False  # ``_description`` is set, literally or not (``__doc__``, a call...)
+    registered: bool = True  # False for ``_register = False`` (a Python-only base class)
 
     @property
     def parents(self) -> tuple[str, ...]:

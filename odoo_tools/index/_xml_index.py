@@ -2,7 +2,8 @@
 
 Parsed with lxml with entities and network access off (a data file is untrusted input). Line
 numbers come from lxml's ``sourceline``. Files whose root is not ``<odoo>``/``<openerp>`` (OWL
-templates, reports' raw XML...) are indexed as empty.
+templates, reports' raw XML...) are indexed as empty; a bare ``<data>`` root loads like ``<odoo>``.
+``ir.model.access`` records become access rules, as the CSV rows do.
 """
 
 from __future__ import annotations
@@ -12,13 +13,22 @@ from dataclasses import dataclass, field
 from lxml import etree
 
 from odoo_tools.findings import Finding
-from odoo_tools.index._records import ActionDef, FileData, MenuDef, RuleDef, ViewDef, XmlRecord, qualify
+from odoo_tools.index._records import (
+    AccessRow,
+    ActionDef,
+    FileData,
+    MenuDef,
+    RuleDef,
+    ViewDef,
+    XmlRecord,
+    qualify,
+)
 
 VIEW_TYPES = frozenset(
     {"list", "tree", "form", "kanban", "search", "graph", "pivot", "calendar", "gantt", "activity"}
     | {"qweb", "map", "cohort", "hierarchy"}
 )
-_ROOTS = ("odoo", "openerp")
+_ROOTS = ("odoo", "openerp", "data")
 _ACTION_MODELS = ("ir.actions.act_window", "ir.actions.server", "ir.actions.report", "ir.actions.client")
 _ACTION_TAGS = {"act_window": "ir.actions.act_window", "report": "ir.actions.report"}
 _PARSER = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=False, remove_comments=True)
@@ -31,6 +41,7 @@ class _Collected:
     menus: list[MenuDef] = field(default_factory=list)
     actions: list[ActionDef] = field(default_factory=list)
     rules: list[RuleDef] = field(default_factory=list)
+    access: list[AccessRow] = field(default_factory=list)
 
 
 def parse_xml(data: bytes, rel: str, module: str) -> FileData:
@@ -50,6 +61,7 @@ def parse_xml(data: bytes, rel: str, module: str) -> FileData:
         return FileData(path=rel, module=module, kind="xml", findings=(finding,))
     out = _Collected()
     if root.tag in _ROOTS:
+        # ``<data noupdate="1">`` as the root means what it means inside ``<odoo>``.
         _walk(root, module, out, noupdate=_is_true(root.get("noupdate")), parent_menu="")
     return FileData(
         path=rel,
@@ -60,6 +72,7 @@ def parse_xml(data: bytes, rel: str, module: str) -> FileData:
         menus=tuple(out.menus),
         actions=tuple(out.actions),
         rules=tuple(out.rules),
+        access=tuple(out.access),
     )
 
 
@@ -102,6 +115,8 @@ def _record(node: etree._Element, module: str, out: _Collected, noupdate: bool) 
                 xml_id, line, values.get("name", ""), values.get("parent_id", ""), values.get("action", "")
             )
         )
+    elif model == "ir.model.access":
+        out.access.append(_access(xml_id, line, values, module))
     elif model == "ir.rule":
         out.rules.append(
             RuleDef(
@@ -130,6 +145,25 @@ def _field_values(node: etree._Element, module: str) -> dict[str, str]:
         elif name != "arch":
             values[name] = (child.text or "").strip()
     return values
+
+
+def _access(xml_id: str, line: int, values: dict[str, str], module: str) -> AccessRow:
+    def ref(name: str) -> str:
+        value = values.get(name, "")
+        refs = _eval_refs(value, module) if "ref(" in value else ()
+        return refs[0] if refs else value
+
+    return AccessRow(
+        xml_id=xml_id,
+        line=line,
+        name=values.get("name", ""),
+        model_ref=ref("model_id"),
+        group=ref("group_id"),
+        perm_read=_is_true(values.get("perm_read")),
+        perm_write=_is_true(values.get("perm_write")),
+        perm_create=_is_true(values.get("perm_create")),
+        perm_unlink=_is_true(values.get("perm_unlink")),
+    )
 
 
 def _view(node: etree._Element, xml_id: str, line: int, values: dict[str, str]) -> ViewDef:

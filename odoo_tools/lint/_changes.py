@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
+from typing import Any
 
 from odoo_tools.addons import Addon
 from odoo_tools.errors import ConfigError, InvalidInput, ToolMissing
@@ -12,13 +14,41 @@ from odoo_tools.lint._project import LintProject
 
 CONFIG_FILES = frozenset(
     {".pylintrc", ".pylintrc-mandatory", ".flake8", "setup.cfg", "tox.ini", ".oca_hooks.cfg"}
+    | {".pre-commit-config.yaml", ".ruff.toml", "ruff.toml"}
 )
+_HUNK = re.compile(r"^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@")
 DEFAULT_BASES = ("origin/HEAD", "origin/main", "origin/master", "main", "master")
 
 
 def changed_files(start: Path, base: str | None) -> tuple[Path, list[Path]]:
     """(repository top, changed paths): the merge base of ``base`` and HEAD against the work
     tree, plus untracked files. Deleted files are included (their module still changed)."""
+    repo, top, since = _repo_and_base(start, base)
+    names = _git_diff(repo, "--name-only", "--no-renames", since)
+    paths = [top / name for name in names.splitlines() if name] + [top / n for n in repo.untracked_files]
+    return top, sorted(set(paths))
+
+
+def changed_lines(start: Path, base: str | None) -> dict[Path, set[int] | None]:
+    """Lines added or changed since the merge base of ``base`` and HEAD, per file (absolute);
+    ``None`` for a file that is new as a whole (untracked)."""
+    repo, top, since = _repo_and_base(start, base)
+    diff = _git_diff(repo, "-U0", "--no-color", "--no-ext-diff", "--no-renames", since)
+    changed: dict[Path, set[int] | None] = {top / n: None for n in repo.untracked_files}
+    current: set[int] | None = None
+    for line in diff.splitlines():
+        if line.startswith("+++ "):
+            name = line[4:]
+            current = set() if name != "/dev/null" else None
+            if current is not None:
+                changed[top / name.removeprefix("b/")] = current
+        elif (hunk := _HUNK.match(line)) and current is not None:
+            first, count = int(hunk.group(1)), int(hunk.group(2) or "1")
+            current.update(range(first, first + count))
+    return changed
+
+
+def _repo_and_base(start: Path, base: str | None) -> tuple[Any, Path, str]:
     try:
         import git
     except ImportError as exc:  # pragma: no cover - GitPython is a dependency
@@ -27,22 +57,33 @@ def changed_files(start: Path, base: str | None) -> tuple[Path, list[Path]]:
         repo = git.Repo(start, search_parent_directories=True)
     except (git.InvalidGitRepositoryError, git.NoSuchPathError) as exc:
         raise ConfigError(
-            f"{start} is not inside a git repository.", "Run --changed inside a git checkout."
+            f"{start} is not inside a git repository.", "Run --changed or --new-only inside a git checkout."
         ) from exc
     except git.GitCommandNotFound as exc:
-        raise ToolMissing("git is not installed.", "Install git to use --changed.") from exc
-    top = Path(repo.working_tree_dir or start)
+        raise ToolMissing("git is not installed.", "Install git to use --changed or --new-only.") from exc
+    top = Path(os.path.realpath(repo.working_tree_dir or start))
     ref = base or _default_base(repo)
     try:
         merge_base = repo.merge_base(ref, "HEAD")
-        names = repo.git.diff("--name-only", "--no-renames", merge_base[0].hexsha if merge_base else ref)
     except (git.GitCommandError, git.BadName, ValueError) as exc:
-        raise InvalidInput(
-            f"Cannot compare with git base {ref!r}: {str(exc).strip().splitlines()[-1]}.",
-            "Give an existing branch, tag or commit with --base (fetch it first in CI).",
-        ) from exc
-    paths = [top / name for name in names.splitlines() if name] + [top / n for n in repo.untracked_files]
-    return top, sorted(set(paths))
+        raise _bad_base(ref, exc) from exc
+    return repo, top, merge_base[0].hexsha if merge_base else ref
+
+
+def _git_diff(repo: Any, *args: str) -> str:
+    import git
+
+    try:
+        return str(repo.git.diff(*args))
+    except (git.GitCommandError, git.BadName, ValueError) as exc:
+        raise _bad_base(args[-1], exc) from exc
+
+
+def _bad_base(ref: str, exc: Exception) -> InvalidInput:
+    return InvalidInput(
+        f"Cannot compare with git base {ref!r}: {str(exc).strip().splitlines()[-1]}.",
+        "Give an existing branch, tag or commit with --base (fetch it first in CI).",
+    )
 
 
 def _default_base(repo: object) -> str:

@@ -4,8 +4,11 @@ Looked up from the addons root upwards, stopping at the repository top (the firs
 ``.git``) or the file-system root; the closest file wins:
 - pylint: ``.pylintrc`` (mandatory + optional) and ``.pylintrc-mandatory`` (the failing set);
 - flake8: ``.flake8``, or ``setup.cfg`` / ``tox.ini`` with a ``[flake8]`` section;
-- oca-odoo-pre-commit-hooks: ``.oca_hooks.cfg``.
-Our defaults (adapted from OCA's templates) live in ``odoo_tools/lint/config/``.
+- oca-odoo-pre-commit-hooks: ``.oca_hooks.cfg``;
+- ``.pre-commit-config.yaml`` (OCA style): its pylint-odoo ``--rcfile``s and message selections,
+  the OCA hooks' disabled checks, ruff or flake8, the ``exclude`` regex (``_precommit``).
+Our defaults (adapted from OCA's templates) live in ``odoo_tools/lint/config/``. Project files
+are given to the linters only after ``_safe_config`` removed what would run the project's code.
 """
 
 from __future__ import annotations
@@ -13,8 +16,11 @@ from __future__ import annotations
 import configparser
 import functools
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+
+from odoo_tools.lint._precommit import TEMPLATE_HOOKS_DISABLED, PreCommit, read_pre_commit
+from odoo_tools.lint._safe_config import safe_flake8, safe_pylintrc
 
 CONFIG_DIR = Path(__file__).resolve().parent / "config"
 DEFAULT_PYLINTRC = CONFIG_DIR / "pylintrc"
@@ -31,6 +37,15 @@ class LintConfig:
     pylint_is_default: bool  # ours: valid-odoo-versions comes from the project's series
     flake8_config: Path
     oca_hooks_config: Path | None
+    oca_grading: bool = False  # OCA's configuration found (or --profile oca): mandatory = error
+    pylint_args: tuple[str, ...] = ()  # the pre-commit's --enable/--disable/--valid-odoo-versions
+    hooks_disabled: frozenset[str] = TEMPLATE_HOOKS_DISABLED
+    python_linter: str = "flake8"  # or "ruff", when the repository uses it
+    ruff_config: Path | None = None
+    exclude: str | None = None  # the pre-commit's exclude regex, on paths relative to ``top``
+    top: Path | None = None  # the repository top (the folder of the pre-commit file)
+    ignored: tuple[str, ...] = ()  # settings dropped because they would run the project's code
+    used: tuple[str, ...] = field(default=())  # the project files this configuration came from
 
     @functools.cached_property
     def mandatory_messages(self) -> frozenset[str] | None:
@@ -41,27 +56,94 @@ class LintConfig:
     def fingerprint(self) -> str:
         """Changes whenever any configuration file's content changes (part of the cache key);
         read once per ``LintConfig`` (one per root and run), not once per module and check."""
-        digest = hashlib.sha256()
-        for path in (self.pylintrc, self.pylintrc_mandatory, self.flake8_config, self.oca_hooks_config):
+        digest = hashlib.sha256(b"oca" if self.oca_grading else b"default")
+        digest.update(repr((self.pylint_args, sorted(self.hooks_disabled), self.python_linter)).encode())
+        files = (self.pylintrc, self.pylintrc_mandatory, self.flake8_config, self.oca_hooks_config)
+        for path in (*files, self.ruff_config):
             digest.update(str(path).encode())
             if path is not None and path.is_file():
                 digest.update(path.read_bytes())
         return digest.hexdigest()
 
 
-def config_for_root(root: Path) -> LintConfig:
-    """The configuration for the addons root ``root``: project files first, then our defaults."""
+def config_for_root(root: Path, profile: str | None = None) -> LintConfig:
+    """The configuration for the addons root ``root``: project files first, then our defaults.
+    ``profile`` "oca" or "default" forces the grading; otherwise OCA's files select OCA's."""
     folders = _search_folders(root)
-    optional = _first_file(folders, ".pylintrc")
-    mandatory = _first_file(folders, ".pylintrc-mandatory")
-    own_pylint = optional is not None or mandatory is not None
+    pre_commit = read_pre_commit(_first_file(folders, ".pre-commit-config.yaml"))
+    optional, mandatory = _pylintrcs(folders, pre_commit)
+    own_rc = optional or mandatory
+    own_pylint = own_rc is not None
+    pylintrc = safe_pylintrc(own_rc) if own_rc is not None else None
+    flake8 = _flake8_file(folders)
+    safe_flake = safe_flake8(flake8) if flake8 else None
+    ruff = _ruff_file(folders)
+    linter = pre_commit.python_linter or ("ruff" if ruff and not flake8 else "flake8")
+    used = [str(p) for p in (pre_commit.path, optional, mandatory) if p is not None]
+    used += [str(ruff)] if linter == "ruff" and ruff else [str(flake8)] if flake8 else []
     return LintConfig(
-        pylintrc=optional or mandatory or DEFAULT_PYLINTRC,
+        pylintrc=pylintrc.path if pylintrc else DEFAULT_PYLINTRC,
         pylintrc_mandatory=mandatory or optional or DEFAULT_PYLINTRC_MANDATORY,
         pylint_is_default=not own_pylint,
-        flake8_config=_flake8_file(folders) or DEFAULT_FLAKE8,
+        flake8_config=safe_flake.path if safe_flake else DEFAULT_FLAKE8,
         oca_hooks_config=_first_file(folders, ".oca_hooks.cfg"),
+        oca_grading=profile == "oca" or (profile is None and _has_oca_setup(folders)),
+        pylint_args=pre_commit.pylint_args,
+        hooks_disabled=pre_commit.hooks_disabled,
+        python_linter=linter,
+        ruff_config=ruff if linter == "ruff" else None,
+        exclude=pre_commit.exclude,
+        top=pre_commit.path.parent if pre_commit.path else None,
+        ignored=(pylintrc.ignored if pylintrc else ()) + (safe_flake.ignored if safe_flake else ()),
+        used=tuple(dict.fromkeys(used)),
     )
+
+
+def _pylintrcs(folders: list[Path], pre_commit: PreCommit) -> tuple[Path | None, Path | None]:
+    """(optional rc, mandatory rc): the pre-commit's --rcfile arguments first, else the files."""
+    listed = [p for p in pre_commit.pylint_rcfiles if p.is_file()]
+    if listed:
+        mandatory = next((p for p in listed if "mandatory" in p.name), None)
+        optional = next((p for p in listed if p != mandatory), None)
+        return optional, mandatory
+    return _first_file(folders, ".pylintrc"), _first_file(folders, ".pylintrc-mandatory")
+
+
+def _ruff_file(folders: list[Path]) -> Path | None:
+    for folder in folders:
+        for name in (".ruff.toml", "ruff.toml"):
+            if (folder / name).is_file():
+                return folder / name
+        pyproject = folder / "pyproject.toml"
+        if pyproject.is_file() and "[tool.ruff" in pyproject.read_text(encoding="utf-8", errors="replace"):
+            return pyproject
+    return None
+
+
+def config_note(config: LintConfig) -> str:
+    """One line saying which configuration a run used."""
+    grading = "OCA grading (mandatory = error)" if config.oca_grading else "default grading"
+    python = f"{config.python_linter} for Python style"
+    if not config.used:
+        return f"configuration: OCA template defaults (no project configuration found); {python}; {grading}"
+    disabled = (
+        f"; OCA hooks disabled: {', '.join(sorted(config.hooks_disabled))}" if config.hooks_disabled else ""
+    )
+    return f"configuration: {', '.join(config.used)}; {python}{disabled}; {grading}"
+
+
+def _has_oca_setup(folders: list[Path]) -> bool:
+    """OCA's template: a ``.pylintrc-mandatory``, or a pre-commit running OCA's linters."""
+    if _first_file(folders, ".pylintrc-mandatory") is not None:
+        return True
+    pre_commit = _first_file(folders, ".pre-commit-config.yaml")
+    if pre_commit is None:
+        return False
+    try:
+        text = pre_commit.read_text(encoding="utf-8", errors="replace").lower()
+    except OSError:
+        return False
+    return "oca/pylint-odoo" in text or "oca/odoo-pre-commit-hooks" in text
 
 
 def enabled_messages(rcfile: Path) -> frozenset[str] | None:

@@ -24,6 +24,8 @@ from odoo_tools.lint._common import (
     tail,
 )
 from odoo_tools.lint._configs import LintConfig
+from odoo_tools.lint._ruff import run_ruff
+from odoo_tools.lint._safe_config import private_dir
 from odoo_tools.process import run_process
 
 SOURCE = "flake8"
@@ -40,6 +42,7 @@ HINTS = {
 def flake8_argv(addons: Sequence[Addon], config: LintConfig) -> list[str]:
     return [
         sys.executable,
+        "-P",  # the working folder is never importable
         "-m",
         "flake8",
         f"--config={config.flake8_config}",
@@ -53,6 +56,8 @@ def flake8_argv(addons: Sequence[Addon], config: LintConfig) -> list[str]:
 async def run_flake8(addons: Sequence[Addon], config: LintConfig) -> ByModule:
     if not addons:
         return {}
+    if config.python_linter == "ruff":  # the repository lints with ruff: run what it runs
+        return await run_ruff(addons, config)
     if missing_package("flake8"):
         return failure_for_all(
             addons,
@@ -61,7 +66,9 @@ async def run_flake8(addons: Sequence[Addon], config: LintConfig) -> ByModule:
             "flake8 is not installed, so it did not run.",
             "pip install flake8",
         )
-    result = await run_process(flake8_argv(addons, config), env=linter_env(), timeout=LINTER_TIMEOUT_SECONDS)
+    result = await run_process(
+        flake8_argv(addons, config), env=linter_env(), cwd=private_dir(), timeout=LINTER_TIMEOUT_SECONDS
+    )
     if result.timed_out or result.returncode != 0:
         return failure_for_all(
             addons,

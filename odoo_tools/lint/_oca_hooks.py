@@ -1,9 +1,8 @@
 """XML/CSV/PO checks from oca-odoo-pre-commit-hooks, normalized into findings.
 
 The hooks run in a child process (``odoo_tools.lint._oca_worker``) because they change the
-working directory. OCA's pre-commit fails on all of them; we grade the purely cosmetic ones
-(header spelling, attribute style) as warnings so a project that follows Odoo's own style
-(``encoding="utf-8"``) is not blocked, and everything that breaks or hides data as errors.
+working directory. OCA's pre-commit fails on all of them, so they come out as errors here;
+``_grading`` turns the cosmetic ones (header spelling, attribute style) into infos by default.
 """
 
 from __future__ import annotations
@@ -28,27 +27,10 @@ from odoo_tools.lint._common import (
     tail,
 )
 from odoo_tools.lint._configs import LintConfig
+from odoo_tools.lint._safe_config import private_dir
 from odoo_tools.process import run_process
 
 SOURCE = "oca-hooks"
-WARNINGS = frozenset(
-    {
-        "file-not-used",
-        "prefer-readme-rst",
-        "weblate-component-too-long",
-        "xml-header-missing",
-        "xml-header-wrong",
-        "xml-deprecated-data-node",
-        "xml-redundant-module-name",
-        "xml-field-bool-without-eval",
-        "xml-field-numeric-without-eval",
-        "xml-oe-structure-missing-id",
-        "xml-tag-position",
-        "xml-xpath-translatable-item",
-        "po-pretty-format",
-        "po-requires-module",
-    }
-)
 HINTS = {
     "xml-header-wrong": 'Use the header <?xml version="1.0" encoding="UTF-8" ?>.',
     "xml-duplicate-record-id": "Give each record its own id; the second one silently overwrites the first.",
@@ -59,7 +41,7 @@ HINTS = {
 
 
 def worker_argv(addons: Sequence[Addon], config: LintConfig) -> list[str]:
-    argv = [sys.executable, "-m", "odoo_tools.lint._oca_worker"]
+    argv = [sys.executable, "-P", "-m", "odoo_tools.lint._oca_worker"]
     if config.oca_hooks_config is not None:
         argv += ["--config", str(config.oca_hooks_config)]
     return argv + [str(addon.path) for addon in addons]
@@ -76,7 +58,9 @@ async def run_oca_hooks(addons: Sequence[Addon], config: LintConfig) -> ByModule
             "oca-odoo-pre-commit-hooks is not installed, so the XML/CSV/PO checks did not run.",
             "pip install oca-odoo-pre-commit-hooks",
         )
-    result = await run_process(worker_argv(addons, config), env=linter_env(), timeout=LINTER_TIMEOUT_SECONDS)
+    result = await run_process(
+        worker_argv(addons, config), env=linter_env(), cwd=private_dir(), timeout=LINTER_TIMEOUT_SECONDS
+    )
     try:
         records = [json.loads(line) for line in result.stdout.splitlines() if line.strip()]
     except ValueError:
@@ -91,6 +75,8 @@ async def run_oca_hooks(addons: Sequence[Addon], config: LintConfig) -> ByModule
         )
     found = empty_result(addons)
     for record in records:
+        if record["code"] in config.hooks_disabled:  # disabled in the repository's pre-commit
+            continue
         path = Path(record["path"])
         addon = owner_of(path, addons) or owner_of(Path(record["module_dir"]), addons) or addons[0]
         found[addon.name].append(_finding(record, addon, path))
@@ -98,7 +84,8 @@ async def run_oca_hooks(addons: Sequence[Addon], config: LintConfig) -> ByModule
 
 
 def grade(code: str) -> Severity:
-    return "warning" if code in WARNINGS else "error"
+    """OCA's grading (its pre-commit fails on every message); ``_grading`` softens it by default."""
+    return "error"
 
 
 def _finding(record: dict[str, Any], addon: Addon, path: Path) -> Finding:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from odoo_tools.addons import Addon, AddonSet, ManifestCache, detect_series, discover_addons
 from odoo_tools.errors import InvalidInput, NotFound
 from odoo_tools.findings import Finding
-from odoo_tools.lint._configs import LintConfig, config_for_root
+from odoo_tools.lint._configs import LintConfig, config_for_root, config_note
 
 if TYPE_CHECKING:
     from odoo_tools.index import ProjectIndex
@@ -24,6 +24,7 @@ class LintProject:
     series: str | None
     roots: tuple[Path, ...]
     index_provider: Callable[[], ProjectIndex] | None = None
+    profile: str | None = None  # "oca" / "default" forces the grading; None: from each root's files
     _configs: dict[Path, LintConfig] = field(default_factory=dict)
     _index: ProjectIndex | None = None
 
@@ -43,7 +44,7 @@ class LintProject:
 
     def config_for(self, addon: Addon) -> LintConfig:
         if addon.root not in self._configs:
-            self._configs[addon.root] = config_for_root(addon.root)
+            self._configs[addon.root] = config_for_root(addon.root, self.profile)
         return self._configs[addon.root]
 
     def checkable(self) -> list[Addon]:
@@ -51,6 +52,55 @@ class LintProject:
         whose manifest does not parse (so they are reported, never silently skipped)."""
         addons = [self.addon_set.addons[name] for name in self.addon_set.names()]
         return [a for a in addons if not a.readonly and (a.installable or not a.manifest.parsed)]
+
+    def notes(self, addons: Sequence[Addon] = ()) -> list[str]:
+        """One line per thing the user should know about this run: the configuration used for
+        ``addons``, what was ignored in it for safety, the limits of the cross-module checks."""
+        notes: list[str] = []
+        for config in dict.fromkeys(self.config_for(a) for a in addons):
+            notes.append(config_note(config))
+            if config.ignored:
+                notes.append(
+                    "ignored in the project's configuration (linters never run the project's code): "
+                    + "; ".join(config.ignored)
+                )
+        return notes + self._source_notes()
+
+    def _source_notes(self) -> list[str]:
+        if self.addon_set.has_odoo_source:
+            return []
+        from odoo_tools.lint._core import core_graph
+
+        used, graph = core_graph(self.series)
+        known = (
+            f"core module names and dependencies known from the bundled Odoo {used} list"
+            + (f" (nearest to {self.series})" if self.series and used != self.series else "")
+            if graph
+            else "core modules unknown"
+        )
+        return [
+            f"cross-module checks limited: no Odoo source found, so models and xml ids of Odoo's core "
+            f"modules are not checked ({known}). To check them, pass --odoo-path SRC, --odoo-bin, "
+            "an odoo.conf whose addons_path holds Odoo's addons, or --odoo-python of a pip-installed Odoo."
+        ]
+
+    def skipped(self, targets: Sequence[str] = ()) -> dict[str, str]:
+        """Modules of the project's own roots left out on purpose, with the reason (so a run
+        never drops one silently): ``installable: False`` in their manifest."""
+        scope = [Path(os.path.realpath(t)) for t in targets if os.sep in t or Path(t).exists()]
+        names = {t for t in targets if t in self.addon_set}
+        skipped = {}
+        for addon in self.addon_set.addons.values():
+            if addon.readonly or addon.installable or not addon.manifest.parsed:
+                continue
+            wanted = (
+                not targets
+                or addon.name in names
+                or any(p == addon.path or p in addon.path.parents or addon.path in p.parents for p in scope)
+            )
+            if wanted:
+                skipped[addon.name] = "installable: False in its manifest"
+        return dict(sorted(skipped.items()))
 
     def select(self, targets: Sequence[str]) -> list[Addon]:
         """Addons named by ``targets`` (module names, module folders, files inside modules, or

@@ -28,6 +28,7 @@ from odoo_tools.lint._common import (
     tail,
 )
 from odoo_tools.lint._configs import LintConfig
+from odoo_tools.lint._safe_config import private_dir
 from odoo_tools.process import run_process
 
 SOURCE = "pylint"
@@ -57,6 +58,7 @@ HINTS = {
 def pylint_argv(addons: Sequence[Addon], config: LintConfig, series: str | None) -> list[str]:
     argv = [
         sys.executable,
+        "-P",  # the working folder is never importable (no project code shadows a linter)
         "-m",
         "pylint",
         f"--rcfile={config.pylintrc}",
@@ -71,6 +73,7 @@ def pylint_argv(addons: Sequence[Addon], config: LintConfig, series: str | None)
     mandatory = config.mandatory_messages
     if mandatory and config.pylintrc != config.pylintrc_mandatory:
         argv.append("--enable=" + ",".join(sorted(mandatory)))
+    argv += config.pylint_args  # the repository's pre-commit selections come last: they win
     return argv + [str(addon.path) for addon in addons]
 
 
@@ -86,7 +89,10 @@ async def run_pylint(addons: Sequence[Addon], config: LintConfig, series: str | 
             "Install it: pip install pylint-odoo (or reinstall assista-odoo).",
         )
     result = await run_process(
-        pylint_argv(addons, config, series), env=linter_env(), timeout=LINTER_TIMEOUT_SECONDS
+        pylint_argv(addons, config, series),
+        env=linter_env(),
+        cwd=private_dir(),
+        timeout=LINTER_TIMEOUT_SECONDS,
     )
     try:
         messages = json.loads(result.stdout)["messages"]

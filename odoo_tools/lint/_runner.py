@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
@@ -21,6 +22,7 @@ from odoo_tools.lint._common import ByModule, failure_for_all
 from odoo_tools.lint._configs import LintConfig
 from odoo_tools.lint._dedupe import drop_duplicates
 from odoo_tools.lint._flake8 import run_flake8
+from odoo_tools.lint._grading import regrade
 from odoo_tools.lint._oca_hooks import run_oca_hooks
 from odoo_tools.lint._project import LintProject
 from odoo_tools.lint._pylint import run_pylint
@@ -110,10 +112,34 @@ async def lint_addons(
             results[check][name] = findings
             cache.put(keys[(check, name)], findings)
             run.checked.setdefault(check, []).append(name)
-    everything = [f for check in selected for per in results[check].values() for f in per]
+    configs = {a.name: project.config_for(a) for a in addons}
+    everything = [
+        f
+        for check in selected
+        for name, per in results[check].items()
+        for f in regrade(
+            excluded(per, project.addon_set.addons[name], configs[name]), configs[name].oca_grading
+        )
+    ]
     run.findings = sort_findings(drop_duplicates(everything, selected))
     run.seconds = time.monotonic() - started
     return run
+
+
+def excluded(findings: list[Finding], addon: Addon, config: LintConfig) -> list[Finding]:
+    """Findings minus those on files the repository's pre-commit ``exclude`` leaves out."""
+    if config.exclude is None or config.top is None:
+        return findings
+    pattern = re.compile(config.exclude)
+    kept = []
+    for finding in findings:
+        try:
+            rel = (addon.root / finding.path).relative_to(config.top).as_posix()
+        except ValueError:
+            rel = finding.path
+        if not finding.path or not pattern.search(rel):
+            kept.append(finding)
+    return kept
 
 
 def lint_addons_sync(*args: object, **kwargs: object) -> LintRun:

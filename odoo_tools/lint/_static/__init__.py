@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from odoo_tools.addons import Addon, AddonSet, series_major
+from odoo_tools.addons import Addon, series_major
 from odoo_tools.findings import Finding
+from odoo_tools.lint._core import core_graph
 from odoo_tools.lint._static.context import StaticContext
 from odoo_tools.lint._static.deprecations import check_removed
 from odoo_tools.lint._static.manifest_files import check_manifest_files
@@ -26,7 +27,8 @@ if TYPE_CHECKING:
 def static_findings(project: LintProject, addon: Addon) -> list[Finding]:
     """Every static finding for ``addon``."""
     index = project.index()
-    ctx = StaticContext(addon, project.addon_set, index.tables, series_major(project.series))
+    core = {} if project.addon_set.has_odoo_source else core_graph(project.series)[1]
+    ctx = StaticContext(addon, project.addon_set, index.tables, series_major(project.series), core)
     found = _module_findings(project, ctx)
     if not addon.manifest.parsed:
         return found
@@ -42,23 +44,35 @@ def _module_findings(project: LintProject, ctx: StaticContext) -> list[Finding]:
     """The manifest reader's, the graph's and the index's findings about this module."""
     addon_set, name = project.addon_set, ctx.addon.name
     found = [f for f in addon_set.findings if f.module == name]
-    found += [_graded(addon_set, f) for f in project.graph_findings if f.module == name]
+    found += [g for f in project.graph_findings if f.module == name and (g := _graded(ctx, f)) is not None]
     found += [f for data in ctx.files() for f in data.findings]  # files that did not parse
     return found
 
 
-def _graded(addon_set: AddonSet, finding: Finding) -> Finding:
-    """Without an Odoo source every core dependency (base, mail...) looks missing: an info only
-    (the graph's hint already says to configure the Odoo source)."""
-    if finding.code != "missing-dependency" or addon_set.has_odoo_source:
+def _graded(ctx: StaticContext, finding: Finding) -> Finding | None:
+    """Without an Odoo source, a dependency on a core module (base, sale...) is known from the
+    bundled list: not a finding. Any other absent dependency stays a warning (it may be an
+    Enterprise or third-party module outside the addons path)."""
+    if finding.code != "missing-dependency" or ctx.addon_set.has_odoo_source:
         return finding
-    return finding.model_copy(update={"severity": "info"})
+    absent = [d for d in ctx.addon.depends if d not in ctx.addon_set.addons and d not in ctx.core]
+    if not absent:
+        return None
+    return finding.model_copy(
+        update={
+            "severity": "warning",
+            "message": f"{ctx.addon.name} depends on {', '.join(absent)}, found neither in the addons "
+            "roots nor among Odoo's core modules.",
+        }
+    )
 
 
 def _scans(ctx: StaticContext) -> list[tuple[int, str, XmlScan]]:
     scans = []
+    seen: set[str] = set()  # a file listed twice is scanned once (reported by duplicate-xml-id)
     for position, rel in enumerate(ctx.loaded_files):
         path = ctx.absolute(rel)
-        if rel.endswith(".xml") and path.is_file():
+        if rel.endswith(".xml") and rel not in seen and path.is_file():
+            seen.add(rel)
             scans.append((position, rel, scan_xml(path, ctx.addon.name)))
     return scans

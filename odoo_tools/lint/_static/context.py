@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from odoo_tools.addons import Addon, AddonSet
@@ -20,17 +20,29 @@ class StaticContext:
     addon_set: AddonSet
     tables: Tables
     major: int | None  # the Odoo series' major version
+    # Without an Odoo source: Odoo's core modules and their depends (bundled list), else empty.
+    core: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     @functools.cached_property
     def closure(self) -> frozenset[str]:
-        """The module and its declared dependencies, found on disk or not."""
-        return frozenset(self.addon_set.closure([self.addon.name], keep_missing=True))
+        """The module and its declared dependencies, found on disk or not; always ``base``,
+        which Odoo installs first whatever the manifest says."""
+        seen: set[str] = set()
+        todo = [self.addon.name, "base"]
+        while todo:  # core modules' own dependencies come from the bundled list
+            name = todo.pop()
+            if name not in seen:
+                seen.add(name)
+                addon = self.addon_set.addons.get(name)
+                todo.extend(addon.depends if addon else self.core.get(name, ()))
+        return frozenset(seen)
 
     @functools.cached_property
     def closure_complete(self) -> bool:
         """Every dependency was found (``base`` depends on nothing, so it may stay unseen).
         When one is missing, its own dependencies are unknown: "not a dependency" cannot be told."""
-        return all(name in self.addon_set.addons or name == "base" for name in self.closure)
+        known = self.addon_set.addons.keys() | self.core.keys() | {"base"}
+        return all(name in known for name in self.closure)
 
     def outside_closure(self, module: str) -> bool:
         """``module`` is certainly not among the dependencies."""
@@ -39,9 +51,15 @@ class StaticContext:
     @functools.cached_property
     def loaded_files(self) -> list[str]:
         """Root-relative paths of the data files the manifest loads, in load order."""
+        return [f"{self.addon.name}/{path}" for path in self.manifest_files]
+
+    @functools.cached_property
+    def manifest_files(self) -> list[str]:
+        """Module-relative files the manifest makes Odoo load: data, then demo; the legacy
+        ``qweb`` key only before 15.0 (later series ignore it, its files are assets)."""
         manifest = self.addon.manifest
-        ordered = list(manifest.data) + list(manifest.qweb) + list(manifest.demo)
-        return [f"{self.addon.name}/{path}" for path in ordered]
+        qweb = list(manifest.qweb) if self.major is None or self.major < 15 else []
+        return list(manifest.data) + qweb + list(manifest.demo)
 
     def files(self) -> list[FileData]:
         return self.tables.files_by_module.get(self.addon.name, [])

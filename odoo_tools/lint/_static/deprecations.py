@@ -50,7 +50,7 @@ def check_removed(ctx: StaticContext, scans: list[tuple[int, str, XmlScan]]) -> 
     found = []
     for _, path, scan in scans:
         for construct in scan.constructs:
-            found += _report(ctx, construct.name, path, construct.line)
+            found += _report(ctx, construct.name, path, construct.line, construct.inline)
     for data in ctx.files():
         for model_class in data.models:
             for method in model_class.methods:
@@ -59,9 +59,19 @@ def check_removed(ctx: StaticContext, scans: list[tuple[int, str, XmlScan]]) -> 
     return found
 
 
-def _report(ctx: StaticContext, name: str, path: str, line: int) -> list[Finding]:
+def _report(ctx: StaticContext, name: str, path: str, line: int, inline: bool = False) -> list[Finding]:
     removal = REMOVED[name]
     if ctx.major is None or ctx.major < removal.since:
         return []
     code = f"removed-{name.replace('_', '-')}"
+    if inline:  # Odoo does not validate inline sub-views this way: it loads, the condition is ignored
+        message = (
+            f"'{name}' in an inline sub-view is ignored since Odoo {removal.since}.0: "
+            "the condition has no effect"
+        )
+        return [
+            ctx.finding(
+                code, f"{message} (project series {ctx.major}.0).", removal.hint, path, line, "warning"
+            )
+        ]
     return [ctx.finding(code, f"{removal.message} (project series {ctx.major}.0)", removal.hint, path, line)]

@@ -20,7 +20,7 @@ def check_manifest_files(ctx: StaticContext) -> list[Finding]:
     found = []
     manifest_rel = manifest.file
     manifest_text = _read(ctx.absolute(manifest_rel))
-    for listed in manifest.data_files:
+    for listed in dict.fromkeys(ctx.manifest_files):
         if not (ctx.addon.path / listed).is_file():
             found.append(
                 ctx.finding(
@@ -31,7 +31,7 @@ def check_manifest_files(ctx: StaticContext) -> list[Finding]:
                     _line_of(manifest_text, listed),
                 )
             )
-    listed_set = set(manifest.data_files) | set(_manual(manifest.raw))
+    listed_set = set(manifest.data_files) | set(_manual(manifest.raw))  # qweb files are used too
     for rel in _data_like_files(ctx.addon.path):
         if rel not in listed_set:
             found.append(

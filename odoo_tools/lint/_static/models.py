@@ -3,6 +3,8 @@ relational fields' comodel, views, ACLs) comes from its dependency closure."""
 
 from __future__ import annotations
 
+from pathlib import PurePosixPath
+
 from odoo_tools.findings import Finding
 from odoo_tools.index import ModelClass
 from odoo_tools.lint._static.context import StaticContext
@@ -24,7 +26,7 @@ def check_models(ctx: StaticContext) -> list[Finding]:
             for field in model_class.fields:
                 if field.comodel:
                     found += _reachable(ctx, field.comodel, f"field {field.name}", data.path, field.line)
-            if model_class.defines:
+            if model_class.defines and model_class.registered and not _test_only(data.path):
                 found += _new_model(ctx, model_class, data.path)
     for _, data in ctx.loaded_file_data():
         for view in data.views:
@@ -67,7 +69,7 @@ def _new_model(ctx: StaticContext, model_class: ModelClass, path: str) -> list[F
     found = []
     if model_class.kind != "abstract" and not _has_access(ctx, model_class.model):
         found.append(_missing_access(ctx, model_class.model, path, model_class.line))
-    if not model_class.description:
+    if not model_class.described:
         found.append(
             ctx.finding(
                 "model-without-description",
@@ -79,6 +81,11 @@ def _new_model(ctx: StaticContext, model_class: ModelClass, path: str) -> list[F
             )
         )
     return found
+
+
+def _test_only(path: str) -> bool:
+    """Models under ``tests/`` exist only while tests run (FakeModelLoader, test registries)."""
+    return "tests" in PurePosixPath(path).parts[1:-1]
 
 
 def _touches(ctx: StaticContext, model: str) -> bool:

@@ -3,6 +3,8 @@ no id is defined twice in one module."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from odoo_tools.findings import Finding
 from odoo_tools.lint._static.context import StaticContext
 from odoo_tools.lint._static.xml_scan import Ref, XmlScan
@@ -18,28 +20,58 @@ INHERITS_SUFFIXES = ("_product_template", "_res_partner", "_res_users", "_resour
 def own_definitions(ctx: StaticContext) -> tuple[dict[str, Position], list[Finding]]:
     """Where each of the module's ids is first defined, and duplicate-id findings.
 
-    The same id twice in one file is reported; a later file (demo data) updating a record of an
-    earlier one is how Odoo modules set extra values, so it is not."""
-    first: dict[str, tuple[Position, str]] = {}
+    The same id twice in one file is reported, except the re-declaration idiom (the record once
+    normally, once under ``noupdate``: values set on install only); a later file (demo data)
+    updating a record of an earlier one is how Odoo modules set extra values, so it is not.
+    A file the manifest lists twice is reported once, at the manifest, not once per record."""
+    first: dict[str, tuple[Position, str, bool]] = {}
     duplicates: list[Finding] = []
+    seen_files: set[str] = set()
     for position, data in ctx.loaded_file_data():
+        if data.path in seen_files:
+            duplicates.append(_listed_twice(ctx, data.path))
+            continue
+        seen_files.add(data.path)
         for record in data.records:
-            here = (position, record.line)
-            if record.xml_id in first and first[record.xml_id][1] == data.path:
-                (_, first_line), first_path = first[record.xml_id]
-                duplicates.append(
-                    ctx.finding(
-                        "duplicate-xml-id",
-                        f"xml id {record.xml_id} is defined twice in this file (first at "
-                        f"{first_path}:{first_line}); the second record overwrites the first one's values.",
-                        "Give each record its own id, or merge the two records.",
-                        data.path,
-                        record.line,
-                    )
-                )
-            elif record.xml_id not in first:
-                first[record.xml_id] = (here, data.path)
-    return {xml_id: pos for xml_id, (pos, _) in first.items()}, duplicates
+            known = first.get(record.xml_id)
+            if known is None:
+                first[record.xml_id] = ((position, record.line), data.path, record.noupdate)
+            elif known[1] == data.path and known[2] == record.noupdate:
+                duplicates.append(_duplicate(ctx, record.xml_id, known[0][1], data.path, record.line))
+    return {xml_id: pos for xml_id, (pos, _, _) in first.items()}, duplicates
+
+
+def _duplicate(ctx: StaticContext, xml_id: str, first_line: int, path: str, line: int) -> Finding:
+    return ctx.finding(
+        "duplicate-xml-id",
+        f"xml id {xml_id} is defined twice in this file (first at {path}:{first_line}); "
+        "the second record overwrites the first one's values.",
+        "Give each record its own id, or merge the two records.",
+        path,
+        line,
+    )
+
+
+def _listed_twice(ctx: StaticContext, path: str) -> Finding:
+    manifest = ctx.addon.manifest.file
+    listed = path.split("/", 1)[1]
+    return ctx.finding(
+        "duplicate-xml-id",
+        f"The manifest lists {listed!r} twice, so every record of that file is loaded twice.",
+        "Remove the second entry from the manifest.",
+        manifest,
+        _last_line_of(ctx.absolute(manifest), listed),
+        severity="warning",
+    )
+
+
+def _last_line_of(path: Path, needle: str) -> int | None:
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return None
+    hits = [number for number, text in enumerate(lines, start=1) if needle in text]
+    return hits[-1] if hits else None
 
 
 def check_refs(ctx: StaticContext, scans: list[tuple[int, str, XmlScan]]) -> list[Finding]:

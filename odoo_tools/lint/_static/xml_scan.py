@@ -30,6 +30,7 @@ class Ref:
 class Construct:
     name: str  # attrs, states, tree, view_mode_tree
     line: int
+    inline: bool = False  # inside an inline sub-view (``<field name="line_ids"><list>...``)
 
 
 @dataclass
@@ -46,6 +47,7 @@ def scan_xml(path: Path, module: str) -> XmlScan:
     except (OSError, etree.XMLSyntaxError) as exc:
         scan.error = str(exc)
         return scan
+    lines = _source_lines(path)
     for element in root.iter():
         if not isinstance(element.tag, str):
             continue
@@ -65,7 +67,7 @@ def scan_xml(path: Path, module: str) -> XmlScan:
         if element.tag == "function" or element.tag == "value":
             _evals(element.get("eval", ""), module, line, scan)
         if _in_view_arch(element):
-            _arch_element(element, module, line, scan)
+            _arch_element(element, module, line, scan, lines)
     return scan
 
 
@@ -90,16 +92,44 @@ def _evals(text: str, module: str, line: int, scan: XmlScan) -> None:
         scan.refs.append(Ref(qualify(match.group(1), module), line, "eval"))
 
 
-def _arch_element(element: etree._Element, module: str, line: int, scan: XmlScan) -> None:
+def _arch_element(element: etree._Element, module: str, line: int, scan: XmlScan, lines: list[str]) -> None:
     for name in ("attrs", "states"):
         if element.get(name) is not None:
-            scan.constructs.append(Construct(name, line))
+            at = _attribute_line(lines, line, name)
+            scan.constructs.append(Construct(name, at, inline=_in_inline_view(element)))
     if element.tag == "tree":
         scan.constructs.append(Construct("tree", line))
     if element.tag == "button" and element.get("type") == "action":
         match = _ACTION_IN_ARCH.fullmatch(element.get("name", ""))
         if match:
             scan.refs.append(Ref(qualify(match.group(1), module), line, "button"))
+
+
+def _source_lines(path: Path) -> list[str]:
+    try:
+        return path.read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return []
+
+
+def _attribute_line(lines: list[str], tag_line: int, name: str) -> int:
+    """lxml gives the line where a start tag *ends*; the attribute may sit a few lines above."""
+    pattern = re.compile(rf"(^|\s){name}\s*=")
+    for number in range(tag_line, max(0, tag_line - 30), -1):
+        text = lines[number - 1] if 0 < number <= len(lines) else ""
+        if pattern.search(text):
+            return number
+        if "<" in text and number != tag_line:
+            break
+    return tag_line
+
+
+def _in_inline_view(element: etree._Element) -> bool:
+    """Under a ``<field>`` of the arch: an inline sub-view of a relational field."""
+    for ancestor in element.iterancestors():
+        if ancestor.tag == "field":
+            return ancestor.get("name") != "arch"
+    return False
 
 
 def _in_view_arch(element: etree._Element) -> bool:

@@ -18,6 +18,8 @@ class Report:
     seconds: float = 0.0
     series: str | None = None
     display_path: Callable[[Finding], str] = field(default=lambda f: f.path)
+    skipped: dict[str, str] = field(default_factory=dict)  # module -> why it was not checked
+    notes: list[str] = field(default_factory=list)  # one line each: configuration used, limits...
 
     @property
     def summary(self) -> Summary:

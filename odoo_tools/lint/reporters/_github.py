@@ -18,6 +18,9 @@ def render(report: Report) -> str:
         props.append(f"title={_prop(f'{finding.source} {finding.code}')}")
         message = finding.message + (f"\nHint: {finding.hint}" if finding.hint else "")
         lines.append(f"::{LEVEL[finding.severity]} {','.join(props)}::{_data(message)}")
+    for module, reason in sorted(report.skipped.items()):
+        lines.append(f"::notice title=skipped {_prop(module)}::{_data(reason)}")
+    lines.extend(f"::notice title=assista-odoo check::{_data(note)}" for note in report.notes)
     summary = report.summary
     lines.append(
         f"assista-odoo check: {summary.errors} error(s), {summary.warnings} warning(s) "

@@ -15,6 +15,8 @@ def render(report: Report) -> str:
         "series": report.series,
         "checks": list(report.checks),
         "modules": report.modules,
+        "skipped": report.skipped,
+        "notes": report.notes,
         "fail_on": report.fail_on,
         "failed": report.failed,
         "summary": report.summary.model_dump(),

@@ -20,6 +20,9 @@ def render(report: Report) -> str:
             )
             if finding.hint:
                 lines.append(f"      hint: {finding.hint}")
+    for module, reason in sorted(report.skipped.items()):
+        lines.append(f"skipped {module}: {reason}")
+    lines.extend(f"note: {note}" for note in report.notes)
     summary = report.summary
     verdict = "FAILED" if report.failed else "ok"
     lines.append(

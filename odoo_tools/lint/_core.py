@@ -1,0 +1,70 @@
+"""Odoo's core modules without an Odoo source: names and dependencies per series, and where to
+find a real source (``--odoo-path``, odoo-bin's folder, odoo.conf's addons_path, a pip-installed
+Odoo importable by ``--odoo-python``).
+
+The bundled lists (``core_modules/<series>.json``: module -> depends) were generated once from
+Odoo Community sources (LGPL-3 modules only). A series without its own list uses the nearest one,
+and the report says so.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+
+from odoo_tools.errors import AssistaError
+from odoo_tools.process import run_process_sync
+
+CORE_DIR = Path(__file__).resolve().parent / "core_modules"
+PYTHON_TIMEOUT_SECONDS = 60
+
+
+@functools.cache
+def core_graph(series: str | None) -> tuple[str, dict[str, tuple[str, ...]]]:
+    """(series of the list used, module -> its depends); ("", {}) when none is bundled."""
+    available = sorted(p.stem for p in CORE_DIR.glob("*.json"))
+    if not available:
+        return "", {}
+    chosen = series if series in available else min(available, key=lambda s: _distance(s, series))
+    raw = json.loads((CORE_DIR / f"{chosen}.json").read_text(encoding="utf-8"))
+    return chosen, {name: tuple(deps) for name, deps in raw["depends"].items()}
+
+
+def _distance(candidate: str, series: str | None) -> float:
+    try:
+        return abs(float(candidate) - float(series or "")) - float(candidate) / 1000  # ties: newer
+    except ValueError:
+        return -float(candidate)  # unknown series: the newest list
+
+
+def is_core_root(root: Path) -> bool:
+    """An addons folder of an Odoo source (``odoo/addons`` with base, or ``<odoo>/addons``)."""
+    return (root / "base" / "__manifest__.py").is_file() or (root.parent / "odoo" / "release.py").is_file()
+
+
+def split_core_roots(roots: Sequence[Path]) -> tuple[list[Path], list[Path]]:
+    """(the project's own roots, Odoo's core roots) of an addons path such as odoo.conf's."""
+    own = [r for r in roots if not is_core_root(Path(r))]
+    return own, [Path(r) for r in roots if is_core_root(Path(r))]
+
+
+def core_roots_from_python(python: str) -> list[Path]:
+    """The ``odoo.addons`` folders of an Odoo that ``python`` can import (a pip-installed Odoo).
+    Run from a temporary folder so nothing of the project is importable."""
+    code = "import odoo.addons as a; print('\\n'.join(a.__path__))"
+    env = {k: os.environ[k] for k in ("PATH", "HOME", "LANG", "VIRTUAL_ENV") if k in os.environ}
+    with tempfile.TemporaryDirectory() as cwd:
+        try:
+            result = run_process_sync(
+                [python, "-I", "-c", code], cwd=cwd, env=env, timeout=PYTHON_TIMEOUT_SECONDS
+            )
+        except (OSError, AssistaError):
+            return []
+    if result.returncode != 0:
+        return []
+    folders = [Path(line.strip()) for line in result.stdout.splitlines() if line.strip()]
+    return [f for f in folders if f.is_dir()]

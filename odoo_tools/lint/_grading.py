@@ -1,0 +1,101 @@
+"""Severity that means something.
+
+Default grading (any repository): **error** = it breaks install, upgrade or runtime, or it is a
+security bug; **warning** = a likely bug or something deprecated; **info** = style and formatting
+(pycodestyle, XML formatting, manifest conventions).
+
+OCA grading (a repository carrying OCA's configuration, or ``--profile oca``): what OCA's CI fails
+on is an error (pylint-odoo's mandatory set, every flake8 message, every OCA hook message), the
+rest a warning. The adapters grade the OCA way; ``regrade`` turns that into the default grading.
+Our static checks grade themselves the same way in both profiles.
+"""
+
+from __future__ import annotations
+
+from odoo_tools.findings import Finding, Severity
+
+PYLINT_ERRORS = frozenset(
+    {"syntax-error", "parse-error", "astroid-error", "fatal", "sql-injection", "resource-not-exist"}
+    | {"deprecated-inselect-operator", "undefined-variable", "used-before-assignment"}
+    | {"function-redefined", "no-value-for-parameter", "too-many-function-args", "return-outside-function"}
+    | {"bad-format-string", "bad-string-format-type", "format-needs-mapping", "truncated-format-string"}
+)
+# pylint's "error" type used for things that do not break anything by themselves.
+PYLINT_NOT_ERRORS = frozenset({"import-error", "no-name-in-module", "no-member"})
+PYLINT_STYLE = frozenset(
+    {"attribute-string-redundant", "translation-positional-used", "prefer-env-translation"}
+    | {"odoo-addons-relative-import", "website-manifest-key-not-valid-uri", "manifest-external-assets"}
+    | {"manifest-author-string", "manifest-maintainers-list", "translation-required"}
+)
+PYLINT_LIKELY_BUGS = frozenset({"missing-odoo-file", "method-required-super", "missing-return"})
+FLAKE8_ERRORS = frozenset({"F821", "F822", "F823", "F706", "F704", "F702", "F701"})
+FLAKE8_LIKELY_BUGS = ("F", "B", "W6")  # pyflakes (minus the unused-name ones), bugbear, deprecations
+FLAKE8_STYLE = frozenset({"F401", "F841", "F811", "B950", "B904", "B905"})
+HOOK_ERRORS = frozenset(
+    {"xml-syntax-error", "csv-syntax-error", "po-syntax-error", "manifest-syntax-error"}
+    | {"xml-duplicate-record-id", "csv-duplicate-record-id"}
+)
+HOOK_STYLE = frozenset(
+    {"prefer-readme-rst", "weblate-component-too-long", "xml-header-missing", "xml-header-wrong"}
+    | {"xml-deprecated-data-node", "xml-redundant-module-name", "xml-field-bool-without-eval"}
+    | {"xml-field-numeric-without-eval", "xml-oe-structure-missing-id", "xml-tag-position"}
+    | {"xml-xpath-translatable-item", "po-pretty-format", "po-requires-module", "xml-double-quotes-py"}
+    | {"xml-whitespace-in-record-id", "xml-id-position-first", "manifest-ending-comma"}
+)
+
+
+def regrade(findings: list[Finding], oca: bool) -> list[Finding]:
+    """``findings`` as graded by the adapters (OCA's way), in the chosen grading."""
+    if oca:
+        return findings
+    out = []
+    for finding in findings:
+        update: dict[str, object] = {"severity": default_severity(finding)}
+        if finding.symbol == "manifest-deprecated-key" and '"description"' in finding.message:
+            update["message"] = (  # Odoo reads it fine; only OCA's convention prefers a README
+                'OCA convention: describe the module in README.rst rather than the manifest\'s "description".'
+            )
+        out.append(finding.model_copy(update=update))
+    return out
+
+
+def default_severity(finding: Finding) -> Severity:
+    if finding.code in ("linter-crashed", "tool-missing"):
+        return finding.severity
+    if finding.source == "pylint":
+        return _pylint(finding.symbol or finding.code, finding.code[:1])
+    if finding.source in ("flake8", "ruff"):
+        return _flake8(finding.code)
+    if finding.source == "oca-hooks":
+        return _hook(finding.code)
+    return finding.severity
+
+
+def _pylint(symbol: str, kind: str) -> Severity:
+    if symbol in PYLINT_ERRORS or kind == "F":
+        return "error"
+    if symbol in PYLINT_STYLE:
+        return "info"
+    if symbol in PYLINT_LIKELY_BUGS or symbol in PYLINT_NOT_ERRORS:
+        return "warning"
+    if kind in ("E", "W"):
+        return "warning"
+    return "info"  # convention, refactor
+
+
+def _flake8(code: str) -> Severity:
+    if code in FLAKE8_ERRORS or code.startswith("E9"):
+        return "error"
+    if code in FLAKE8_STYLE:
+        return "info"
+    if code.startswith(FLAKE8_LIKELY_BUGS):
+        return "warning"
+    return "info"  # pycodestyle, mccabe
+
+
+def _hook(code: str) -> Severity:
+    if code in HOOK_ERRORS:
+        return "error"
+    if code in HOOK_STYLE:
+        return "info"
+    return "warning"

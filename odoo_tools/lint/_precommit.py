@@ -1,0 +1,107 @@
+"""What a repository's OCA-style ``.pre-commit-config.yaml`` asks of the linters we run.
+
+Read (never run): pylint-odoo's ``--rcfile``, ``--enable``/``--disable`` and
+``--valid-odoo-versions``; the OCA hooks' ``--disable``; whether Python style goes through ruff
+or flake8; the top-level ``exclude`` regex. Anything else in the file is left alone.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml  # type: ignore[import-untyped]
+
+PYLINT_REPOS = ("oca/pylint-odoo",)
+HOOK_REPOS = ("oca/odoo-pre-commit-hooks",)
+# OCA's current repository template runs oca-checks-po with --disable=po-pretty-format.
+TEMPLATE_HOOKS_DISABLED = frozenset({"po-pretty-format"})
+
+
+@dataclass(frozen=True)
+class PreCommit:
+    path: Path | None = None
+    pylint_rcfiles: tuple[Path, ...] = ()
+    pylint_args: tuple[str, ...] = ()  # --enable=, --disable=, --valid-odoo-versions=
+    hooks_disabled: frozenset[str] = TEMPLATE_HOOKS_DISABLED
+    python_linter: str | None = None  # "ruff" or "flake8" when the file runs one
+    exclude: str | None = None
+    problems: tuple[str, ...] = field(default=())
+
+
+def read_pre_commit(path: Path | None) -> PreCommit:
+    if path is None:
+        return PreCommit()
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+        return PreCommit(path=path, problems=(f"{path.name} could not be read ({type(exc).__name__})",))
+    if not isinstance(data, dict):
+        return PreCommit(path=path)
+    top = path.parent
+    rcfiles: list[Path] = []
+    pylint_args: list[str] = []
+    disabled: set[str] = set()
+    linters: list[str] = []
+    hooks_seen = False
+    for repo in _list(data.get("repos")):
+        url = str(repo.get("repo", "")).lower().rstrip("/")
+        for hook in _list(repo.get("hooks")):
+            hook_id = str(hook.get("id", ""))
+            args = _args(hook.get("args"))
+            if url.endswith(PYLINT_REPOS) or hook_id.startswith("pylint_odoo"):
+                rcfiles += [top / value for key, value in args if key == "--rcfile"]
+                pylint_args += [f"{key}={value}" for key, value in args if key in _PYLINT_OPTIONS]
+            elif url.endswith(HOOK_REPOS) or hook_id.startswith("oca-checks-"):
+                hooks_seen = True
+                disabled.update(value for key, value in args if key == "--disable")
+            elif hook_id in ("ruff", "flake8"):
+                linters.append(hook_id)
+    return PreCommit(
+        path=path,
+        pylint_rcfiles=tuple(dict.fromkeys(rcfiles)),
+        pylint_args=tuple(pylint_args),
+        hooks_disabled=frozenset(_flatten(disabled)) if hooks_seen else TEMPLATE_HOOKS_DISABLED,
+        python_linter=linters[0] if linters else None,
+        exclude=_exclude(data.get("exclude")),
+    )
+
+
+_PYLINT_OPTIONS = ("--enable", "--disable", "--valid-odoo-versions")
+
+
+def _list(value: Any) -> list[dict[str, Any]]:
+    return [v for v in value if isinstance(v, dict)] if isinstance(value, list) else []
+
+
+def _args(raw: Any) -> list[tuple[str, str]]:
+    """``["--rcfile=.pylintrc", "--disable", "x"]`` -> [("--rcfile", ".pylintrc"), ("--disable", "x")]."""
+    items = [str(a) for a in raw] if isinstance(raw, list) else []
+    pairs: list[tuple[str, str]] = []
+    position = 0
+    while position < len(items):
+        item = items[position]
+        if "=" in item:
+            key, _, value = item.partition("=")
+            pairs.append((key, value))
+        elif item.startswith("--") and position + 1 < len(items) and not items[position + 1].startswith("-"):
+            pairs.append((item, items[position + 1]))
+            position += 1
+        position += 1
+    return pairs
+
+
+def _flatten(values: set[str]) -> set[str]:
+    return {name.strip() for value in values for name in value.split(",") if name.strip()}
+
+
+def _exclude(value: Any) -> str | None:
+    if not isinstance(value, str) or not value.strip():
+        return None
+    try:
+        re.compile(value)
+    except re.error:
+        return None
+    return value

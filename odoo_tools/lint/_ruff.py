@@ -1,0 +1,92 @@
+"""ruff, for repositories whose pre-commit (or configuration) lints Python with ruff instead of
+flake8 (OCA's template since 2024): the repository's ruff configuration, our pinned ruff.
+
+Never fixes (``--no-fix``: a ruff config may say ``fix = true``) and writes no cache into the
+repository. A syntax error (ruff's ``invalid-syntax``) is reported as ``E999``, like flake8.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from odoo_tools.addons import Addon
+from odoo_tools.findings import Finding
+from odoo_tools.lint._common import (
+    LINTER_TIMEOUT_SECONDS,
+    ByModule,
+    empty_result,
+    failure_for_all,
+    linter_env,
+    missing_package,
+    owner_of,
+    rel_path,
+    tail,
+)
+from odoo_tools.lint._configs import LintConfig
+from odoo_tools.lint._safe_config import private_dir
+from odoo_tools.process import run_process
+
+SOURCE = "ruff"
+
+
+def ruff_argv(addons: Sequence[Addon], config: LintConfig) -> list[str]:
+    argv = [sys.executable, "-P", "-m", "ruff", "check", "--no-fix", "--no-cache", "--exit-zero"]
+    argv += ["--output-format=json", "--force-exclude"]
+    if config.ruff_config is not None:
+        argv.append(f"--config={config.ruff_config}")
+    return argv + [str(addon.path) for addon in addons]
+
+
+async def run_ruff(addons: Sequence[Addon], config: LintConfig) -> ByModule:
+    if missing_package("ruff"):
+        return failure_for_all(
+            addons, SOURCE, "tool-missing", "ruff is not installed, so it did not run.", "pip install ruff"
+        )
+    result = await run_process(
+        ruff_argv(addons, config), env=linter_env(), cwd=private_dir(), timeout=LINTER_TIMEOUT_SECONDS
+    )
+    try:
+        messages = json.loads(result.stdout or "[]")
+    except ValueError:
+        messages = None
+    if not isinstance(messages, list) or result.timed_out or result.returncode != 0:
+        return failure_for_all(
+            addons,
+            SOURCE,
+            "linter-crashed",
+            f"ruff failed (exit {result.returncode}): {tail(result.stderr or result.stdout) or '-'}",
+            f"Check the ruff configuration {config.ruff_config} (an option this ruff version refuses?).",
+        )
+    return parse_messages(messages, addons)
+
+
+def parse_messages(messages: list[dict[str, Any]], addons: Sequence[Addon]) -> ByModule:
+    found = empty_result(addons)
+    for message in messages:
+        path = Path(str(message.get("filename", ""))).resolve()
+        addon = owner_of(path, addons) or addons[0]
+        found[addon.name].append(_finding(message, addon, path))
+    return found
+
+
+def _finding(message: dict[str, Any], addon: Addon, path: Path) -> Finding:
+    code = str(message.get("code") or "E999")
+    if code == "invalid-syntax":
+        code = "E999"
+    location = message.get("location") or {}
+    return Finding(
+        source=SOURCE,
+        code=code,
+        symbol=str(message.get("name") or code),
+        severity="error",  # OCA's grading (its CI fails on every ruff message); _grading softens
+        module=addon.name,
+        path=rel_path(path, addon),
+        line=location.get("row"),
+        column=location.get("column"),
+        message=str(message.get("message", "")),
+        hint=f"ruff {code}" + (f"; see {message['url']}" if message.get("url") else ""),
+    )

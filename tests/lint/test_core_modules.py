@@ -1,0 +1,100 @@
+"""Odoo's core modules are known without a source (bundled per-series lists), and a real source is
+found where a developer has one: --odoo-path, odoo-bin's folder, odoo.conf, --odoo-python."""
+
+from __future__ import annotations
+
+import json
+import stat
+from pathlib import Path
+
+from odoo_tools.lint._core import core_graph
+from tests.lint.conftest import run_cli
+from tests.lint.test_static_checks import XML_HEAD, _module, _static
+
+PICKING_REF = (
+    XML_HEAD
+    + '<odoo>\n<record id="v" model="ir.ui.view">\n  <field name="model">stock.picking</field>\n'
+    + '  <field name="inherit_id" ref="stock.view_picking_form"/>\n'
+    + '  <field name="arch" type="xml"><form/></field>\n</record>\n</odoo>\n'
+)
+
+
+def test_bundled_lists_know_core_modules_per_series() -> None:
+    used, graph = core_graph("18.0")
+    assert used == "18.0" and {"base", "sale", "stock", "mail", "web"} <= graph.keys()
+    assert "sale_subscription" not in graph  # Enterprise modules are not core
+    assert core_graph("17.0")[1]  # a series without its own list takes the nearest one
+
+
+def test_core_dependencies_are_not_findings_and_core_refs_are_checked(tmp_path: Path) -> None:
+    _module(tmp_path, "shop", ["base", "sale"], ["views/v.xml"], {"views/v.xml": PICKING_REF})
+    found = _static(tmp_path, "shop", "18.0")
+    assert not [f for f in found if f.code == "missing-dependency"]
+    refs = [f for f in found if f.code == "xml-id-not-in-dependencies"]
+    assert [(f.line, f.severity) for f in refs] == [(5, "error")] and "'stock'" in refs[0].message
+    _module(tmp_path, "ok", ["sale_stock"], ["views/v.xml"], {"views/v.xml": PICKING_REF})
+    assert not [f for f in _static(tmp_path, "ok", "18.0") if f.code == "xml-id-not-in-dependencies"]
+
+
+def test_unknown_dependency_is_still_a_warning(tmp_path: Path) -> None:
+    _module(tmp_path, "shop", ["base", "not_a_core_module"], [], {})
+    found = [f for f in _static(tmp_path, "shop", "18.0") if f.code == "missing-dependency"]
+    assert [(f.severity, "not_a_core_module" in f.message) for f in found] == [("warning", True)]
+
+
+def _fake_odoo(root: Path) -> Path:
+    """A tiny Odoo source: odoo/addons/base and addons/stock with one view."""
+    _module(root / "odoo" / "addons", "base", [], [], {})
+    (root / "odoo" / "release.py").write_text("version_info = (18, 0, 0, 'final', 0, '')\n", encoding="utf-8")
+    view = XML_HEAD + '<odoo>\n<record id="view_picking_form" model="ir.ui.view"/>\n</odoo>\n'
+    _module(root / "addons", "stock", ["base"], ["views/v.xml"], {"views/v.xml": view})
+    return root
+
+
+def _project(tmp_path: Path) -> Path:
+    addons = tmp_path / "repo"
+    broken = PICKING_REF.replace("stock.view_picking_form", "stock.view_picking_frm")
+    _module(addons, "shop", ["stock"], ["views/v.xml"], {"views/v.xml": broken})
+    return addons
+
+
+def _check(tmp_path: Path, *extra: str) -> dict[str, object]:
+    args = ["check", "--checks", "static", "--format", "json", "--odoo-series", "18.0", *extra]
+    result = run_cli(args, tmp_path, tmp_path / "cache")
+    payload: dict[str, object] = json.loads(result.stdout)
+    return payload
+
+
+def _limited(payload: dict[str, object]) -> bool:
+    return any("cross-module checks limited" in n for n in payload["notes"])  # type: ignore[attr-defined]
+
+
+def _codes(payload: dict[str, object]) -> set[str]:
+    return {str(f["code"]) for f in payload["findings"]}  # type: ignore[attr-defined]
+
+
+def test_odoo_path_gives_the_static_checks_the_core_addons(tmp_path: Path) -> None:
+    addons, odoo = _project(tmp_path), _fake_odoo(tmp_path / "odoo_src")
+    without = _check(tmp_path, "--addons-path", str(addons))
+    assert "xml-id-undefined" not in _codes(without)
+    assert _limited(without)
+    with_source = _check(tmp_path, "--addons-path", str(addons), "--odoo-path", str(odoo))
+    assert "xml-id-undefined" in _codes(with_source) and with_source["modules"] == ["shop"]
+    assert not _limited(with_source)
+
+
+def test_core_folders_in_odoo_conf_are_knowledge_not_checked(tmp_path: Path) -> None:
+    addons, odoo = _project(tmp_path), _fake_odoo(tmp_path / "odoo_src")
+    conf = tmp_path / "odoo.conf"
+    conf.write_text(f"[options]\naddons_path = {odoo / 'odoo' / 'addons'},{odoo / 'addons'},{addons}\n")
+    payload = _check(tmp_path, "--odoo-config", str(conf))
+    assert payload["modules"] == ["shop"] and "xml-id-undefined" in _codes(payload)
+
+
+def test_odoo_python_finds_a_pip_installed_odoo(tmp_path: Path) -> None:
+    addons, odoo = _project(tmp_path), _fake_odoo(tmp_path / "odoo_src")
+    python = tmp_path / "odoo-python"  # stand-in interpreter at the process boundary
+    python.write_text(f"#!/bin/sh\necho {odoo / 'odoo' / 'addons'}\necho {odoo / 'addons'}\n")
+    python.chmod(python.stat().st_mode | stat.S_IEXEC)
+    payload = _check(tmp_path, "--addons-path", str(addons), "--odoo-python", str(python))
+    assert "xml-id-undefined" in _codes(payload) and not _limited(payload)

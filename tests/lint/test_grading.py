@@ -1,0 +1,98 @@
+"""Severity: error = breaks install/upgrade/runtime or security; warning = likely bug or deprecated;
+info = style. OCA's grading (mandatory = error) only with OCA's configuration or --profile oca."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from odoo_tools.findings import Finding
+from odoo_tools.lint._grading import default_severity, regrade
+from tests.lint.conftest import run_cli
+from tests.lint.test_static_checks import XML_HEAD, _module, _static
+
+CODE = (
+    "from odoo import fields, models\n"
+    "import os\n\n\n"
+    "class Thing(models.Model):\n"
+    "    _inherit = 'res.partner'\n\n"
+    "    name2 = fields.Char(string='Name2')\n\n"
+    "    def go(self):\n"
+    "        raise UserError('no')  # an undefined name: a latent NameError\n"
+    "        x = 1    # noqa-less style problems everywhere; this line is long enough to pass eighty-eight\n"
+)
+
+
+def _repo(root: Path) -> Path:
+    addons = root / "addons"
+    _module(addons, "shop", ["base"], [], {"models.py": CODE})
+    init = addons / "shop" / "__init__.py"
+    init.write_text("from . import models\n", encoding="utf-8")
+    return addons
+
+
+def _by_code(stdout: str) -> dict[str, str]:
+    return {f["code"]: f["severity"] for f in json.loads(stdout)["findings"]}
+
+
+def test_default_grading_keeps_errors_for_what_breaks(tmp_path: Path) -> None:
+    addons = _repo(tmp_path)
+    args = ["check", "--addons-path", str(addons), "--checks", "pylint,flake8", "--format", "json"]
+    result = run_cli(args, tmp_path, tmp_path / "c")
+    graded = _by_code(result.stdout)
+    assert graded["F821"] == "error" or graded.get("E0602") == "error"  # undefined UserError
+    assert graded["E501"] == "info" and graded["F401"] == "info"  # style
+    assert graded["W8113"] == "info"  # attribute-string-redundant
+    assert result.returncode == 1
+    # The same repository under OCA's grading: flake8's style is an error, as in OCA's CI.
+    oca = run_cli([*args, "--profile", "oca"], tmp_path, tmp_path / "c")
+    assert _by_code(oca.stdout)["E501"] == "error"
+
+
+def test_oca_configuration_selects_oca_grading(tmp_path: Path) -> None:
+    addons = _repo(tmp_path)
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".pre-commit-config.yaml").write_text(
+        "repos:\n  - repo: https://github.com/OCA/pylint-odoo\n    rev: v9.0.0\n", encoding="utf-8"
+    )
+    args = ["check", "--addons-path", str(addons), "--checks", "flake8", "--format", "json"]
+    graded = _by_code(run_cli(args, tmp_path, tmp_path / "c").stdout)
+    assert graded["E501"] == "error"
+    graded = _by_code(run_cli([*args, "--profile", "default"], tmp_path, tmp_path / "c").stdout)
+    assert graded["E501"] == "info"
+
+
+def _f(source: str, code: str, symbol: str = "", message: str = "x") -> Finding:
+    return Finding(source=source, code=code, symbol=symbol or code, module="m", message=message)
+
+
+def test_grading_table() -> None:
+    assert default_severity(_f("pylint", "E8103", "sql-injection")) == "error"
+    assert default_severity(_f("pylint", "E8102", "invalid-commit")) == "warning"
+    assert default_severity(_f("pylint", "C8101", "manifest-required-author")) == "info"
+    assert default_severity(_f("flake8", "E999")) == "error"
+    assert default_severity(_f("flake8", "W605")) == "warning"
+    assert default_severity(_f("oca-hooks", "xml-header-wrong")) == "info"
+    assert default_severity(_f("oca-hooks", "po-pretty-format")) == "info"
+    assert default_severity(_f("oca-hooks", "xml-syntax-error")) == "error"
+    assert default_severity(_f("oca-hooks", "xml-deprecated-qweb-directive-15")) == "warning"
+    key = _f("pylint", "C8103", "manifest-deprecated-key", 'Deprecated key "description" in manifest file')
+    (graded,) = regrade([key], oca=False)
+    assert graded.severity == "info" and "deprecated" not in graded.message.lower()
+
+
+def test_attrs_in_inline_subview_is_a_warning_at_the_attribute_line(tmp_path: Path) -> None:
+    view = (
+        XML_HEAD
+        + '<odoo>\n<record id="v" model="ir.ui.view">\n  <field name="model">res.partner</field>\n'
+        + '  <field name="arch" type="xml">\n    <form>\n'
+        + '      <field name="name"\n'
+        + "             attrs=\"{'invisible': True}\"\n"
+        + '             required="1"/>\n'
+        + '      <field name="child_ids">\n        <list>\n'
+        + '          <field name="name" attrs="{\'readonly\': True}"/>\n'
+        + "        </list>\n      </field>\n    </form>\n  </field>\n</record>\n</odoo>\n"
+    )
+    _module(tmp_path, "x", ["base"], ["views/v.xml"], {"views/v.xml": view})
+    found = sorted((f.line, f.severity) for f in _static(tmp_path, "x", "18.0") if f.code == "removed-attrs")
+    assert found == [(8, "error"), (12, "warning")]

@@ -1,0 +1,165 @@
+"""False positives of the static checks seen on real repositories (OCA sale-workflow, server-tools,
+custom Odoo 18 addons), each reproduced by a small hand-written module."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from odoo_tools.findings import Finding
+from odoo_tools.lint import FileDigests, LintCache, lint_addons_sync, load_project
+from odoo_tools.lint._dedupe import drop_duplicates
+from tests.lint.test_static_checks import XML_HEAD, _module, _static
+
+MODEL = "from odoo import models\n\n\nclass Thing(models.Model):\n    _name = 'x.thing'\n"
+
+
+def _codes(findings: list[Finding], code: str) -> list[tuple[str, int | None]]:
+    return sorted((f.path, f.line) for f in findings if f.code == code)
+
+
+def test_access_rule_given_as_xml_record_counts(tmp_path: Path) -> None:
+    xml = (
+        XML_HEAD
+        + '<odoo>\n<record id="access_thing" model="ir.model.access">\n'
+        + '  <field name="name">thing</field>\n  <field name="model_id" ref="model_x_thing"/>\n'
+        + '  <field name="perm_read" eval="1"/>\n</record>\n</odoo>\n'
+    )
+    model = MODEL + "    _description = 'Thing'\n"
+    _module(
+        tmp_path, "x", ["base"], ["security/access.xml"], {"models.py": model, "security/access.xml": xml}
+    )
+    assert _codes(_static(tmp_path, "x"), "missing-access-rule") == []
+
+
+def test_test_models_registered_false_and_abstract_need_no_access_rule(tmp_path: Path) -> None:
+    files = {
+        "tests/models.py": MODEL + "    _description = 'Test only'\n",
+        "models/base_class.py": MODEL.replace("x.thing", "x.base")
+        + "    _description = 'Base'\n    _register = False\n",
+        "models/mixin.py": MODEL.replace("x.thing", "x.mixin")
+        + "    _description = 'Mixin'\n    _abstract = True\n",
+        "models/abstract.py": MODEL.replace("models.Model", "models.AbstractModel").replace(
+            "x.thing", "x.abs"
+        )
+        + "    _description = 'Abstract'\n",
+        "models/real.py": MODEL.replace("x.thing", "x.real") + "    _description = 'Real'\n",
+    }
+    _module(tmp_path, "x", ["base"], [], files)
+    assert _codes(_static(tmp_path, "x"), "missing-access-rule") == [("x/models/real.py", 4)]
+
+
+def test_description_from_docstring_or_any_expression_counts(tmp_path: Path) -> None:
+    files = {
+        "models/doc.py": MODEL.replace("    _name", '    """A thing."""\n\n    _name')
+        + "    _description = __doc__\n",
+        "models/call.py": MODEL.replace("x.thing", "x.other") + "    _description = _('Other')\n",
+        "models/none.py": MODEL.replace("x.thing", "x.bare"),
+    }
+    _module(tmp_path, "x", ["base"], [], files)
+    assert _codes(_static(tmp_path, "x"), "model-without-description") == [("x/models/none.py", 4)]
+
+
+def test_data_root_file_is_indexed_like_odoo_root(tmp_path: Path) -> None:
+    xml = (
+        XML_HEAD
+        + '<data noupdate="1">\n<record id="g" model="res.groups"><field name="name">G</field></record>\n'
+        + '<record id="u" model="res.users"><field name="groups_id" eval="[(4, ref(\'g\'))]"/></record>\n'
+        + "</data>\n"
+    )
+    _module(tmp_path, "x", ["base"], ["data/data.xml"], {"data/data.xml": xml})
+    found = _static(tmp_path, "x")
+    assert not [f for f in found if f.code.startswith("xml-id")], found
+
+
+def test_module_without_base_in_depends_still_sees_base(tmp_path: Path) -> None:
+    xml = XML_HEAD + '<odoo>\n<menuitem id="m" parent="base.menu_custom"/>\n</odoo>\n'
+    _module(tmp_path, "other", [], [], {})
+    _module(tmp_path, "x", ["other"], ["views/menu.xml"], {"views/menu.xml": xml})
+    _module(tmp_path, "y", [], ["views/menu.xml"], {"views/menu.xml": xml})
+    for name in ("x", "y"):
+        found = _static(tmp_path, name)
+        assert not [f for f in found if f.code == "xml-id-not-in-dependencies"], found
+
+
+def test_noupdate_redeclaration_is_not_a_duplicate(tmp_path: Path) -> None:
+    xml = (
+        XML_HEAD
+        + '<odoo>\n<record id="p" model="ir.config_parameter"><field name="key">k</field></record>\n'
+        + '<data noupdate="1">\n'
+        + '<record id="p" model="ir.config_parameter"><field name="value">v</field></record>\n'
+        + '</data>\n<record id="p" model="ir.config_parameter"><field name="key">k2</field></record>\n'
+        + "</odoo>\n"
+    )
+    _module(tmp_path, "x", ["base"], ["data/params.xml"], {"data/params.xml": xml})
+    found = _static(tmp_path, "x")
+    assert _codes(found, "duplicate-xml-id") == [("x/data/params.xml", 7)]
+
+
+def test_file_listed_twice_is_one_finding_at_the_manifest(tmp_path: Path) -> None:
+    xml = (
+        XML_HEAD
+        + '<odoo>\n<record id="a" model="res.groups"/>\n<record id="b" model="res.groups"/>\n</odoo>\n'
+    )
+    _module(tmp_path, "x", ["base"], ["data/groups.xml", "data/groups.xml"], {"data/groups.xml": xml})
+    found = [f for f in _static(tmp_path, "x") if f.code == "duplicate-xml-id"]
+    assert len(found) == 1
+    assert found[0].path == "x/__manifest__.py" and "twice" in found[0].message
+    assert found[0].severity == "warning"
+
+
+def test_qweb_key_is_ignored_since_15(tmp_path: Path) -> None:
+    _module(tmp_path, "x", ["base"], [], {})
+    manifest = tmp_path / "x" / "__manifest__.py"
+    manifest.write_text(manifest.read_text().replace("'data': []", "'data': [], 'qweb': ['static/x.xml']"))
+    assert _codes(_static(tmp_path, "x", "17.0"), "data-file-missing") == []
+    assert _codes(_static(tmp_path, "x", "14.0"), "data-file-missing") == [("x/__manifest__.py", 1)]
+
+
+def _f(source: str, code: str, line: int | None, path: str = "m/a.py", message: str = "x") -> Finding:
+    return Finding(source=source, code=code, module="m", path=path, line=line, message=message)
+
+
+def test_one_problem_one_finding_by_file_line_and_kind() -> None:
+    broken = [
+        _f("oca-hooks", "manifest-syntax-error", 1, "m/__manifest__.py"),
+        _f("manifest", "manifest-syntax", 3, "m/__manifest__.py"),
+        _f("pylint", "E0001", 3, "m/__manifest__.py"),
+        _f("flake8", "E999", 3, "m/__manifest__.py"),
+    ]
+    kept = drop_duplicates(broken, ["pylint", "flake8", "oca-hooks", "static"])
+    assert len(kept) == 1 and kept[0].line == 3
+    keys = [_f("pylint", "W0109", 1), _f("flake8", "F601", 1), _f("flake8", "F601", 1)]
+    assert len(drop_duplicates(keys, ["pylint", "flake8"])) == 1
+    # Two different duplicate ids of one module (one same-file, one cross-file) both stay.
+    ids = [
+        _f("static", "duplicate-xml-id", 4, "m/a.xml", "id a"),
+        _f("static", "duplicate-xml-id", 9, "m/b.xml", "id b"),
+    ]
+    assert len(drop_duplicates(ids, ["static"])) == 2
+    # The same code on two lines is two problems.
+    assert len(drop_duplicates([_f("flake8", "F401", 1), _f("flake8", "F401", 2)], ["flake8"])) == 2
+
+
+def test_missing_file_reported_by_pylint_and_static_once() -> None:
+    found = [
+        _f("pylint", "F8101", 1, "m/__manifest__.py", 'File "__manifest__.py": "data/x.xml" not found.'),
+        _f("static", "data-file-missing", 5, "m/__manifest__.py", "The manifest lists 'data/x.xml', ..."),
+        _f("static", "data-file-missing", 6, "m/__manifest__.py", "The manifest lists 'data/y.xml', ..."),
+    ]
+    kept = drop_duplicates(found, ["pylint", "static"])
+    assert sorted((f.source, f.line) for f in kept) == [("static", 5), ("static", 6)]
+
+
+def test_uninstallable_module_is_listed_as_skipped(tmp_path: Path) -> None:
+    _module(tmp_path, "on", ["base"], [], {})
+    _module(tmp_path, "off", ["base"], [], {})
+    manifest = tmp_path / "off" / "__manifest__.py"
+    manifest.write_text(manifest.read_text().replace("}", ", 'installable': False}"))
+    project = load_project([tmp_path])
+    assert [a.name for a in project.select([])] == ["on"]
+    assert project.skipped([]) == {"off": "installable: False in its manifest"}
+    assert project.skipped([str(tmp_path / "on")]) == {}
+    run = lint_addons_sync(
+        project, project.select([]), ["static"], cache=LintCache(None), digests=FileDigests()
+    )
+    assert run.modules == ["on"]
