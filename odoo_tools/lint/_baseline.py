@@ -17,6 +17,7 @@ from pathlib import Path
 
 from odoo_tools.errors import InvalidInput
 from odoo_tools.findings import Finding
+from odoo_tools.storage import atomic_write_json
 
 BASELINE_VERSION = 1
 LineText = Callable[[Finding], str]  # the text of a finding's line ("" when it has none)
@@ -41,9 +42,7 @@ def write_baseline(path: Path, findings: Sequence[Finding], line_text: LineText)
         "note": "assista-odoo check baseline: known findings; regenerate with --update-baseline",
         "fingerprints": dict(sorted(counts.items())),
     }
-    partial = path.with_name(path.name + ".partial")
-    partial.write_text(json.dumps(payload, indent=1) + "\n", encoding="utf-8")
-    partial.replace(path)  # never a half-written baseline
+    atomic_write_json(path, payload, durable=True, indent=1)  # never a half-written baseline
     return len(findings)
 
 

@@ -17,6 +17,8 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from odoo_tools.storage import atomic_write_text
+
 PYLINT_ALLOWED_PLUGINS = frozenset({"pylint_odoo"})
 PYLINT_UNSAFE = frozenset(
     {"init-hook", "extension-pkg-allow-list", "extension-pkg-whitelist", "unsafe-load-any-extension"}
@@ -94,7 +96,5 @@ def _write(parser: configparser.ConfigParser, name: str) -> Path:
     digest = hashlib.sha256(text.encode()).hexdigest()[:16]
     target = private_dir() / f"{digest}-{name.lstrip('.')}"
     if not target.is_file():
-        partial = target.with_suffix(".partial")
-        partial.write_text(text, encoding="utf-8")
-        partial.replace(target)
+        atomic_write_text(target, text)
     return target
