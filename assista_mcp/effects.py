@@ -64,6 +64,7 @@ class ToolEffect:
     effect: Effect
     paths: PathsOf = _none
     idempotent: bool = False
+    additive: bool = False  # an edit that only adds (create_folder): never replaces content
 
     @property
     def read_only(self) -> bool:
@@ -71,8 +72,15 @@ class ToolEffect:
 
     @property
     def destructive(self) -> bool:
-        """MCP's destructiveHint: the tool may remove or replace existing content."""
-        return self.effect in (Effect.EDIT, Effect.DELETE, Effect.OTHER)
+        """MCP's destructiveHint: the tool may remove or replace existing content. Project code
+        that runs (odoo-bin install/upgrade/test) may do anything the server's user may."""
+        risky = (Effect.EDIT, Effect.DELETE, Effect.RUN_CODE, Effect.OTHER)
+        return self.effect in risky and not self.additive
+
+    @property
+    def open_world(self) -> bool:
+        """MCP's openWorldHint: running project code reaches beyond the addons (network, database)."""
+        return self.effect in (Effect.RUN_CODE, Effect.OTHER)
 
 
 # -- how each write tool names its paths (current and upcoming parameter names) -------------------
@@ -171,7 +179,7 @@ TOOLS: Mapping[str, ToolEffect] = {
     "write_file": ToolEffect(Effect.EDIT, _written, idempotent=True),
     "edit_file": ToolEffect(Effect.EDIT, _written),
     "apply_patch": ToolEffect(Effect.EDIT, _patched),
-    "create_folder": ToolEffect(Effect.EDIT, _folders, idempotent=True),
+    "create_folder": ToolEffect(Effect.EDIT, _folders, idempotent=True, additive=True),
     "move_file": ToolEffect(Effect.DELETE, _moved),
     "delete_file": ToolEffect(Effect.DELETE, _deleted),
     # knowledge
@@ -220,7 +228,7 @@ def annotation_hints(name: str) -> dict[str, bool]:
         "read_only_hint": spec.read_only,
         "destructive_hint": spec.destructive,
         "idempotent_hint": spec.idempotent,
-        "open_world_hint": False,
+        "open_world_hint": spec.open_world,
     }
 
 

@@ -74,7 +74,7 @@ def get_guidelines(ctx: Ctx, series: SeriesArg = None) -> Guidelines:
 ModuleArg = Annotated[str, Field(description="Technical module name (its folder name), e.g. 'library_loan'.")]
 ModelArg = Annotated[str, Field(description="Model name, e.g. 'res.partner'.")]
 
-TOOLS = (ToolSpec(get_guidelines, "Odoo guidelines", read_only=True, idempotent=True),)
+TOOLS = (ToolSpec(get_guidelines, "Odoo guidelines"),)
 
 
 def register(server: MCPServer) -> None:

@@ -10,6 +10,8 @@ from typing import Any
 import pytest
 from mcp import Client
 
+from assista_mcp import effects
+
 REPO = Path(__file__).resolve().parent.parent
 README = (REPO / "README.md").read_text(encoding="utf-8")
 
@@ -37,11 +39,14 @@ async def test_tool_table_lists_exactly_the_servers_tools(
     server_for: Callable[..., Any], addons: Path
 ) -> None:
     table = README.split("## Tools, resources and prompts", 1)[1].split("\n## ", 1)[0]
-    documented = set(re.findall(r"^\| `([a-z_]+)` \|", table, re.MULTILINE))
+    rows = dict(re.findall(r"^\| `([a-z_]+)` \| ([a-z_]+) \|", table, re.MULTILINE))
+    documented = set(rows)
     async with Client(server_for(addons)) as client:
         served = {tool.name for tool in (await client.list_tools()).tools}
         prompts = {prompt.name for prompt in (await client.list_prompts()).prompts}
         templates = {t.uri_template for t in (await client.list_resource_templates()).resource_templates}
     assert documented == served
+    # The kind column is each tool's effect, as the registry (and the tool's _meta) says it.
+    assert rows == {name: effects.tool_effect(name).effect.value for name in served}
     assert all(f"`{name}`" in table for name in prompts)
     assert all(f"`{uri}`" in table for uri in templates)

@@ -17,6 +17,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.mcpserver.tools import Tool
 from mcp.types import ToolAnnotations
 
+from assista_mcp.effects import annotation_hints, tool_meta
 from odoo_tools.errors import AssistaError, InvalidInput
 
 log = logging.getLogger("assista_mcp.tools")
@@ -24,26 +25,19 @@ log = logging.getLogger("assista_mcp.tools")
 
 @dataclass(frozen=True)
 class ToolSpec:
-    """One tool: its function (named as the tool), a title for people, and what it does."""
+    """One tool: its function (named as the tool) and a title for people. What it does (read, edit,
+    delete, run project code) comes from ``assista_mcp.effects``, the one registry the agent's
+    approvals read too: the annotations and the ``_meta`` effect marker are derived from it."""
 
     fn: Callable[..., Any]
     title: str
-    read_only: bool
-    destructive: bool = False
-    idempotent: bool = False
 
     @property
     def name(self) -> str:
         return self.fn.__name__
 
     def annotations(self) -> ToolAnnotations:
-        return ToolAnnotations(
-            title=self.title,
-            read_only_hint=self.read_only,
-            destructive_hint=self.destructive,
-            idempotent_hint=self.idempotent,
-            open_world_hint=False,
-        )
+        return ToolAnnotations(title=self.title, **annotation_hints(self.name))
 
     def build(self) -> Tool:
         """The SDK's ``Tool`` for this function, guarded (see ``_guarded``), with a compact schema.
@@ -58,6 +52,7 @@ class ToolSpec:
             title=self.title,
             description=inspect.cleandoc(self.fn.__doc__ or ""),
             annotations=self.annotations(),
+            meta=tool_meta(self.name),
         )
         if tool.fn_metadata.output_schema is not None:
             _compact_nullable_types(tool.fn_metadata.output_schema)

@@ -131,9 +131,9 @@ def file_info(ctx: Ctx, path: PathArg) -> FileInfoResult:
 
 
 TOOLS = (
-    ToolSpec(read_file, "Read files", read_only=True, idempotent=True),
-    ToolSpec(list_directory, "List a folder", read_only=True, idempotent=True),
-    ToolSpec(search_files, "Find files by name", read_only=True, idempotent=True),
-    ToolSpec(grep, "Search file contents", read_only=True, idempotent=True),
-    ToolSpec(file_info, "File details", read_only=True, idempotent=True),
+    ToolSpec(read_file, "Read files"),
+    ToolSpec(list_directory, "List a folder"),
+    ToolSpec(search_files, "Find files by name"),
+    ToolSpec(grep, "Search file contents"),
+    ToolSpec(file_info, "File details"),
 )

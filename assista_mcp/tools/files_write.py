@@ -109,10 +109,10 @@ def delete_file(
 
 
 TOOLS = (
-    ToolSpec(write_file, "Write a file", read_only=False, destructive=True, idempotent=True),
-    ToolSpec(edit_file, "Edit a file", read_only=False, destructive=True),
-    ToolSpec(apply_patch, "Apply a patch", read_only=False, destructive=True),
-    ToolSpec(create_folder, "Create a folder", read_only=False, idempotent=True),
-    ToolSpec(move_file, "Move or rename", read_only=False, destructive=True),
-    ToolSpec(delete_file, "Delete a file or folder", read_only=False, destructive=True, idempotent=False),
+    ToolSpec(write_file, "Write a file"),
+    ToolSpec(edit_file, "Edit a file"),
+    ToolSpec(apply_patch, "Apply a patch"),
+    ToolSpec(create_folder, "Create a folder"),
+    ToolSpec(move_file, "Move or rename"),
+    ToolSpec(delete_file, "Delete a file or folder"),
 )

@@ -148,11 +148,11 @@ def project_map(
 
 
 TOOLS = (
-    ToolSpec(list_modules, "List modules", read_only=True, idempotent=True),
-    ToolSpec(module_info, "Module details", read_only=True, idempotent=True),
-    ToolSpec(find_model, "Find a model", read_only=True, idempotent=True),
-    ToolSpec(find_field, "Find a field", read_only=True, idempotent=True),
-    ToolSpec(find_xml_id, "Find an xml id", read_only=True, idempotent=True),
-    ToolSpec(find_references, "Find references", read_only=True, idempotent=True),
-    ToolSpec(project_map, "Project map", read_only=True, idempotent=True),
+    ToolSpec(list_modules, "List modules"),
+    ToolSpec(module_info, "Module details"),
+    ToolSpec(find_model, "Find a model"),
+    ToolSpec(find_field, "Find a field"),
+    ToolSpec(find_xml_id, "Find an xml id"),
+    ToolSpec(find_references, "Find references"),
+    ToolSpec(project_map, "Project map"),
 )

@@ -125,8 +125,8 @@ async def check_module(
 
 
 TOOLS = (
-    ToolSpec(lint_module, "Lint modules", read_only=True, idempotent=True),
-    ToolSpec(check_module, "Check a module", read_only=True, idempotent=True),
+    ToolSpec(lint_module, "Lint modules"),
+    ToolSpec(check_module, "Check a module"),
 )
 
 

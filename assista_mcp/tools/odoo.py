@@ -147,10 +147,10 @@ async def odoo_doctor(
 
 
 TOOLS = (
-    ToolSpec(install_module, "Install modules in Odoo", read_only=False, destructive=False, idempotent=True),
-    ToolSpec(upgrade_module, "Upgrade modules in Odoo", read_only=False, destructive=False, idempotent=True),
-    ToolSpec(test_module, "Run module tests in Odoo", read_only=False, destructive=False, idempotent=True),
-    ToolSpec(odoo_doctor, "Check the Odoo setup", read_only=True, idempotent=True),
+    ToolSpec(install_module, "Install modules in Odoo"),
+    ToolSpec(upgrade_module, "Upgrade modules in Odoo"),
+    ToolSpec(test_module, "Run module tests in Odoo"),
+    ToolSpec(odoo_doctor, "Check the Odoo setup"),
 )
 
 

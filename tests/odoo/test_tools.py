@@ -43,8 +43,11 @@ async def test_tools_are_listed_with_output_schemas_and_honest_annotations(odoo_
     for name in ("install_module", "upgrade_module", "test_module"):
         tool = tools[name]
         assert tool.output_schema and "findings" in tool.output_schema["properties"]
+        # They run the project's code (odoo-bin imports the addons): never read-only, and that
+        # code may change or reach anything the server's user can.
         assert tool.annotations and tool.annotations.read_only_hint is False
-        assert tool.annotations.destructive_hint is False
+        assert tool.annotations.destructive_hint is True and tool.annotations.open_world_hint is True
+        assert tool.meta == {"assista-odoo/effect": "run_code"}
         assert "mcp" not in tool.input_schema["properties"]  # the Context is not a parameter
     assert tools["odoo_doctor"].annotations.read_only_hint is True  # type: ignore[union-attr]
 

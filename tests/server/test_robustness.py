@@ -167,7 +167,7 @@ def maybe_values(filled: Annotated[bool, Field(description="Fill the optional fi
 async def test_published_output_schema_uses_type_lists_and_still_validates(
     make_settings: Callable[..., Settings], addons: Path
 ) -> None:
-    spec = ToolSpec(maybe_values, "Maybe values", read_only=True)
+    spec = ToolSpec(maybe_values, "Maybe values")
     server = build_server(make_settings(addons), extra_tools=[spec])
     async with Client(server) as client:
         [tool] = [t for t in (await client.list_tools()).tools if t.name == "maybe_values"]

@@ -16,6 +16,8 @@ import pytest
 from mcp import Client
 from mcp.types import CallToolResult, TextContent
 
+from assista_mcp import effects
+
 pytestmark = pytest.mark.anyio
 
 MANIFEST = "library_base/__manifest__.py"
@@ -134,3 +136,26 @@ async def test_check_module_text_is_a_verdict_and_one_line_per_finding(
         assert (
             f"{finding['path']}:{finding['line']}: {finding['severity']}" in text or finding["line"] is None
         )
+
+
+async def test_every_tool_has_an_effect_in_the_registry_and_is_annotated_from_it(
+    server_for: Callable[..., Any], addons: Path
+) -> None:
+    # No tool can escape approval: whatever the server lists, the effects registry knows.
+    async with Client(server_for(addons)) as client:
+        tools = (await client.list_tools()).tools
+    assert [t.name for t in tools if t.name not in effects.TOOLS] == []
+    for tool in tools:
+        effect = effects.TOOLS[tool.name].effect
+        assert tool.meta == {effects.META_KEY: effect.value}, tool.name
+        assert tool.annotations is not None
+        hints = tool.annotations.model_dump(exclude={"title"}, exclude_none=True)
+        assert hints == effects.annotation_hints(tool.name), tool.name
+        assert tool.annotations.read_only_hint is (effect is effects.Effect.READ), tool.name
+    run_code = {t.name for t in tools if effects.TOOLS[t.name].effect is effects.Effect.RUN_CODE}
+    assert run_code == {"install_module", "upgrade_module", "test_module"}
+    for tool in tools:
+        if tool.name in run_code:
+            assert tool.annotations.destructive_hint and tool.annotations.open_world_hint  # type: ignore[union-attr]
+        else:
+            assert tool.annotations.open_world_hint is False  # type: ignore[union-attr]
