@@ -72,13 +72,23 @@ def run_doctor_cmd(args: argparse.Namespace) -> int:
     return 0 if report.ok else 1
 
 
+WITHOUT_ODOO = (
+    "note: only install/upgrade/test need Odoo and PostgreSQL; `assista-odoo check` and the "
+    "knowledge and file tools of `assista-odoo serve` work without them."
+)
+
+
 def render_doctor(report: DoctorReport) -> str:
     lines = []
     for check in report.checks:
         lines.append(f"{'ok  ' if check.ok else 'FAIL'} {check.name}: {check.detail}")
         if not check.ok and check.fix:
             lines.append(f"     fix: {check.fix}")
-    lines.append("all checks passed" if report.ok else "some checks failed")
+    if report.ok:
+        lines.append("all checks passed")
+    else:
+        lines.append("some checks failed")
+        lines.append(WITHOUT_ODOO)
     return "\n".join(lines)
 
 

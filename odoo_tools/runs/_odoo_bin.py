@@ -77,7 +77,8 @@ def find_odoo_bin(
         path = Path(explicit).expanduser()
         if not path.is_file():
             raise ToolMissing(
-                f"odoo-bin {str(path)!r} does not exist.", "Check --odoo-bin / ASSISTA_ODOO_BIN."
+                f"odoo-bin {str(path)!r} does not exist.",
+                "Check --odoo-bin / ASSISTA_ODOO_BIN / odoo_bin in assista-odoo.toml.",
             )
         return path
     for entry in conf_addons_paths:
@@ -92,7 +93,7 @@ def find_odoo_bin(
     raise ToolMissing(
         "No odoo-bin found.",
         "Pass --odoo-bin PATH (and --odoo-python for its interpreter), set ASSISTA_ODOO_BIN, "
-        "or put odoo-bin on PATH.",
+        "add odoo_bin = \"...\" to assista-odoo.toml, or put odoo-bin on PATH.",
     )
 
 
@@ -163,7 +164,8 @@ async def inspect_odoo(path: Path, python: str | None = None, timeout: float = 1
     if result.returncode != 0:
         raise ProcessFailed(
             f"{' '.join(argv)} failed (exit {result.returncode}): {result.decisive_line()}",
-            "Check --odoo-python: odoo-bin must run in the interpreter of the Odoo environment.",
+            "Check --odoo-python (odoo_python in assista-odoo.toml): odoo-bin must run in the "
+            "interpreter of the Odoo environment.",
         )
     version, series, major = parse_version(result.stdout + result.stderr)
     core = core_addons_for(path) or await installed_core_addons(path, python)

@@ -131,8 +131,7 @@ class Pg:
             raise DatabaseError(
                 f"Cannot connect to PostgreSQL ({self.params.describe()}, database {dbname!r}): "
                 f"{str(exc).strip()}",
-                "Start PostgreSQL or set --db-host/--db-port/--db-user (or PGHOST, PGPORT, PGUSER, "
-                "PGPASSWORD, or db_* in odoo.conf).",
+                connect_hint(str(exc)),
             ) from exc
         conn.autocommit = True
         return conn
@@ -349,3 +348,28 @@ def _try_lock(pg: Pg, key: str) -> Iterator[bool]:
         finally:
             if held:
                 _unlock_on(conn, key)
+
+
+AUTH_FAILURES = ("password authentication failed", "no password supplied", "authentication failed")
+WHERE_SETTINGS = "(or db_host/db_port/db_user in assista-odoo.toml, or db_* in odoo.conf)"
+
+
+def connect_hint(error: str) -> str:
+    """What to do about a failed connection: the server answered and refused the credentials, or
+    nobody answered at all."""
+    lowered = error.lower()
+    if any(marker in lowered for marker in AUTH_FAILURES):
+        return (
+            "The server refused the credentials: set PGPASSWORD (or db_password in odoo.conf, or a "
+            "~/.pgpass entry) for this role, or pick another role with --db-user / PGUSER "
+            f"{WHERE_SETTINGS}."
+        )
+    if 'role "' in lowered and "does not exist" in lowered:
+        return (
+            "Create the role (as a superuser: CREATE ROLE <name> LOGIN CREATEDB) or pick an existing "
+            f"one with --db-user / PGUSER {WHERE_SETTINGS}."
+        )
+    return (
+        "Start PostgreSQL, or point at a running one with --db-host/--db-port/--db-user (PGHOST, "
+        f"PGPORT, PGUSER, PGPASSWORD) {WHERE_SETTINGS}."
+    )

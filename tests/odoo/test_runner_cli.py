@@ -157,3 +157,16 @@ def test_doctor_shows_the_decisive_line_of_a_failing_odoo_bin(
     [version] = [c for c in json.loads(capsys.readouterr().out)["checks"] if c["name"] == "odoo-version"]
     decisive = "ModuleNotFoundError: No module named 'werkzeug'"
     assert version["detail"] == f"{script} --version failed (exit 1): {decisive}"
+
+
+def test_doctor_failure_says_what_works_without_odoo_and_names_pgpassword_for_auth(
+    isolated_env: Path, addons: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PGPASSWORD", "surely-not-the-password")
+    monkeypatch.setenv("PGHOST", "127.0.0.1")  # over TCP, so the server asks for the password
+    monkeypatch.setenv("PGUSER", "assista_no_such_role_zz")
+    assert main(["doctor", "--addons-path", str(addons), "--odoo-bin", str(addons / "missing")]) == 1
+    out = capsys.readouterr().out
+    assert "`assista-odoo check` and the knowledge and file tools" in out
+    assert "PGPASSWORD" in out.split("FAIL postgresql:", 1)[1].split("\n", 2)[1]
+    assert "odoo_bin" in out and "assista-odoo.toml" in out
