@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from assista_mcp import __version__
 from assista_mcp.cli import agent_cmds, check, odoo_cmds, safety, serve
+from assista_mcp.cli.help import add_examples
 from odoo_tools.errors import AssistaError
 
 SUBCOMMANDS = (serve, check, odoo_cmds, agent_cmds, safety)
@@ -26,6 +27,7 @@ def build_parser() -> argparse.ArgumentParser:
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for module in SUBCOMMANDS:
         module.add_parsers(subparsers)
+    add_examples(subparsers)
     return parser
 
 

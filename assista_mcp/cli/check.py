@@ -151,9 +151,16 @@ def add_parsers(subparsers: Any) -> None:
         "--new-only", action="store_true", help="report only findings on lines changed since --base"
     )
     output = parser.add_argument_group("output")
-    output.add_argument("--format", choices=sorted(FORMATS), default="text")
-    output.add_argument("--output", metavar="FILE", help="write the report there (a summary still prints)")
-    output.add_argument("--fail-on", choices=("error", "warning", "info"), default="error")
+    output.add_argument("--format", choices=sorted(FORMATS), default="text", help="report format")
+    output.add_argument(
+        "-o", "--output", metavar="FILE", help="write the report there (a summary still prints)"
+    )
+    output.add_argument(
+        "--fail-on",
+        choices=("error", "warning", "info"),
+        default="error",
+        help="exit 1 when a finding reaches this severity",
+    )
     for producer in PRODUCERS:
         producer.add_flags(parser)
     parser.set_defaults(func=run_check)

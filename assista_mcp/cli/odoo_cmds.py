@@ -48,8 +48,10 @@ def add_parsers(subparsers: Any) -> None:
         help="install, upgrade or test modules in a real Odoo (disposable database)",
         description="Exit 0 when every module is installed (and its tests pass), 1 otherwise.",
     )
-    odoo.add_argument("action", choices=("install", "upgrade", "test"))
-    odoo.add_argument("modules", nargs="+", metavar="MODULE")
+    odoo.add_argument(
+        "action", choices=("install", "upgrade", "test"), help="install, upgrade, or install and test"
+    )
+    odoo.add_argument("modules", nargs="+", metavar="MODULE", help="module names (or a,b,c)")
     odoo.add_argument("--demo", action="store_true", help="load demo data")
     odoo.add_argument("--keep-db", action="store_true", help="keep the database for inspection")
     odoo.add_argument("--no-cache", action="store_true", help="start from an empty database")
