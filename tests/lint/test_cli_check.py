@@ -82,6 +82,22 @@ def test_sarif_report_is_valid_sarif_2_1_0(reports: dict[str, str]) -> None:
     assert all(rule_ids[r["ruleIndex"]] == r["ruleId"] for r in static["results"])
 
 
+def test_sarif_satisfies_the_validators_rules(reports: dict[str, str]) -> None:
+    # SARIF1001 (name distinct from id), SARIF2005 (tool version), SARIF2017 (a region per location).
+    payload = json.loads(reports["sarif"])
+    for run in payload["runs"]:
+        driver = run["tool"]["driver"]
+        assert driver["version"][:1].isdigit() and driver["semanticVersion"] == driver["version"]
+        assert "pypi.org/project/assista-odoo" not in json.dumps(driver)
+        assert all(rule.get("name") != rule["id"] for rule in driver["rules"])
+        for result in run["results"]:
+            for location in result.get("locations", []):
+                assert location["physicalLocation"]["region"]["startLine"] >= 1
+    static = next(run for run in payload["runs"] if run["tool"]["driver"]["name"] == "static")
+    named = {rule["id"]: rule.get("name") for rule in static["tool"]["driver"]["rules"]}
+    assert named["removed-attrs"] == "RemovedAttrs"
+
+
 def test_sarif_validation_can_fail(reports: dict[str, str]) -> None:
     payload = json.loads(reports["sarif"])
     payload["runs"][0]["results"][0]["level"] = "fatal"

@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import json
+import re
+from functools import cache
+from importlib import metadata
 from typing import Any
 
+from odoo_tools import __version__
 from odoo_tools.findings import Finding
 from odoo_tools.lint.reporters._base import Report
 
@@ -15,7 +19,14 @@ TOOL_URIS = {
     "flake8": "https://flake8.pycqa.org",
     "oca-hooks": "https://github.com/OCA/odoo-pre-commit-hooks",
 }
-DEFAULT_URI = "https://pypi.org/project/assista-odoo/"
+# The distribution whose version a run reports; our own checks report ours.
+TOOL_DISTRIBUTIONS = {"pylint": "pylint-odoo", "flake8": "flake8", "oca-hooks": "oca-odoo-pre-commit-hooks"}
+FULL_NAMES = {
+    "pylint": "pylint-odoo (via assista-odoo)",
+    "flake8": "flake8 (via assista-odoo)",
+    "oca-hooks": "OCA odoo-pre-commit-hooks (via assista-odoo)",
+    "static": "assista-odoo static cross-file checks",
+}
 
 
 def render(report: Report) -> str:
@@ -31,22 +42,41 @@ def _run(source: str, findings: list[Finding], report: Report) -> dict[str, Any]
     for finding in findings:
         rules.setdefault(finding.code, _rule(finding))
     rule_ids = list(rules)
+    driver: dict[str, Any] = {
+        "name": source,
+        "fullName": FULL_NAMES.get(source, source),
+        "version": tool_version(source),
+        "semanticVersion": tool_version(source),
+        "rules": list(rules.values()),
+    }
+    if source in TOOL_URIS:  # ours has no public page to point at: say nothing rather than a dead link
+        driver["informationUri"] = TOOL_URIS[source]
     return {
-        "tool": {
-            "driver": {
-                "name": source,
-                "informationUri": TOOL_URIS.get(source, DEFAULT_URI),
-                "rules": list(rules.values()),
-            }
-        },
+        "tool": {"driver": driver},
         "results": [_result(f, rule_ids.index(f.code), report) for f in findings],
     }
 
 
+@cache
+def tool_version(source: str) -> str:
+    """The version of the tool behind ``source``'s findings (ours for our own checks)."""
+    try:
+        return metadata.version(TOOL_DISTRIBUTIONS[source])
+    except (KeyError, metadata.PackageNotFoundError):
+        return __version__
+
+
+def rule_name(finding: Finding) -> str | None:
+    """A readable name distinct from the opaque id (SARIF1001): the symbol in PascalCase."""
+    words = re.split(r"[^A-Za-z0-9]+", finding.symbol or finding.code)
+    name = "".join(word[:1].upper() + word[1:] for word in words if word)
+    return name if name and name != finding.code else None
+
+
 def _rule(finding: Finding) -> dict[str, Any]:
     rule: dict[str, Any] = {"id": finding.code, "shortDescription": {"text": finding.symbol or finding.code}}
-    if finding.symbol:
-        rule["name"] = finding.symbol
+    if name := rule_name(finding):
+        rule["name"] = name
     if finding.hint:
         rule["help"] = {"text": finding.hint}
     return rule
@@ -63,10 +93,12 @@ def _result(finding: Finding, rule_index: int, report: Report) -> dict[str, Any]
     path = report.display_path(finding)
     if path:
         location: dict[str, Any] = {"artifactLocation": {"uri": path, "uriBaseId": "%SRCROOT%"}}
-        if finding.line is not None and finding.line >= 1:
-            region: dict[str, Any] = {"startLine": finding.line}
-            if finding.column is not None and finding.column >= 1:
-                region["startColumn"] = finding.column
-            location["region"] = region
+        # A finding about a whole file points at its first line: code scanning shows no result
+        # without a region (SARIF2017).
+        line = finding.line if finding.line is not None and finding.line >= 1 else 1
+        region: dict[str, Any] = {"startLine": line}
+        if finding.line and finding.column is not None and finding.column >= 1:
+            region["startColumn"] = finding.column
+        location["region"] = region
         result["locations"] = [{"physicalLocation": location}]
     return result
