@@ -6,8 +6,10 @@ Reading and searching tools live here; writing tools in ``files_write``.
 
 from __future__ import annotations
 
+import contextlib
 from typing import Annotated, Literal
 
+from anyio.from_thread import check_cancelled
 from pydantic import Field
 
 from assista_mcp.context import Ctx, app
@@ -98,12 +100,20 @@ def search_files(
     exclude: Excludes = None,
 ) -> SearchFilesResult:
     """Find files and folders by name (glob). Use grep to search inside files."""
-    return files.search_files(app(ctx).workspace, pattern, path, exclude=exclude or ())
+    return files.search_files(
+        app(ctx).workspace, pattern, path, exclude=exclude or (), stop=_stop_if_cancelled
+    )
 
 
 def grep(
     ctx: Ctx,
-    pattern: Annotated[str, Field(description="Python regular expression searched in each line.")],
+    pattern: Annotated[
+        str,
+        Field(
+            description="Regular expression searched in each line (Python syntax without lookarounds "
+            "or backreferences: it runs in linear time, on RE2)."
+        ),
+    ],
     path: Annotated[str, Field(description="A file, or a folder as for list_directory.")] = ".",
     include: Annotated[
         list[str] | None, Field(description="Only files matching these globs, e.g. ['*.py', '*.xml'].")
@@ -120,9 +130,15 @@ def grep(
     """
     result = files.grep(
         app(ctx).workspace, pattern, path, include=include or (), exclude=exclude or (), context=context,
-        ignore_case=ignore_case, max_matches=max_matches,
+        ignore_case=ignore_case, max_matches=max_matches, stop=_stop_if_cancelled,
     )  # fmt: skip
     return answer(result, grep_text(result))
+
+
+def _stop_if_cancelled() -> None:
+    """Raise the cancellation when the MCP call was cancelled, so a long search stops working."""
+    with contextlib.suppress(RuntimeError):  # not called from a worker thread: nothing to cancel
+        check_cancelled()
 
 
 def file_info(ctx: Ctx, path: PathArg) -> FileInfoResult:

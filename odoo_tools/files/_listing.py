@@ -9,9 +9,10 @@ from datetime import datetime, timezone
 from itertools import islice
 
 from odoo_tools.errors import InvalidInput
+from odoo_tools.files._globs import compile_glob
 from odoo_tools.files._models import DirEntry, FileInfoResult, ListDirectoryResult, SearchFilesResult
 from odoo_tools.files._textio import count_lines, decode_utf8, read_regular_file
-from odoo_tools.files._walking import Found, walk
+from odoo_tools.files._walking import Found, StopCheck, keep_going, walk
 from odoo_tools.workspace import Resolved, Workspace
 
 MAX_ENTRIES = 2000
@@ -96,13 +97,16 @@ def search_files(
     *,
     exclude: Sequence[str] = (),
     max_results: int = MAX_SEARCH_RESULTS,
+    stop: StopCheck = keep_going,
 ) -> SearchFilesResult:
     """Paths whose name (or, for patterns with '/', relative path) matches the glob ``pattern``."""
     if not pattern.strip():
         raise InvalidInput("Empty pattern.", "Give a glob such as '*.xml' or 'models/**/*.py'.")
     matches: list[str] = []
     truncated = False
+    compile_glob(pattern)  # a bad glob fails here, before any walking
     for found in entries_under(ws, path, None, exclude):
+        stop()
         if found.matches(pattern):
             if len(matches) == max_results:
                 truncated = True

@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 import os
-import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 
-from odoo_tools.errors import InvalidInput
+from odoo_tools.files._globs import glob_matches
 from odoo_tools.files._models import EntryKind
 
 DEFAULT_SKIPPED = (".git", "__pycache__", "node_modules")
+# Called between pieces of work; raises to stop it (e.g. the MCP call was cancelled).
+StopCheck = Callable[[], None]
+
+
+def keep_going() -> None:
+    """The StopCheck that never stops."""
 
 
 @dataclass(frozen=True)
@@ -27,52 +31,6 @@ class Found:
     def matches(self, pattern: str) -> bool:
         """A glob with a '/' may be written from the walked folder or from the root."""
         return glob_matches(pattern, self.sub) or ("/" in pattern and glob_matches(pattern, self.rel))
-
-
-@lru_cache(maxsize=256)
-def glob_regex(pattern: str) -> re.Pattern[str]:
-    """A glob as a regex: ``*`` and ``?`` stay within one folder, ``**/`` spans any number."""
-    out, i = [], 0
-    while i < len(pattern):
-        char = pattern[i]
-        if pattern.startswith("**/", i):
-            out.append("(?:.*/)?")
-            i += 3
-            continue
-        if pattern.startswith("**", i):
-            out.append(".*")
-            i += 2
-            continue
-        if char == "*":
-            out.append("[^/]*")
-        elif char == "?":
-            out.append("[^/]")
-        elif char == "[" and (end := _class_end(pattern, i)) != -1:
-            body = pattern[i + 1 : end]
-            negate = body.startswith("!")
-            body = re.sub(r"([\\\[^])", r"\\\1", body[1:] if negate else body)  # literal in a glob
-            out.append("[" + ("^" if negate else "") + body + "]")
-            i = end
-        else:
-            out.append(re.escape(char))
-        i += 1
-    try:
-        return re.compile("".join(out) + r"\Z")
-    except re.error as exc:  # e.g. a reversed range [z-a]
-        raise InvalidInput(f"Invalid glob {pattern!r}: {exc}.", "Check its [...] ranges.") from exc
-
-
-def _class_end(pattern: str, start: int) -> int:
-    """Index of the ']' closing the class opened at ``start`` (-1: none, the '[' is literal).
-    As in fnmatch, a ']' right after '[' or '[!' is part of the class."""
-    first = start + 1 + (pattern.startswith("!", start + 1))
-    return pattern.find("]", first + 1 if pattern.startswith("]", first) else first)
-
-
-def glob_matches(pattern: str, rel: str) -> bool:
-    """A pattern with a '/' is matched against the relative path, otherwise against the name."""
-    subject = rel if "/" in pattern else rel.rsplit("/", 1)[-1]
-    return glob_regex(pattern).match(subject) is not None
 
 
 def walk(

@@ -8,7 +8,7 @@ import pytest
 
 from odoo_tools.errors import InvalidInput
 from odoo_tools.files import grep, list_directory, search_files
-from odoo_tools.files._walking import glob_matches
+from odoo_tools.files._globs import glob_matches
 from odoo_tools.workspace import Workspace
 from tests.files.conftest import BOOK, error_text
 
@@ -142,7 +142,6 @@ def test_search_files_needs_a_pattern(ws: Workspace) -> None:
         ("^foo$", [1]),
         ("foo$", [1, 2]),
         (r"\bfoo\b", [1, 2]),
-        ("(?<!bar )foo", [1]),  # lookarounds see one line, as grep does
         (r"\Abar", [2]),  # \A is the start of each line
         (r"foo\s+bar", []),  # a match never spans lines
     ],
@@ -150,6 +149,21 @@ def test_search_files_needs_a_pattern(ws: Workspace) -> None:
 def test_grep_matches_line_by_line(ws: Workspace, addons: Path, pattern: str, lines: list[int]) -> None:
     (addons / "lines.txt").write_text("foo\nbar foo\n", encoding="utf-8")
     assert [m.line for m in grep(ws, pattern, "lines.txt").matches] == lines
+
+
+@pytest.mark.parametrize(
+    ("pattern", "named"),
+    [
+        ("(?<!bar )foo", "lookbehind"),
+        ("x(?=y)", "lookahead"),
+        (r"(a)\1", "backreference \\1"),
+        (r"a\Z", "\\Z"),
+    ],
+)
+def test_grep_names_the_syntax_its_linear_engine_refuses(ws: Workspace, pattern: str, named: str) -> None:
+    with pytest.raises(InvalidInput, match="not supported") as refused:
+        grep(ws, pattern)
+    assert named in str(refused.value) and "Escape special characters" in str(refused.value)
 
 
 def test_dot_means_the_writable_roots_and_the_source_is_reached_by_name(addons: Path, tmp_path: Path) -> None:
