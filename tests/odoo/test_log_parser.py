@@ -471,3 +471,62 @@ def test_recorder_lines_between_runs_are_not_part_of_an_error() -> None:
     )  # right after the error
     report = parse_odoo_log(framed, roots=[], modules=["lab_demo"])
     assert [f.message for f in report.findings] == ["SyntaxError: '(' was never closed"]  # once, no trailer
+
+
+# Real logs of every supported series (recorded by tests/odoo/test_real_odoo.py with
+# ASSISTA_RECORD_ODOO_LOGS): what each case's log must give, on every series.
+SERIES_LOGS = sorted(p for p in LOGS.glob("*/*.log") if p.parent.name != "shared")
+MODEL = "library_base/models/library_book.py"
+SERIES_CASES: dict[str, tuple[str, str, int | None]] = {
+    "syntax_error": (kinds.PYTHON_SYNTAX, MODEL, 16),
+    "import_error": (kinds.PYTHON_IMPORT, "library_base/models/__init__.py", 2),
+    "xml_syntax": (kinds.XML_SYNTAX, "library_base/views/library_book_views.xml", 36),
+    "xml_ref": (kinds.XML_DATA, "library_base/views/library_menus.xml", 10),
+    "missing_file": (kinds.MISSING_DATA_FILE, "library_base/__manifest__.py", 18),
+    "access_model": (kinds.DATA_IMPORT, "library_base/security/ir.model.access.csv", 2),
+    "access_column": (kinds.DATA_IMPORT, "library_base/security/ir.model.access.csv", 1),
+    "external_dep": (kinds.EXTERNAL_DEPENDENCY, "library_base/__manifest__.py", 20),
+    "missing_dep": (kinds.MISSING_DEPENDENCY, "library_base/__manifest__.py", 11),
+    "bad_view": (kinds.VIEW_VALIDATION, "library_base/views/library_book_views.xml", 35),
+    "sql_constraint": (kinds.SQL_CONSTRAINT, "library_base/data/library_data.xml", 7),
+    "test_fail_test": (kinds.TEST_FAILURE, "library_base/tests/test_library_book.py", 14),
+    "unknown_module": (kinds.UNKNOWN_MODULE, "", None),
+}
+CLEAN = {"good", "good_test", "good_upgrade", "deprecation", "no_access"}  # no error finding
+FAILURE_KINDS = {
+    "syntax_error",
+    "bad_view",
+    "missing_dep",
+    "xml_syntax",
+    "access_model",
+    "missing_file",
+    "external_dep",
+    "test_fail_test",
+    "unknown_module",
+}
+
+
+def test_every_series_has_a_log_of_each_failure_kind() -> None:
+    series = {p.parent.name for p in SERIES_LOGS}
+    assert "18.0" in series
+    for name in sorted(series):
+        assert {p.stem for p in SERIES_LOGS if p.parent.name == name} >= FAILURE_KINDS, name
+
+
+@pytest.mark.parametrize("log", SERIES_LOGS, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_series_logs_give_kind_file_and_line(log: Path, tmp_path: Path) -> None:
+    series, case = log.parent.name, log.stem
+    text = log.read_text(encoding="utf-8")
+    assert text.startswith("# cmd: odoo-bin ") and text.rstrip("\n").splitlines()[-1].startswith(
+        "# exit_code="
+    )
+    variant = case.rsplit("_test", 1)[0] if case.endswith("_test") else case.removesuffix("_upgrade")
+    make_variant(tmp_path, "good" if case == "unknown_module" else variant, series=series)
+    modules = ["library_nope"] if case == "unknown_module" else ["library_base"]
+    report = parse_odoo_log(text, roots=[tmp_path], modules=modules)
+    errors = [(f.kind, f.path, f.line) for f in report.findings if f.severity == "error"]
+    if case in CLEAN:
+        assert errors == [], errors
+        assert report.odoo_version.startswith(series)
+    else:
+        assert SERIES_CASES[case] in errors, errors

@@ -105,14 +105,55 @@ STUB_EDITS: dict[str, list[tuple[str, str, str]]] = {
 }
 
 
-def make_variant(root: Path, variant: str, *, for_stub: bool = False) -> Path:
-    """Write ``root/library_base`` as the named broken copy; returns the module directory."""
+# Series adaptations, applied before the variant's edit: the addon is written for 18.0. Each keeps
+# every line where it was, so the expected lines hold on every series.
+_OLDER_THAN_18 = [
+    ("models/library_book.py", "from odoo import api,", "from odoo import _, api,"),
+    ("models/library_book.py", "self.env._(", "_("),
+    ("views/library_book_views.xml", "<list>", "<tree>"),
+    ("views/library_book_views.xml", "</list>", "</tree>"),
+    ("views/library_book_views.xml", '"view_mode">list,form', '"view_mode">tree,form'),
+]
+SERIES_EDITS: dict[str, list[tuple[str, str, str]]] = {
+    "16.0": [
+        *_OLDER_THAN_18,
+        (
+            "views/library_book_views.xml",
+            "invisible=\"state != 'draft'\"",
+            "attrs=\"{'invisible': [('state', '!=', 'draft')]}\"",
+        ),
+    ],
+    "17.0": _OLDER_THAN_18,
+    "18.0": [],
+    "19.0": [
+        # res.groups lost category_id (privileges replace it); _sql_constraints is ignored from 19
+        (
+            "security/library_security.xml",
+            '<field name="category_id" ref="module_category_library" />',
+            '<field name="comment">Lends books</field>',
+        ),
+        ("models/library_book.py", "_sql_constraints = [", "_isbn_unique = models.Constraint("),
+        (
+            "models/library_book.py",
+            '("isbn_unique", "unique(isbn)", "Two books cannot share an ISBN."),',
+            '"unique(isbn)", "Two books cannot share an ISBN.",',
+        ),
+        ("models/library_book.py", "    ]\n\n    @api.depends", "    )\n\n    @api.depends"),
+    ],
+}
+
+
+def make_variant(root: Path, variant: str, *, for_stub: bool = False, series: str = "18.0") -> Path:
+    """Write ``root/library_base`` as the named broken copy for an Odoo series; returns the module
+    directory."""
     target = root / "library_base"
     if target.exists():
         shutil.rmtree(target)
     shutil.copytree(LIBRARY_BASE, target)
     edits = STUB_EDITS.get(variant, EDITS[variant]) if for_stub else EDITS[variant]
-    for rel, old, new in edits:
+    manifest = target / "__manifest__.py"
+    manifest.write_text(manifest.read_text().replace('"18.0.1.0.0"', f'"{series}.1.0.0"'), encoding="utf-8")
+    for rel, old, new in [*SERIES_EDITS.get(series, []), *edits]:
         path = target / rel
         text = path.read_text(encoding="utf-8")
         assert old in text, f"{variant}: {old!r} not in {rel}"
