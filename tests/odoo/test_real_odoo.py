@@ -28,7 +28,8 @@ from pathlib import Path
 import pytest
 
 from odoo_tools.odoo_log import kinds
-from odoo_tools.runs._pg import Pg, PgParams
+from odoo_tools.runs._odoo_bin import RunSpec, build_argv, child_env, run_odoo
+from odoo_tools.runs._pg import Pg, PgParams, new_db_name
 from odoo_tools.runs._result import ValidationResult
 from odoo_tools.runs._validate import OdooRunner, RunnerConfig
 from tests.odoo.variants import REPO, make_variant
@@ -53,6 +54,7 @@ class RealOdoo:
         self.prefix = f"assista_real{secrets.token_hex(2)}_"
         self.pg = Pg(PgParams.resolve(), prefix=self.prefix)
         self.series = asyncio.run(self.runner(root).odoo()).series
+        self.recorded: set[str] = set()
 
     def runner(self, addons: Path, *more_roots: Path) -> OdooRunner:
         config = RunnerConfig(
@@ -83,7 +85,12 @@ class RealOdoo:
 
     def record(self, name: str, addons: Path, result: ValidationResult) -> None:
         """Keep the last odoo-bin run of a case, sanitized like fixtures/odoo_logs (see its README)."""
+        if name in self.recorded:
+            return
+        self.recorded.add(name)
         text = Path(result.log_path).read_text(encoding="utf-8")
+        if "# assista-odoo " not in text:  # refused before running Odoo: ask Odoo itself
+            text = self.plain_run(addons, [m.module for m in result.modules])
         last = text[text.rindex("# assista-odoo ") :]
         header, _, body = last.partition("\n")
         argv = header.split(": ", 1)[1].split()
@@ -95,6 +102,26 @@ class RealOdoo:
         target = Path(RECORD) / self.series / f"{name}.log"
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(sanitize(text, addons, self.cache_dir), encoding="utf-8")
+
+    def plain_run(self, addons: Path, modules: list[str]) -> str:
+        """odoo-bin -i alone into a clone of a template of this session (the log, framed like ours)."""
+        runner = self.runner(addons)
+        odoo = asyncio.run(runner.odoo())
+        database = new_db_name("record", self.prefix)
+        templates = [t.name for t in runner.cache.templates() if not t.orphan]
+        assert templates, "record the good case first: its template is cloned"
+        runner.cache._clone_into(templates[0], database)
+        try:
+            spec = RunSpec(database, install=modules)
+            argv = build_argv(
+                odoo, spec, addons_paths=[addons], data_dir=runner.cache.data_dir, pg=runner.config.pg
+            )
+            env = child_env(runner.config.pg, os.environ, runner.cache.data_dir)
+            run = asyncio.run(run_odoo(argv, env=env, timeout=900.0))
+        finally:
+            runner.cache.drop_database(database)
+        head = f"# assista-odoo install: {' '.join(argv)}\n"
+        return f"{head}{run.log}# exit_code={run.returncode} seconds={run.seconds:.2f}\n"
 
 
 def sanitize(text: str, addons: Path, cache_dir: Path) -> str:
