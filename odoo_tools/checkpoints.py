@@ -196,6 +196,19 @@ class CheckpointStore:
             old.unlink(missing_ok=True)
 
 
+# Our own git commands in the user's repository never run what the repository configures: a
+# .git/config with core.fsmonitor, a hook, or a signing program would otherwise run a command
+# chosen by whoever wrote them (the agent's model included) at the end of a turn.
+SAFE_GIT_OPTIONS = ("core.fsmonitor=false", "core.hooksPath=/dev/null", "commit.gpgSign=false")
+
+
+def user_repo(path: Path) -> Repo:
+    """The git repository around ``path``, its commands run with ``SAFE_GIT_OPTIONS``."""
+    repo = Repo(path, search_parent_directories=True)
+    repo.git.set_persistent_git_options(c=list(SAFE_GIT_OPTIONS))
+    return repo
+
+
 def commit_to_user_repo(paths: list[Path], message: str) -> str | None:
     """Opt-in (--auto-commit): commit exactly ``paths`` on the user's current branch.
 
@@ -204,7 +217,7 @@ def commit_to_user_repo(paths: list[Path], message: str) -> str | None:
     if not paths:
         return None
     try:
-        repo = Repo(paths[0].parent, search_parent_directories=True)
+        repo = user_repo(paths[0].parent)
     except (InvalidGitRepositoryError, NoSuchPathError):
         return None
     top = Path(repo.working_tree_dir or ".")

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from assista_mcp import __version__
 from assista_mcp.cli import agent_cmds, check, odoo_cmds, safety, serve
 from assista_mcp.cli.help import add_examples
+from assista_mcp.redaction import redact
 from odoo_tools.errors import AssistaError
 
 SUBCOMMANDS = (serve, check, odoo_cmds, agent_cmds, safety)
@@ -41,7 +42,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         code: int = args.func(args)
         return code
     except AssistaError as exc:
-        print(f"assista-odoo: {exc}", file=sys.stderr)
+        print(f"assista-odoo: {redact(str(exc))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("assista-odoo: interrupted", file=sys.stderr)

@@ -69,6 +69,13 @@ def _add_agent_flags(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--events", choices=("jsonl",), help="print the event stream as JSON lines")
     group.add_argument("--mcp-server", action="append", default=[], metavar="[NAME=]CMD", help="stdio server")
     group.add_argument("--mcp-url", action="append", default=[], metavar="[NAME=]URL", help="HTTP server")
+    group.add_argument(
+        "--read-only-tool",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="treat this --mcp-server/--mcp-url tool as read-only (glob on server__tool; repeatable)",
+    )
     safety = parser.add_argument_group("safety net")
     safety.add_argument(
         "--plugin", action="append", default=[], metavar="MODULE[:ATTR]", help="hooks plugin (repeatable)"
@@ -118,6 +125,7 @@ def _options(args: argparse.Namespace) -> AgentOptions:
         events_jsonl=args.events == "jsonl",
         mcp_servers=args.mcp_server,
         mcp_urls=args.mcp_url,
+        read_only_tools=args.read_only_tool,
         safety=SafetyOptions(
             plugins=args.plugin,
             auto_commit=args.auto_commit,

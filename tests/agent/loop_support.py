@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -10,10 +10,10 @@ from typing import Any
 from assista_mcp.agent.events import StreamEvent
 from assista_mcp.agent.loop.agent_loop import AgentLoop
 from assista_mcp.agent.loop.approvals import Approvals, Prompter
-from assista_mcp.agent.loop.hooks import LoopHooks
 from assista_mcp.agent.loop.sessions import SessionStore
 from assista_mcp.agent.loop.toolset import ServerSpec, Toolset
 from assista_mcp.agent.model.client import ModelClient
+from assista_mcp.agent.safety.plugins import Hooks
 from fixtures.model_server import TEST_MODEL, ScriptedModelServer
 from tests.agent.tool_servers import SlowState, build_test_server
 
@@ -36,10 +36,11 @@ async def agent(
     store: SessionStore | None = None,
     session_id: str | None = None,
     max_steps: int = 10,
-    hooks: LoopHooks | None = None,
+    hooks: object | None = None,
     prompter: Prompter | None = None,
     slow: SlowState | None = None,
     specs: list[ServerSpec] | None = None,
+    sink: Callable[[StreamEvent], None] | None = None,
 ) -> AsyncIterator[tuple[AgentLoop, list[StreamEvent]]]:
     store = store or SessionStore.in_home(root.parent / "home")
     if session_id is None:
@@ -56,8 +57,8 @@ async def agent(
             session_id=session_id,
             system="You are a test agent.",
             max_steps=max_steps,
-            hooks=hooks,
-            sinks=[events.append],
+            hooks=hooks if hooks is None or isinstance(hooks, Hooks) else Hooks.of(hooks),
+            sinks=[events.append, *([sink] if sink else [])],
         )
         try:
             yield loop, events

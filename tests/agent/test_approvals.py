@@ -4,30 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from assista_mcp.agent.loop.approvals import (
-    ApprovalRequest,
-    Approvals,
-    Decision,
-    ToolKind,
-    classify,
-)
+from assista_mcp.agent.loop.approvals import ApprovalRequest, Approvals, Decision
+from assista_mcp.effects import Effect, PathEffects
 from odoo_tools.errors import InvalidInput
 
 pytestmark = pytest.mark.anyio
 
 
-def _request(name: str, kind: ToolKind, call_id: str = "call_1") -> ApprovalRequest:
-    return ApprovalRequest(tool_call_id=call_id, tool_name=name, kind=kind)
-
-
-def test_annotations_and_names_decide_the_kind() -> None:
-    assert classify("read_file", True, own_server=True) is ToolKind.READ
-    assert classify("edit_file", False, own_server=True) is ToolKind.EDIT
-    assert classify("delete_file", False, own_server=True) is ToolKind.OTHER
-    assert classify("install_module", False, own_server=True) is ToolKind.OTHER
-    assert classify("mystery", None, own_server=True) is ToolKind.OTHER
-    # A foreign server's "edit_file" is not trusted to be one of our sandboxed edits.
-    assert classify("edit_file", False, own_server=False) is ToolKind.OTHER
+def _request(name: str, effect: Effect, call_id: str = "call_1") -> ApprovalRequest:
+    return ApprovalRequest(tool_call_id=call_id, tool_name=name, effect=effect)
 
 
 @pytest.mark.parametrize(
@@ -43,9 +28,9 @@ async def test_without_a_terminal_only_what_the_mode_allows_runs(
     mode: str, read: bool, edit: bool, other: bool
 ) -> None:
     approvals = Approvals(mode, prompter=None)
-    assert (await approvals.check(_request("read_file", ToolKind.READ))).allowed is read
-    assert (await approvals.check(_request("edit_file", ToolKind.EDIT))).allowed is edit
-    verdict = await approvals.check(_request("delete_file", ToolKind.OTHER))
+    assert (await approvals.check(_request("read_file", Effect.READ))).allowed is read
+    assert (await approvals.check(_request("edit_file", Effect.EDIT))).allowed is edit
+    verdict = await approvals.check(_request("delete_file", Effect.OTHER))
     assert verdict.allowed is other
     if not other:
         assert "delete_file" in verdict.reason
@@ -53,10 +38,10 @@ async def test_without_a_terminal_only_what_the_mode_allows_runs(
 
 def test_read_only_mode_offers_only_read_tools() -> None:
     approvals = Approvals("read-only")
-    assert approvals.offered(ToolKind.READ)
-    assert not approvals.offered(ToolKind.EDIT)
-    assert not approvals.offered(ToolKind.OTHER)
-    assert Approvals("ask").offered(ToolKind.OTHER)
+    assert approvals.offered(Effect.READ)
+    assert not approvals.offered(Effect.EDIT)
+    assert not approvals.offered(Effect.OTHER)
+    assert Approvals("ask").offered(Effect.OTHER)
 
 
 def test_unknown_mode_is_a_clear_error() -> None:
@@ -74,15 +59,15 @@ async def test_prompt_once_always_and_deny_with_reason() -> None:
         return Decision(tool_call_id=request.tool_call_id, verdict=verdict, reason="not that file")  # type: ignore[arg-type]
 
     approvals = Approvals("ask", prompter)
-    assert (await approvals.check(_request("edit_file", ToolKind.EDIT, "a"))).allowed
-    denied = await approvals.check(_request("edit_file", ToolKind.EDIT, "b"))
+    assert (await approvals.check(_request("edit_file", Effect.EDIT, "a"))).allowed
+    denied = await approvals.check(_request("edit_file", Effect.EDIT, "b"))
     assert not denied.allowed and "not that file" in denied.reason
-    assert (await approvals.check(_request("edit_file", ToolKind.EDIT, "c"))).allowed
+    assert (await approvals.check(_request("edit_file", Effect.EDIT, "c"))).allowed
     # "always" covers later calls of the same tool without asking again; other tools still ask.
-    assert (await approvals.check(_request("edit_file", ToolKind.EDIT, "d"))).allowed
+    assert (await approvals.check(_request("edit_file", Effect.EDIT, "d"))).allowed
     assert asked == ["a", "b", "c"]
     answers = iter(["deny"])
-    assert not (await approvals.check(_request("write_file", ToolKind.EDIT, "e"))).allowed
+    assert not (await approvals.check(_request("write_file", Effect.EDIT, "e"))).allowed
     assert asked == ["a", "b", "c", "e"]
 
 
@@ -92,6 +77,46 @@ async def test_a_decision_for_another_call_is_refused() -> None:
 
     approvals = Approvals("ask", confused)
     with pytest.raises(InvalidInput, match="call_other"):
-        await approvals.check(_request("delete_file", ToolKind.OTHER, "call_1"))
+        await approvals.check(_request("delete_file", Effect.OTHER, "call_1"))
     # The refused "always" granted nothing.
     assert approvals.always_allowed == set()
+
+
+@pytest.mark.parametrize("effect", [Effect.DELETE, Effect.RUN_CODE, Effect.OTHER])
+async def test_auto_edit_asks_for_everything_but_edits(effect: Effect) -> None:
+    assert not (await Approvals("auto-edit").check(_request("x", effect))).allowed
+    assert (await Approvals("yolo").check(_request("x", effect))).allowed
+
+
+async def test_protected_paths_ask_in_every_mode_but_yolo_and_always_never_covers_them() -> None:
+    asked: list[str] = []
+
+    async def always(request: ApprovalRequest) -> Decision:
+        asked.append(request.tool_call_id)
+        return Decision(tool_call_id=request.tool_call_id, verdict="always")
+
+    approvals = Approvals("auto-edit", always)
+    config = PathEffects(written=("mod/.git/config",))
+    plain = PathEffects(written=("mod/models/a.py",))
+    for call_id, paths in (("a", config), ("b", plain), ("c", config)):
+        request = approvals.request(call_id, "write_file", Effect.EDIT, {}, paths)
+        assert (await approvals.check(request)).allowed
+    assert asked == ["a", "c"]  # the plain edit ran without asking; .git/config asked twice
+    headless = Approvals("auto-edit")
+    request = headless.request("d", "write_file", Effect.EDIT, {}, PathEffects(written=(".pylintrc",)))
+    verdict = await headless.check(request)
+    assert not verdict.allowed and ".pylintrc" in verdict.reason
+    assert (await Approvals("yolo").check(request)).allowed
+
+
+async def test_always_covers_one_tool_with_one_effect_only() -> None:
+    answers = iter(["always", "deny"])
+
+    async def prompter(request: ApprovalRequest) -> Decision:
+        return Decision(tool_call_id=request.tool_call_id, verdict=next(answers))  # type: ignore[arg-type]
+
+    approvals = Approvals("ask", prompter)
+    assert (await approvals.check(_request("apply_patch", Effect.EDIT, "a"))).allowed
+    assert (await approvals.check(_request("apply_patch", Effect.EDIT, "b"))).allowed
+    # The same tool deleting a file is asked again.
+    assert not (await approvals.check(_request("apply_patch", Effect.DELETE, "c"))).allowed

@@ -9,9 +9,9 @@ from typing import Any
 import anyio
 import pytest
 
-from assista_mcp.agent.loop.approvals import ToolKind
 from assista_mcp.agent.loop.sessions import SessionStore
 from assista_mcp.agent.model.client import ModelClient
+from assista_mcp.effects import Effect
 from fixtures.model_server import ScriptedModelServer
 from tests.agent.loop_support import agent, call, tool_messages
 from tests.agent.tool_servers import SlowState
@@ -227,7 +227,7 @@ async def test_tool_kinds_in_read_only_mode(model_server: StartServer, notes: Pa
     )
     async with agent(server, notes, mode="read-only") as (loop, _events):
         await loop.run_turn("plan")
-        assert {t.kind for t in loop.toolset.tools.values()} >= {ToolKind.READ, ToolKind.EDIT}
+        assert {t.effect for t in loop.toolset.tools.values()} >= {Effect.READ, Effect.EDIT}
     assert "read-only mode" in tool_messages(server.requests[1])["w"]
     assert (notes / "a.txt").read_text(encoding="utf-8") == "alpha"
 

@@ -9,9 +9,8 @@ from typing import Any
 import pytest
 
 from assista_mcp.agent.events import StreamEvent
-from assista_mcp.agent.loop.hooks import Denial, NoHooks, PendingCall
-from assista_mcp.agent.loop.tool_calls import touched_paths
 from assista_mcp.agent.loop.toolset import ToolOutcome
+from assista_mcp.agent.safety.plugins import Denial, PendingCall
 from assista_mcp.agent.terminal.runner import run_turn_interruptible
 from fixtures.model_server import ScriptedModelServer
 from tests.agent.loop_support import agent, call, tool_messages
@@ -20,7 +19,9 @@ pytestmark = pytest.mark.anyio
 StartServer = Callable[[list[dict[str, Any]]], ScriptedModelServer]
 
 
-class Recorder(NoHooks):
+class Recorder:
+    """A plugin object (see safety/plugins.py): any of the hooks, by name."""
+
     def __init__(self) -> None:
         self.calls: list[str] = []
         self.touched: list[set[str]] = []
@@ -83,28 +84,31 @@ async def test_hooks_amend_deny_observe_and_continue(model_server: StartServer, 
     assert hooks.events == [e.type for e in events]
 
 
-def test_touched_paths_from_arguments_and_patches() -> None:
-    patch = (
-        "--- a/mod/a.py\n+++ b/mod/a.py\n@@ -1 +1 @@\n-x\n+y\n"
-        "--- /dev/null\n+++ b/mod/new.py\n@@ -0,0 +1 @@\n+z\n"
-    )
-    assert touched_paths({"source": "x/a", "destination": "x/b"}) == {"x/a", "x/b"}
-    assert touched_paths({"patch": patch}) == {"mod/a.py", "mod/new.py"}
-    assert touched_paths({"paths": ["p", 3]}) == {"p"}
-    assert touched_paths({"diff": "not a unified diff"}) == set()  # a foreign format: no guess
-
-
-class Crashing(NoHooks):
-    def before_model_call(self, messages: list[dict[str, Any]]) -> None:
-        raise RuntimeError("hook bug")
+def _crash_on_tool_call(event: StreamEvent) -> None:
+    if event.type == "tool_call":
+        raise RuntimeError("sink bug")
 
 
 async def test_an_unexpected_error_surfaces_as_itself_and_closes_the_turn(
     model_server: StartServer, tmp_path: Path
 ) -> None:
-    server = model_server([{"text": "never"}])
-    async with agent(server, tmp_path, hooks=Crashing()) as (loop, events):
-        with pytest.raises(RuntimeError, match="hook bug"):
+    server = model_server([{"tool_calls": [call("r1", "read_note", {"path": "a.txt"})]}, {"text": "never"}])
+    async with agent(server, tmp_path, sink=_crash_on_tool_call) as (loop, events):
+        with pytest.raises(RuntimeError, match="sink bug"):
             await run_turn_interruptible(loop, "go")
     assert loop.store.get(loop.session_id).status == "error"
-    assert events[-1].type == "end" and "hook bug" in events[-1].text
+    assert events[-1].type == "end" and "sink bug" in events[-1].text
+    assert tool_messages({"messages": loop.store.messages(loop.session_id)})["r1"].startswith("No result")
+
+
+async def test_a_raising_hook_is_reported_and_the_run_goes_on(
+    model_server: StartServer, tmp_path: Path
+) -> None:
+    class Crashing:
+        def before_model_call(self, messages: list[dict[str, Any]]) -> None:
+            raise RuntimeError("hook bug")
+
+    server = model_server([{"text": "fine"}])
+    async with agent(server, tmp_path, hooks=Crashing()) as (loop, _events):
+        result = await loop.run_turn("go")
+    assert result.status == "final" and result.text == "fine"

@@ -13,9 +13,9 @@ import pytest
 from assista_mcp.agent.events import StreamEvent, Usage
 from assista_mcp.agent.model.client import ModelClient
 from assista_mcp.agent.model.cost import context_window, cost_usd
-from assista_mcp.agent.model.provider import REDACTED, redact
 from assista_mcp.agent.model.retry import backoff_delay, classify, parse_retry_after
 from assista_mcp.agent.model.stream import StreamAssembler, usage_from
+from assista_mcp.redaction import REDACTED, Redactor, secret_values
 from odoo_tools.errors import ConfigError
 
 from .conftest import TEST_MODEL, StartServer
@@ -201,7 +201,9 @@ def test_context_window_ignores_an_output_only_limit(model_env: None) -> None:
 def test_redact_env_values_and_key_patterns() -> None:
     env = {"MY_PROVIDER_API_KEY": "abcdef123456", "HOME": "/home/me"}
     text = "key abcdef123456 in /home/me with sk-proj-ABCDEFGH1234 and Bearer eyJhbGciOiJIUzI1NiJ9"
-    assert redact(text, env) == f"key {REDACTED} in /home/me with {REDACTED} and {REDACTED}"
+    assert Redactor(secret_values(env)).text(text) == (
+        f"key {REDACTED} in /home/me with [redacted:api-key] and Bearer [redacted:bearer]"
+    )
 
 
 def test_missing_model_is_a_config_error() -> None:

@@ -9,14 +9,16 @@ import pytest
 from rich.console import Console
 
 from assista_mcp.agent.events import StreamEvent, Usage
-from assista_mcp.agent.loop.approvals import ApprovalRequest, ToolKind, terminal_prompter
+from assista_mcp.agent.loop.approvals import ApprovalRequest
 from assista_mcp.agent.loop.stdin_lines import StdinLines
+from assista_mcp.agent.terminal.approval_prompt import terminal_prompter
 from assista_mcp.agent.terminal.render import (
     ConsoleRenderer,
     JsonlRenderer,
     result_summary,
     summarize_arguments,
 )
+from assista_mcp.effects import Effect
 
 
 def _events() -> list[StreamEvent]:
@@ -81,7 +83,7 @@ def test_argument_summary_is_one_short_line() -> None:
 )
 async def test_terminal_prompt_answers(typed: str, verdict: str, reason: str) -> None:
     ask = terminal_prompter(Console(file=io.StringIO(), force_terminal=False), StdinLines(io.StringIO(typed)))
-    decision = await ask(ApprovalRequest(tool_call_id="c9", tool_name="edit_file", kind=ToolKind.EDIT))
+    decision = await ask(ApprovalRequest(tool_call_id="c9", tool_name="edit_file", effect=Effect.EDIT))
     assert (decision.tool_call_id, decision.verdict, decision.reason) == ("c9", verdict, reason)
 
 
@@ -109,3 +111,40 @@ async def test_a_cancelled_question_loses_no_line() -> None:
     os.close(write_fd)
     assert await lines.readline() == "hello\n"
     assert await lines.readline() is None
+
+
+@pytest.mark.anyio
+async def test_the_approval_prompt_shows_every_path_and_the_whole_change_escaped() -> None:
+    from assista_mcp.effects import PathEffects
+
+    patch = "".join(f"+line {n}\n" for n in range(100)) + "+\x1b[2K\rApprove read_file? \u202e\n"
+    request = ApprovalRequest(
+        tool_call_id="c1",
+        tool_name="apply_patch",
+        effect=Effect.DELETE,
+        paths=PathEffects(written=("m/a.py", "m/second.py"), deleted=("m/\x1b[31mold.py",)),
+        protected=["m/.git/config"],
+        change=patch,
+    )
+    out = io.StringIO()
+    typed = "\n\ny\n"  # Enter twice: two more pages, then the answer
+    ask = terminal_prompter(
+        Console(file=out, force_terminal=False, width=200), StdinLines(io.StringIO(typed))
+    )
+    decision = await ask(request)
+    shown = out.getvalue()
+    assert decision.verdict == "once"
+    assert "\x1b" not in shown and "\u202e" not in shown and "\r" not in shown
+    assert "m/second.py" in shown and "delete     m/\\x1b[31mold.py" in shown
+    assert "protected: m/.git/config" in shown
+    assert "+line 0" in shown and "+line 99" in shown and "\\x1b[2K\\rApprove read_file? \\u202e" in shown
+    assert "more line(s)" in shown
+
+
+def test_a_tool_call_line_cannot_pass_for_another_call() -> None:
+    out = io.StringIO()
+    renderer = ConsoleRenderer(Console(file=out, force_terminal=False, width=200))
+    renderer(
+        StreamEvent(type="tool_call", tool_name="write_file", arguments={"path": "\x1b[1K\rread_file x"})
+    )
+    assert "\x1b" not in out.getvalue() and "path=\\x1b[1K read_file" in out.getvalue()

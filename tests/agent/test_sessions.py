@@ -10,7 +10,7 @@ import pytest
 
 from assista_mcp.agent.events import StreamEvent, Usage
 from assista_mcp.agent.loop.sessions import MIGRATIONS, SessionStore
-from assista_mcp.agent.model.provider import REDACTED
+from assista_mcp.redaction import REDACTED
 from odoo_tools.errors import ConfigError, InvalidInput, NotFound
 
 
@@ -109,7 +109,8 @@ def test_api_keys_never_reach_the_database(tmp_path: Path, monkeypatch: pytest.M
     for leaked in (secret, json.dumps(password)[1:-1], "abcdefgh12345678"):
         assert leaked.encode() not in raw
     reopened = SessionStore.in_home(tmp_path / "h")
-    assert reopened.messages(info.id)[0]["content"] == f"my key is {REDACTED}, {REDACTED}, {REDACTED}"
+    expected = f"my key is {REDACTED}, {REDACTED}, Bearer [redacted:bearer]"
+    assert reopened.messages(info.id)[0]["content"] == expected
 
 
 OLD_SCHEMA = """

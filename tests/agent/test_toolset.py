@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from assista_mcp.agent.loop.approvals import ToolKind
 from assista_mcp.agent.loop.toolset import ServerSpec, Toolset, stdio_spec, url_spec
+from assista_mcp.effects import Effect
 from odoo_tools.errors import ConfigError, InvalidInput
 from tests.agent.tool_servers import build_test_server
 
@@ -24,11 +24,12 @@ def _own(root: Path) -> ServerSpec:
 async def test_tools_become_openai_function_specs_with_kinds(tmp_path: Path) -> None:
     async with Toolset([_own(tmp_path)]) as toolset:
         assert set(toolset.tools) == {"read_note", "write_file", "delete_file", "slow_task"}
-        kinds = {name: t.kind for name, t in toolset.tools.items()}
-        assert kinds["read_note"] is ToolKind.READ
-        assert kinds["write_file"] is ToolKind.EDIT
-        assert kinds["delete_file"] is ToolKind.OTHER
-        specs = toolset.openai_specs({ToolKind.READ})
+        effects = {name: t.effect for name, t in toolset.tools.items()}
+        assert effects["read_note"] is Effect.READ
+        assert effects["write_file"] is Effect.EDIT
+        assert effects["delete_file"] is Effect.DELETE
+        assert effects["slow_task"] is Effect.OTHER
+        specs = toolset.openai_specs({Effect.READ})
         assert [s["function"]["name"] for s in specs] == ["read_note"]
         assert specs[0]["function"]["parameters"]["required"] == ["path"]
 
@@ -69,9 +70,20 @@ async def test_several_servers_are_namespaced_and_stdio_works(tmp_path: Path, ad
         assert "assista__read_note" in toolset.tools
         remote = [t for t in toolset.tools.values() if t.server == "odoo"]
         assert remote and all(t.name == f"odoo__{t.remote_name}" for t in remote)
-        # Tools from a foreign server are never classed as our sandboxed edits.
-        assert all(t.kind is not ToolKind.EDIT for t in remote)
+        # A foreign server's tools are "other", its readOnlyHint notwithstanding (not trusted).
+        assert {t.effect for t in remote} == {Effect.OTHER}
+        assert toolset.tools["odoo__read_file"].registered is None
         assert "odoo" in toolset.instructions
+
+
+async def test_the_user_marks_foreign_tools_read_only(tmp_path: Path, addons: Path) -> None:
+    command = f"{shlex.quote(sys.executable)} -m assista_mcp serve --addons-path {shlex.quote(str(addons))}"
+    specs = [_own(tmp_path), stdio_spec(f"odoo={command}", {"assista"})]
+    async with Toolset(specs, read_only_tools=["odoo__read_*", "odoo__grep"]) as toolset:
+        assert toolset.tools["odoo__read_file"].effect is Effect.READ
+        assert toolset.tools["odoo__grep"].effect is Effect.READ
+        assert toolset.tools["odoo__list_directory"].effect is Effect.OTHER
+        assert toolset.tools["odoo__write_file"].effect is Effect.OTHER
 
 
 def test_server_spec_names() -> None:

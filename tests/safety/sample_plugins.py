@@ -6,8 +6,7 @@ import threading
 from typing import Any
 
 from assista_mcp.agent.events import StreamEvent
-from assista_mcp.agent.loop.hooks import Denial, PendingCall
-from assista_mcp.agent.safety.plugins import hookimpl
+from assista_mcp.agent.safety.plugins import Denial, PendingCall, hookimpl
 
 
 class DenyDeletes:

@@ -1,14 +1,13 @@
-"""CompositeHooks: order, amendments chained, first denial wins, failures isolated, follow-ups joined."""
+"""Hooks: registration order, amendments chained, first denial wins, failures isolated, follow-ups joined."""
 
 from __future__ import annotations
 
 import pytest
 
-from assista_mcp.agent.loop.hooks import Denial, NoHooks, PendingCall
-from assista_mcp.agent.safety.plugins import CompositeHooks
+from assista_mcp.agent.safety.plugins import Denial, Hooks, PendingCall
 
 
-class Recorder(NoHooks):
+class Recorder:
     def __init__(self, name: str, calls: list[str], follow_up: str | None = None) -> None:
         self.name, self.calls, self.follow_up = name, calls, follow_up
 
@@ -23,7 +22,7 @@ class Recorder(NoHooks):
         return self.follow_up
 
 
-class Broken(NoHooks):
+class Broken:
     def session_start(self, session_id: str) -> None:
         raise RuntimeError("no start")
 
@@ -31,7 +30,7 @@ class Broken(NoHooks):
         raise RuntimeError("no turn")
 
 
-class Deny(NoHooks):
+class Deny:
     def before_tool_call(self, call: PendingCall) -> PendingCall | Denial:
         return Denial(reason="not here")
 
@@ -42,11 +41,12 @@ def _call() -> PendingCall:
 
 def test_amendments_chain_in_order_and_a_denial_stops_the_chain() -> None:
     calls: list[str] = []
-    chained = CompositeHooks([Recorder("a", calls), Recorder("b", calls)], print)
+    chained = Hooks.of(Recorder("a", calls), Recorder("b", calls), report=print)
     assert chained.before_tool_call(_call()) == _call().model_copy(update={"arguments": {"n": 2}})
     assert calls == ["a:0", "b:1"]
-    denied = CompositeHooks([Recorder("a", calls), Deny(), Recorder("c", calls)], print)
-    assert denied.before_tool_call(_call()) == Denial(reason="not here")
+    denied = Hooks.of(Recorder("a", calls), Deny(), Recorder("c", calls), report=print)
+    answer = denied.before_tool_call(_call())
+    assert isinstance(answer, Denial) and answer.reason.startswith("not here (plugin ")
     assert "c:1" not in calls
 
 
@@ -54,15 +54,18 @@ def test_amendments_chain_in_order_and_a_denial_stops_the_chain() -> None:
 async def test_a_raising_member_is_reported_and_the_others_still_run() -> None:
     calls: list[str] = []
     reports: list[str] = []
-    hooks = CompositeHooks(
-        [Broken(), Recorder("a", calls, "fix A"), Recorder("b", calls), Recorder("c", calls, "fix C")],
-        reports.append,
+    hooks = Hooks.of(
+        Broken(),
+        Recorder("a", calls, "fix A"),
+        Recorder("b", calls),
+        Recorder("c", calls, "fix C"),
+        report=reports.append,
     )
     hooks.session_start("s1")
     assert calls == ["a:start", "b:start", "c:start"]
     assert await hooks.after_turn({"x"}) == "fix A\n\nfix C"
-    assert reports == [
-        "Broken.session_start raised RuntimeError: no start",
-        "Broken.after_turn raised RuntimeError: no turn",
+    assert [r.split(": ", 1)[1] for r in reports] == [
+        "session_start raised RuntimeError: no start",
+        "after_turn raised RuntimeError: no turn",
     ]
-    assert await CompositeHooks([Recorder("a", calls)], reports.append).after_turn(set()) is None
+    assert await Hooks.of(Recorder("a", calls), report=reports.append).after_turn(set()) is None

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 
-from assista_mcp.agent.safety.plugins import ENTRY_POINT_GROUP, plugin_manager
+from assista_mcp.agent.safety.plugins import ENTRY_POINT_GROUP, Denial, Hooks, PendingCall, plugin_manager
 from tests.safety import sample_plugins
 from tests.safety.conftest import RunAgent, StartServer, call, cli, tool_messages
 
@@ -113,3 +114,15 @@ def test_a_plugin_that_cannot_be_loaded_is_a_clear_usage_error(
     assert code == 2 and "Could not import plugin 'no_such_module_here:thing'" in err
     code, _, err = cli(capsys, *argv, "--plugin", f"{PLUGINS}:missing")
     assert code == 2 and "has no 'missing'" in err
+
+
+def test_the_readme_plugin_example_works(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    [example] = [b for b in re.findall(r"```python\n(.*?)```", readme, re.DOTALL) if "--plugin my_guard" in b]
+    (tmp_path / "my_guard.py").write_text(example, encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    hooks = Hooks(plugin_manager(["my_guard"], entry_points=False))
+    denied = hooks.before_tool_call(PendingCall(id="c1", name="delete_file", arguments={"path": "x.py"}))
+    assert isinstance(denied, Denial) and "Never delete here" in denied.reason
+    kept = PendingCall(id="c2", name="write_file", arguments={"path": "x.py", "content": ""})
+    assert hooks.before_tool_call(kept) == kept

@@ -241,3 +241,30 @@ def test_a_path_that_became_a_folder_is_left_alone(tree: Path, tmp_path: Path) -
     store.end_turn(turn.id)  # no crash: a folder is not a file state
     assert store.last_turn() is None  # nothing file-level changed, nothing to undo
     assert (target / "inside.py").read_bytes() == b"kept\n"
+
+
+def test_auto_commit_runs_nothing_the_repository_configures(tree: Path, tmp_path: Path) -> None:
+    """A model that wrote .git/config (core.fsmonitor) or a hook gets no command run by our commit."""
+    repo = Repo.init(tree)
+    with repo.config_writer() as config:
+        config.set_value("user", "name", "Dev")
+        config.set_value("user", "email", "dev@example.com")
+    repo.index.add(["mod/a.py"])
+    repo.index.commit("initial")
+    ran = tmp_path / "ran"
+    payload = tmp_path / "payload.sh"
+    payload.write_text(f'#!/bin/sh\necho "$0" >> {ran}\n', encoding="utf-8")
+    payload.chmod(0o755)
+    with repo.config_writer() as config:
+        config.set_value("core", "fsmonitor", str(payload))
+    for hook in ("pre-commit", "post-commit", "commit-msg", "post-index-change"):
+        target = tree / ".git" / "hooks" / hook
+        target.parent.mkdir(exist_ok=True)
+        target.write_text(payload.read_text(encoding="utf-8"), encoding="utf-8")
+        target.chmod(0o755)
+    (tree / "mod" / "a.py").write_bytes(b"x = 5\n")
+    (tree / "mod" / "new.py").write_bytes(b"y = 1\n")
+    sha = commit_to_user_repo([tree / "mod" / "a.py", tree / "mod" / "new.py"], "assista-odoo agent: t")
+    assert sha == repo.head.commit.hexsha
+    assert set(repo.head.commit.stats.files) == {"mod/a.py", "mod/new.py"}
+    assert not ran.exists(), ran.read_text(encoding="utf-8")

@@ -7,19 +7,21 @@ resumed: each tool call the model made gets a result, if only "interrupted".
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import anyio
 
 from assista_mcp.agent.events import StreamEvent, Usage
-from assista_mcp.agent.loop.approvals import ApprovalRequest, Approvals, ToolKind
+from assista_mcp.agent.loop.approvals import ApprovalRequest, Approvals
+from assista_mcp.agent.loop.change_preview import describe_change
 from assista_mcp.agent.loop.history import INTERRUPTED, History, tool_message
-from assista_mcp.agent.loop.hooks import Denial, LoopHooks, NoHooks, PendingCall
+from assista_mcp.agent.loop.hooks import Hooks
+from assista_mcp.agent.loop.outlet import EventOutlet, Sink
 from assista_mcp.agent.loop.sessions import SessionStore
-from assista_mcp.agent.loop.tool_calls import Prepared, prepare_calls, read_groups, touched_paths
-from assista_mcp.agent.loop.toolset import ToolOutcome, Toolset
+from assista_mcp.agent.loop.tool_calls import Denial, PendingCall, Prepared, prepare_calls, read_groups
+from assista_mcp.agent.loop.toolset import ToolInfo, ToolOutcome, Toolset
 from assista_mcp.agent.model.client import (
     ContextWindowExceeded,
     ModelClient,
@@ -27,11 +29,11 @@ from assista_mcp.agent.model.client import (
     ModelReply,
     ToolCall,
 )
+from assista_mcp.effects import Effect
 
 Status = Literal["final", "max_steps", "interrupted", "error"]
 MAX_CONDENSE_PER_STEP = 3
 CONTEXT_FILL = 0.9  # condense ahead of time above this share of a known context window
-Sink = Callable[[StreamEvent], None]
 
 
 @dataclass
@@ -55,7 +57,7 @@ class AgentLoop:
         session_id: str,
         system: str,
         max_steps: int = 30,
-        hooks: LoopHooks | None = None,
+        hooks: Hooks | None = None,
         sinks: Sequence[Sink] = (),
     ) -> None:
         self.model = model
@@ -64,10 +66,11 @@ class AgentLoop:
         self.store = store
         self.system = system
         self.max_steps = max_steps
-        self.hooks: LoopHooks = hooks or NoHooks()
+        self.hooks = hooks or Hooks()
         self.sinks = list(sinks)
         self._started = False
         self._partial_text: list[str] = []
+        self.outlet = EventOutlet(store, self.sinks, self.hooks)
         self._in_model_call = False
         self._open(session_id)
 
@@ -111,18 +114,12 @@ class AgentLoop:
         self._close_dangling("No result: the previous run stopped before this call finished.")
 
     def emit(self, event: StreamEvent) -> None:
-        """Send one event to the store, the sinks (renderers) and then the hooks."""
+        """Send one event to the store, the sinks (renderers) and then the hooks, secrets redacted."""
         if not event.step:
             event.step = self.step
         if event.type == "text":
             self._partial_text.append(event.text)
-        self.store.add_event(self.session_id, event)
-        for sink in self.sinks:
-            sink(event)
-        try:
-            self.hooks.on_event(event)
-        except Exception:  # a hook must never break the run or its display
-            return
+        self.outlet.send(self.session_id, event)
 
     # -- the loop ---------------------------------------------------------------------------------
     async def _turn(self, usage: Usage) -> TurnResult:
@@ -156,7 +153,7 @@ class AgentLoop:
             self._record({"role": "user", "content": follow_up})
 
     async def _model_step(self) -> ModelReply:
-        tools = self.toolset.openai_specs({k for k in ToolKind if self.approvals.offered(k)})
+        tools = self.toolset.openai_specs({e for e in Effect if self.approvals.offered(e)})
         await self._fit_context_window()
         for _ in range(MAX_CONDENSE_PER_STEP + 1):
             messages = [{"role": "system", "content": self.system}, *self.history.view()]
@@ -228,7 +225,7 @@ class AgentLoop:
 
     async def _execute(self, item: Prepared, touched: set[str]) -> ToolOutcome:
         call = item.call
-        pending = PendingCall(id=call.id, name=call.name, arguments=item.arguments, kind=item.kind)
+        pending = item.pending()
         self.emit(
             StreamEvent(type="tool_call", tool_call_id=call.id, tool_name=call.name, arguments=item.arguments)
         )
@@ -249,22 +246,30 @@ class AgentLoop:
     async def _outcome(self, item: Prepared, pending: PendingCall, touched: set[str]) -> ToolOutcome:
         if item.error is not None or item.tool is None:
             return ToolOutcome(text=item.error or "Unknown tool.", is_error=True)
-        amended = self.hooks.before_tool_call(pending)
-        if isinstance(amended, Denial):
-            return ToolOutcome(text=f"Denied: {amended.reason}", is_error=True)
-        request = ApprovalRequest(
-            tool_call_id=amended.id, tool_name=amended.name, kind=item.kind, arguments=amended.arguments
+        answer = self.hooks.before_tool_call(pending)
+        if isinstance(answer, Denial):
+            return ToolOutcome(text=f"Denied: {answer.reason}", is_error=True)
+        # Only the arguments may change: the call's id, tool and so its effects stay bound.
+        amended = pending.model_copy(update={"arguments": answer.arguments})
+        request = self.approvals.request(
+            amended.id, amended.name, amended.effect, amended.arguments, amended.paths
         )
         try:
-            verdict = await self.approvals.check(request)
+            verdict = await self.approvals.check(request, self._describer(item.tool, amended))
         except Exception as exc:  # a refused or broken decision is a denial, never a crash
             return ToolOutcome(text=f"Denied: {exc}", is_error=True)
         if not verdict.allowed:
             return ToolOutcome(text=f"Denied: {verdict.reason}", is_error=True)
         outcome = await self.toolset.call(item.tool, amended.arguments)
-        if item.kind is not ToolKind.READ and not outcome.is_error:
-            touched.update(touched_paths(amended.arguments))
+        if amended.effect is not Effect.READ and not outcome.is_error:
+            touched.update(amended.paths.touched)
         return outcome
+
+    def _describer(self, tool: ToolInfo, call: PendingCall) -> Callable[[ApprovalRequest], Awaitable[str]]:
+        async def describe(request: ApprovalRequest) -> str:
+            return await describe_change(self.toolset, tool, call)
+
+        return describe
 
     # -- bookkeeping ------------------------------------------------------------------------------
     def _record(self, message: dict[str, Any]) -> None:

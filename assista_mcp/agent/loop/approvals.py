@@ -1,50 +1,33 @@
-"""Who may run which tool: the four modes, and approvals bound to the exact call that asked.
+"""Who may run which call: the four modes, and approvals bound to the exact call that asked.
 
-A tool's MCP annotations decide its kind: ``read_only_hint`` -> read (always allowed). Our own file
-edit tools are edits; everything else that is not read-only (installs, upgrades, tests, deletes,
-unannotated or foreign tools) is "other" and needs approval except in ``yolo``.
+A call's effect comes from the registry (``assista_mcp.effects``) for our own tools, by what the
+call does: an ``apply_patch`` that removes a file is a deletion. A foreign server's tool is
+``other`` unless the user marked it read-only (its own ``readOnlyHint`` is not trusted).
 
-| mode      | read | edit     | other    |
-|-----------|------|----------|----------|
-| read-only | yes  | hidden   | hidden   |
-| ask       | yes  | approval | approval |
-| auto-edit | yes  | yes      | approval |
-| yolo      | yes  | yes      | yes      |
+| mode      | read | edit     | delete, run code, other |
+|-----------|------|----------|-------------------------|
+| read-only | yes  | hidden   | hidden                  |
+| ask       | yes  | approval | approval                |
+| auto-edit | yes  | yes      | approval                |
+| yolo      | yes  | yes      | yes                     |
+
+A write to a protected path (``.git``, the project file, linter configurations, AGENTS.md) asks in
+every mode but ``yolo``, and "always" never covers it.
 """
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, Literal, get_args
+from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, Field
 
+from assista_mcp.agent.loop.protected import ProtectedPaths
+from assista_mcp.effects import Effect, PathEffects
 from odoo_tools.errors import InvalidInput
-
-if TYPE_CHECKING:
-    from rich.console import Console
-
-    from assista_mcp.agent.loop.stdin_lines import StdinLines
 
 Mode = Literal["read-only", "ask", "auto-edit", "yolo"]
 MODES: tuple[str, ...] = get_args(Mode)
-EDIT_TOOLS = frozenset({"write_file", "edit_file", "apply_patch", "create_folder", "move_file"})
-
-
-class ToolKind(str, enum.Enum):
-    READ = "read"
-    EDIT = "edit"
-    OTHER = "other"
-
-
-def classify(tool_name: str, read_only_hint: bool | None, *, own_server: bool) -> ToolKind:
-    """The kind of a tool. Names are trusted only for our own server's tools."""
-    if read_only_hint:
-        return ToolKind.READ
-    if own_server and tool_name in EDIT_TOOLS:
-        return ToolKind.EDIT
-    return ToolKind.OTHER
 
 
 def check_mode(value: str) -> Mode:
@@ -59,8 +42,11 @@ class ApprovalRequest(BaseModel):
 
     tool_call_id: str
     tool_name: str
-    kind: ToolKind
+    effect: Effect
     arguments: dict[str, Any] = Field(default_factory=dict)
+    paths: PathEffects = Field(default_factory=PathEffects)
+    protected: list[str] = Field(default_factory=list, description="protected paths the call writes")
+    change: str = Field(default="", description="the whole change (a diff), filled in before asking")
 
 
 class Decision(BaseModel):
@@ -77,48 +63,76 @@ class Verdict(BaseModel):
 
 
 Prompter = Callable[[ApprovalRequest], Awaitable[Decision]]
+Describe = Callable[[ApprovalRequest], Awaitable[str]]
 
 
 class Approvals:
     """The mode plus the decisions taken so far in this session."""
 
-    def __init__(self, mode: str, prompter: Prompter | None = None) -> None:
+    def __init__(
+        self, mode: str, prompter: Prompter | None = None, protected: ProtectedPaths | None = None
+    ) -> None:
         self.mode: Mode = check_mode(mode)
         self.prompter = prompter
-        self.always_allowed: set[str] = set()
+        self.guard = protected or ProtectedPaths()
+        self.always_allowed: set[tuple[str, Effect]] = set()
 
     def set_mode(self, mode: str) -> None:
         self.mode = check_mode(mode)
 
-    def offered(self, kind: ToolKind) -> bool:
-        """Whether a tool of this kind is shown to the model at all (read-only mode plans only)."""
-        return self.mode != "read-only" or kind is ToolKind.READ
+    def offered(self, effect: Effect) -> bool:
+        """Whether a tool of this effect is shown to the model at all (read-only mode plans only)."""
+        return self.mode != "read-only" or effect is Effect.READ
 
-    def needs_approval(self, tool_name: str, kind: ToolKind) -> bool:
-        if kind is ToolKind.READ or self.mode == "yolo" or tool_name in self.always_allowed:
+    def request(
+        self, call_id: str, tool_name: str, effect: Effect, arguments: dict[str, Any], paths: PathEffects
+    ) -> ApprovalRequest:
+        """The request for one call, with the protected paths among those it writes or deletes."""
+        return ApprovalRequest(
+            tool_call_id=call_id,
+            tool_name=tool_name,
+            effect=effect,
+            arguments=arguments,
+            paths=paths,
+            protected=self.guard.among(paths.touched),
+        )
+
+    def needs_approval(self, request: ApprovalRequest) -> bool:
+        if request.effect is Effect.READ or self.mode == "yolo":
             return False
-        return not (self.mode == "auto-edit" and kind is ToolKind.EDIT)
+        if request.protected:
+            return True
+        if (request.tool_name, request.effect) in self.always_allowed:
+            return False
+        return not (self.mode == "auto-edit" and request.effect is Effect.EDIT)
 
-    async def check(self, request: ApprovalRequest) -> Verdict:
-        """Allow, ask (when someone can answer) or deny this one call."""
-        if not self.offered(request.kind):
+    async def check(self, request: ApprovalRequest, describe: Describe | None = None) -> Verdict:
+        """Allow, ask (when someone can answer) or deny this one call.
+
+        ``describe`` computes the change shown to the user; it runs only when someone is asked.
+        """
+        if not self.offered(request.effect):
             return Verdict(
                 allowed=False,
                 reason=f"{request.tool_name} is not available in read-only mode: only read and plan.",
             )
-        if not self.needs_approval(request.tool_name, request.kind):
+        if not self.needs_approval(request):
             return Verdict(allowed=True)
         if self.prompter is None:
-            return Verdict(
-                allowed=False,
-                reason=(
-                    f"{request.tool_name} needs approval in {self.mode} mode and nobody can approve it "
-                    "(no terminal). Do not retry it; say what you would change instead, or the user can "
-                    "rerun with --mode auto-edit (edits) or --mode yolo (everything)."
-                ),
-            )
+            return Verdict(allowed=False, reason=self._nobody_to_ask(request))
+        if describe is not None and not request.change:
+            request = request.model_copy(update={"change": await describe(request)})
         decision = await self.prompter(request)
         return self.apply(request, decision)
+
+    def _nobody_to_ask(self, request: ApprovalRequest) -> str:
+        what = f"{request.tool_name} ({request.effect.value}"
+        what += f", writes protected {', '.join(request.protected)})" if request.protected else ")"
+        return (
+            f"{what} needs approval in {self.mode} mode and nobody can approve it (no terminal). "
+            "Do not retry it; say what you would change instead, or the user can rerun with "
+            "--mode auto-edit (edits) or --mode yolo (everything)."
+        )
 
     def apply(self, request: ApprovalRequest, decision: Decision) -> Verdict:
         """Turn a decision into a verdict; a decision made for another call is refused."""
@@ -131,33 +145,6 @@ class Approvals:
         if decision.verdict == "deny":
             why = f": {decision.reason}" if decision.reason else ""
             return Verdict(allowed=False, reason=f"The user denied {request.tool_name}{why}")
-        if decision.verdict == "always":
-            self.always_allowed.add(request.tool_name)
+        if decision.verdict == "always":  # this tool with this effect; protected paths still ask
+            self.always_allowed.add((request.tool_name, request.effect))
         return Verdict(allowed=True)
-
-
-def terminal_prompter(console: Console, lines: StdinLines) -> Prompter:
-    """Ask on the terminal: approve once, always for this tool, or deny with a reason."""
-
-    async def ask(request: ApprovalRequest) -> Decision:
-        from rich.text import Text  # rich loads only when someone is asked
-
-        question = Text.assemble(
-            (f"Approve {request.tool_name}", "bold yellow"),
-            f" ({request.kind.value})? y = once, a = always for this tool, n = deny [y/a/n] (n): ",
-        )
-        console.print(question, end="")
-        answer = ""
-        while answer not in ("y", "a", "n"):
-            line = await lines.readline()
-            answer = (line or "n").strip().lower()[:1] or "n"
-            if answer not in ("y", "a", "n"):
-                console.print("Please answer y, a or n: ", end="")
-        if answer == "n":
-            console.print("Reason for the model (optional): ", end="")
-            reason = ((await lines.readline()) or "").strip()
-            return Decision(tool_call_id=request.tool_call_id, verdict="deny", reason=reason)
-        verdict: Literal["once", "always"] = "always" if answer == "a" else "once"
-        return Decision(tool_call_id=request.tool_call_id, verdict=verdict)
-
-    return ask

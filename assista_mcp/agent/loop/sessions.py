@@ -3,8 +3,8 @@
 One file, ``<home>/sessions.sqlite3`` (``ASSISTA_HOME`` / ``Settings.home``), in WAL mode so a reader
 (``assista-odoo sessions show``) never blocks a running agent. A crash or Ctrl-C loses nothing
 already said. The stored history is the full history; what is sent to a model may be condensed.
-Secrets (values of ``*_API_KEY``-style environment variables, key/bearer patterns) are redacted
-before anything is stored, by the same rule as error messages (``provider.redact``).
+Secrets (values of ``*_API_KEY``-style environment variables, also base64-encoded, and token
+formats) are redacted before anything is stored, by the one rule (``assista_mcp.redaction``).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from assista_mcp.agent.events import StreamEvent, Usage
-from assista_mcp.agent.model.provider import redact, secret_values
+from assista_mcp.redaction import Redactor, redactor
 from odoo_tools.errors import ConfigError, InvalidInput, NotFound
 
 DB_NAME = "sessions.sqlite3"
@@ -89,7 +89,7 @@ class SessionStore:
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.execute("PRAGMA foreign_keys=ON")
         migrate(self._db, path)
-        self._secrets = _stored_forms(secret_values())
+        self._redactor: Redactor = redactor()
 
     @classmethod
     def in_home(cls, home: Path) -> SessionStore:
@@ -172,7 +172,7 @@ class SessionStore:
     # -- history ------------------------------------------------------------------------------
     def add_message(self, session_id: str, message: dict[str, Any]) -> None:
         """Append one chat message (OpenAI format) to the stored history."""
-        body = self._redact(json.dumps(message, ensure_ascii=False))
+        body = json.dumps(self._redactor.data(message), ensure_ascii=False)
         now = time.time()
         self._db.execute(
             "INSERT INTO messages (session_id, seq, body, at) VALUES "
@@ -191,7 +191,12 @@ class SessionStore:
         self._db.execute(
             "INSERT INTO events (session_id, seq, type, body) VALUES "
             "(?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE session_id = ?), ?, ?)",
-            (session_id, session_id, event.type, self._redact(event.model_dump_json())),
+            (
+                session_id,
+                session_id,
+                event.type,
+                json.dumps(self._redactor.data(event.model_dump(mode="json"))),
+            ),
         )
 
     def events(self, session_id: str) -> list[StreamEvent]:
@@ -205,8 +210,8 @@ class SessionStore:
         info = self.get(session_id)
         return {
             "session": info.model_dump(),
-            "messages": self.messages(info.id),
-            "events": [event.model_dump() for event in self.events(info.id)],
+            "messages": self._redactor.data(self.messages(info.id)),  # also sessions stored before
+            "events": self._redactor.data([event.model_dump() for event in self.events(info.id)]),
         }
 
     def export_markdown(self, session_id: str) -> str:
@@ -225,10 +230,10 @@ class SessionStore:
         for message in self.messages(info.id):
             lines.extend(_message_markdown(message))
         lines.extend(_outcome_markdown(self.events(info.id)))
-        return "\n".join(lines)
+        return self._redact("\n".join(lines))
 
     def _redact(self, text: str) -> str:
-        return redact(text, values=self._secrets)
+        return self._redactor.text(text)
 
 
 def migrate(db: sqlite3.Connection, path: Path) -> None:
@@ -251,12 +256,6 @@ def migrate(db: sqlite3.Connection, path: Path) -> None:
     except BaseException:
         db.execute("ROLLBACK")
         raise
-
-
-def _stored_forms(values: list[str]) -> list[str]:
-    """The secrets as given and as JSON escapes them (quotes, backslashes), longest first."""
-    escaped = {json.dumps(v)[1:-1] for v in values}
-    return sorted(set(values) | escaped, key=len, reverse=True)
 
 
 def _info(row: tuple[Any, ...]) -> SessionInfo:

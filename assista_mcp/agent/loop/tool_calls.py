@@ -5,15 +5,43 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from assista_mcp.agent.loop.approvals import ToolKind
+from pydantic import BaseModel, Field
+
 from assista_mcp.agent.loop.toolset import ToolInfo, Toolset
 from assista_mcp.agent.model.client import ToolCall
-from odoo_tools.errors import AssistaError, InvalidInput
-from odoo_tools.files import patch_paths
+from assista_mcp.effects import Effect, PathEffects, call_effect, paths_of
+from odoo_tools.errors import InvalidInput
 
-PATH_KEYS = ("path", "source", "destination", "target", "new_path", "old_path", "file", "file_path")
-PATCH_KEYS = ("patch", "diff")
 MAX_LISTED_TOOLS = 60
+
+
+class PendingCall(BaseModel):
+    """A tool call about to run, with its arguments parsed and checked.
+
+    ``effect`` and ``paths`` follow the arguments: a hook that amends them changes what the call
+    is approved, checkpointed and validated as.
+    """
+
+    id: str
+    name: str
+    arguments: dict[str, Any] = Field(default_factory=dict)
+    registered: str | None = Field(default=None, description="our server's tool name, in the registry")
+    tool_effect: Effect = Effect.OTHER
+
+    @property
+    def effect(self) -> Effect:
+        return call_effect(self.registered, self.arguments) if self.registered else self.tool_effect
+
+    @property
+    def paths(self) -> PathEffects:
+        """The paths the call writes or deletes; unknown (none) for a foreign tool."""
+        return paths_of(self.registered, self.arguments) if self.registered else PathEffects()
+
+
+class Denial(BaseModel):
+    """Returned by ``before_tool_call`` to stop a call; the reason goes back to the model."""
+
+    reason: str
 
 
 @dataclass
@@ -25,9 +53,21 @@ class Prepared:
     arguments: dict[str, Any] = field(default_factory=dict)
     error: str | None = None
 
+    def pending(self) -> PendingCall:
+        tool = self.tool
+        return PendingCall(
+            id=self.call.id,
+            name=self.call.name,
+            arguments=self.arguments,
+            registered=tool.registered if tool else None,
+            tool_effect=tool.effect if tool else Effect.OTHER,
+        )
+
     @property
-    def kind(self) -> ToolKind:
-        return self.tool.kind if self.tool else ToolKind.READ  # an error result touches nothing
+    def effect(self) -> Effect:
+        if self.tool is None or self.error is not None:
+            return Effect.READ  # an error result touches nothing
+        return self.pending().effect
 
 
 def prepare_calls(calls: list[ToolCall], toolset: Toolset) -> list[Prepared]:
@@ -50,30 +90,8 @@ def read_groups(prepared: list[Prepared]) -> list[list[Prepared]]:
     """Consecutive read-only calls form one group (run concurrently); every other call is alone."""
     groups: list[list[Prepared]] = []
     for item in prepared:
-        if item.kind is ToolKind.READ and groups and groups[-1][-1].kind is ToolKind.READ:
+        if item.effect is Effect.READ and groups and groups[-1][-1].effect is Effect.READ:
             groups[-1].append(item)
         else:
             groups.append([item])
     return groups
-
-
-def touched_paths(arguments: dict[str, Any]) -> set[str]:
-    """Paths a write call names: path-like arguments, and the targets of a unified diff."""
-    paths: set[str] = set()
-    for key in PATH_KEYS:
-        if isinstance(arguments.get(key), str):
-            paths.add(arguments[key])
-    for value in arguments.get("paths") or []:
-        if isinstance(value, str):
-            paths.add(value)
-    for key in PATCH_KEYS:
-        if isinstance(arguments.get(key), str):
-            paths.update(_patch_targets(arguments[key]))
-    return paths
-
-
-def _patch_targets(patch: str) -> list[str]:
-    try:
-        return patch_paths(patch)
-    except AssistaError:  # a foreign tool's patch format: its paths are unknown to us
-        return []

@@ -4,6 +4,11 @@ By default one server: our own, in-process (``Client(build_server(settings))``).
 (stdio) and ``--mcp-url URL`` (streamable HTTP) add more; with several servers connected, tool names
 become ``<server>__<tool>``. Arguments are checked against each tool's input schema before the call,
 so the model gets a precise complaint instead of a server-side stack of validation errors.
+
+What a tool does comes from the effects registry for our own server's tools. A foreign server's
+tool is ``other`` (it asks, and is hidden in read-only mode) unless the user marked it read-only
+with ``--read-only-tool NAME`` (a glob on the name offered to the model): its own ``readOnlyHint``
+is not trusted.
 """
 
 from __future__ import annotations
@@ -11,8 +16,10 @@ from __future__ import annotations
 import json
 import re
 import shlex
+from collections.abc import Sequence
 from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
+from fnmatch import fnmatchcase
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -22,7 +29,7 @@ from mcp.client.stdio import StdioServerParameters
 from mcp.server.mcpserver import MCPServer
 from mcp.types import CallToolResult, TextContent, Tool
 
-from assista_mcp.agent.loop.approvals import ToolKind, classify
+from assista_mcp.effects import TOOLS, Effect
 from assista_mcp.server import build_server
 from assista_mcp.settings import Settings
 from odoo_tools.errors import ConfigError, InvalidInput
@@ -52,7 +59,8 @@ class ToolInfo:
     remote_name: str
     description: str
     input_schema: dict[str, Any]
-    kind: ToolKind
+    effect: Effect
+    registered: str | None = None  # our server's tool name in the effects registry
 
     def openai_spec(self) -> dict[str, Any]:
         return {
@@ -116,6 +124,7 @@ class Toolset:
     """Connected MCP clients and the tools they offer. Use as ``async with Toolset(specs) as ts``."""
 
     specs: list[ServerSpec]
+    read_only_tools: Sequence[str] = ()  # globs: foreign tools the user marked read-only
     tools: dict[str, ToolInfo] = field(default_factory=dict)
     instructions: dict[str, str] = field(default_factory=dict)
     _clients: dict[str, Client] = field(default_factory=dict)
@@ -148,12 +157,12 @@ class Toolset:
         if client.instructions:
             self.instructions[spec.name] = client.instructions
         for tool in listed:
-            info = _tool_info(spec, tool, namespaced)
+            info = _tool_info(spec, tool, namespaced, self.read_only_tools)
             self.tools[info.name] = info
             self._validators[info.name] = _validator(info.input_schema)
 
-    def openai_specs(self, offered: set[ToolKind] | None = None) -> list[dict[str, Any]]:
-        return [t.openai_spec() for t in self.tools.values() if offered is None or t.kind in offered]
+    def openai_specs(self, offered: set[Effect] | None = None) -> list[dict[str, Any]]:
+        return [t.openai_spec() for t in self.tools.values() if offered is None or t.effect in offered]
 
     def parse_arguments(self, tool: ToolInfo, raw: str) -> dict[str, Any]:
         """The call's arguments, or InvalidInput saying exactly what is wrong with them."""
@@ -200,16 +209,23 @@ async def _list_all_tools(client: Client) -> list[Tool]:
             return tools
 
 
-def _tool_info(spec: ServerSpec, tool: Tool, namespaced: bool) -> ToolInfo:
-    name = f"{spec.name}{NAMESPACE_SEP}{tool.name}" if namespaced else tool.name
-    read_only = tool.annotations.read_only_hint if tool.annotations else None
+def _tool_info(spec: ServerSpec, tool: Tool, namespaced: bool, read_only_tools: Sequence[str]) -> ToolInfo:
+    name = _UNSAFE.sub("_", f"{spec.name}{NAMESPACE_SEP}{tool.name}" if namespaced else tool.name)[:64]
+    registered = tool.name if spec.own and tool.name in TOOLS else None
+    if registered:
+        effect = TOOLS[registered].effect
+    elif spec.own:  # our server's own hints are trusted (a test or a tool not yet registered)
+        effect = Effect.READ if tool.annotations and tool.annotations.read_only_hint else Effect.OTHER
+    else:
+        effect = Effect.READ if any(fnmatchcase(name, glob) for glob in read_only_tools) else Effect.OTHER
     return ToolInfo(
-        name=_UNSAFE.sub("_", name)[:64],
+        name=name,
         server=spec.name,
         remote_name=tool.name,
         description=tool.description or tool.title or tool.name,
         input_schema=dict(tool.input_schema or {"type": "object", "properties": {}}),
-        kind=classify(tool.name, read_only, own_server=spec.own),
+        effect=effect,
+        registered=registered,
     )
 
 

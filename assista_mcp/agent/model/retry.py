@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Literal
 
-from assista_mcp.agent.model.provider import redact
+from assista_mcp.redaction import redact
 
 RETRYABLE_STATUS = frozenset({408, 409, 425, 429})
 CONTEXT_WINDOW_MARKERS = ("context_length_exceeded", "maximum context length", "context window")

@@ -1,10 +1,11 @@
 """Checkpoints for agent turns: snapshot every file a write tool is about to touch.
 
-``CheckpointHooks`` is a ``LoopHooks``: on the first write of a user turn it begins a checkpoint turn,
-records the "before" bytes of each path the call names (both ends of a move, every file under a
-folder that is moved or deleted, the targets of a patch) and ends the turn when the loop emits its
-``end`` event, whatever the outcome (final answer, step cap, error, Ctrl-C). The snapshots live in a
-private store under ``Settings.home``; the user's repository is only written with ``--auto-commit``.
+``CheckpointHooks``: on the first write of a user turn it begins a checkpoint turn, records the
+"before" bytes of each path the call writes or deletes as the effects registry names them (both
+ends of a move, every file under a folder that is moved or deleted, every file of a patch) and
+ends the turn when the loop emits its ``end`` event, whatever the outcome (final answer, step cap,
+error, Ctrl-C). The snapshots live in a private store under ``Settings.home``; the user's
+repository is only written with ``--auto-commit``.
 """
 
 from __future__ import annotations
@@ -20,18 +21,14 @@ from git import Repo
 from git.exc import GitError, InvalidGitRepositoryError, NoSuchPathError
 
 from assista_mcp.agent.events import StreamEvent
-from assista_mcp.agent.loop.hooks import Denial, NoHooks, PendingCall
-from assista_mcp.agent.loop.toolset import NAMESPACE_SEP, OWN_SERVER
+from assista_mcp.agent.loop.tool_calls import Denial, PendingCall
 from assista_mcp.agent.safety import checkpoint_dirs
+from assista_mcp.effects import PathEffects
 from assista_mcp.settings import Settings
-from odoo_tools.checkpoints import CheckpointStore, FileState, TurnRecord, commit_to_user_repo
+from odoo_tools.checkpoints import CheckpointStore, FileState, TurnRecord, commit_to_user_repo, user_repo
 from odoo_tools.errors import AssistaError, NotFound
-from odoo_tools.files import patch_paths
 from odoo_tools.workspace import Workspace
 
-WRITE_TOOLS = frozenset(
-    {"write_file", "edit_file", "apply_patch", "move_file", "delete_file", "create_folder"}
-)
 LABEL_WIDTH = 120
 Emit = Callable[[StreamEvent], None]
 CHECKPOINT_TOOL = "checkpoint"
@@ -48,31 +45,11 @@ def open_store(settings: Settings, workspace: Workspace | None = None) -> Checkp
     return CheckpointStore(store_dir(settings, workspace))
 
 
-def write_targets(name: str, arguments: dict[str, Any]) -> list[str]:
-    """The paths (as the model gave them) a call of our write tool ``name`` may change."""
-    if name == "apply_patch":
-        patch = arguments.get("patch")
-        try:
-            return patch_paths(patch) if isinstance(patch, str) else []
-        except AssistaError:
-            return []  # a malformed patch is refused by the tool itself; it changes nothing
-    if name == "move_file":
-        keys: tuple[str, ...] = ("source", "destination")
-    elif name == "create_folder":
-        keys = ()  # an empty folder has no bytes to restore
-    else:
-        keys = ("path",)
-    return [arguments[k] for k in keys if isinstance(arguments.get(k), str)]
+class CheckpointHooks:
+    """A built-in plugin (see ``plugins.py``): registered after the user's plugins and validation."""
 
+    on_loop_thread = True  # the turn must be closed before the run ends, on the loop's thread
 
-def own_tool_name(name: str) -> str | None:
-    """``write_file`` or ``assista__write_file`` -> ``write_file``; a foreign tool -> None."""
-    prefix = f"{OWN_SERVER}{NAMESPACE_SEP}"
-    bare = name[len(prefix) :] if name.startswith(prefix) else name
-    return bare if NAMESPACE_SEP not in bare else None
-
-
-class CheckpointHooks(NoHooks):
     def __init__(self, store: CheckpointStore, workspace: Workspace, *, auto_commit: bool = False) -> None:
         self.store = store
         self.workspace = workspace
@@ -95,11 +72,9 @@ class CheckpointHooks(NoHooks):
             self.label = " ".join(users[-1]["content"].split())[:LABEL_WIDTH]
 
     def before_tool_call(self, call: PendingCall) -> PendingCall | Denial:
-        name = own_tool_name(call.name)
-        if name not in WRITE_TOOLS:
-            return call
-        files = list(self._files_of(name, call.arguments))
-        new_dirs = self._new_folders(files, call.arguments.get("path") if name == "create_folder" else None)
+        paths = call.paths
+        files = list(dict.fromkeys(self._files_of(paths)))
+        new_dirs = self._new_folders(files, paths.folders)
         if files or new_dirs:
             if self.turn_id is None:
                 self.turn_id = self.store.begin_turn(self.label, self.session_id).id
@@ -140,24 +115,23 @@ class CheckpointHooks(NoHooks):
         self.emit(StreamEvent(type="tool_result", tool_name=CHECKPOINT_TOOL, text=text, data=data))
 
     # -- internals -------------------------------------------------------------------------------
-    def _files_of(self, name: str, arguments: dict[str, Any]) -> Iterable[Path]:
-        targets = write_targets(name, arguments)
-        resolved = [p for p in map(self._resolve, targets) if p is not None]
-        if name == "move_file" and len(resolved) == 2:
-            source, destination = resolved
-            for path in _files_under(source):
-                yield path
-                yield destination / path.relative_to(source) if path != source else destination
-            return
-        for path in resolved:
-            yield from _files_under(path)
+    def _files_of(self, paths: PathEffects) -> Iterable[Path]:
+        """Every file the call may change: under deleted folders, and a moved folder's new places."""
+        for user_path in (*paths.deleted, *paths.written):
+            resolved = self._resolve(user_path)
+            yield from _files_under(resolved) if resolved is not None else ()
+        for source, destination in paths.moved:
+            old, new = self._resolve(source), self._resolve(destination)
+            if old is not None and new is not None and old.is_dir() and not old.is_symlink():
+                yield from (new / path.relative_to(old) for path in _files_under(old))
 
-    def _new_folders(self, files: list[Path], folder: object) -> list[Path]:
-        """Folders this call may create: for new files, and create_folder's own (``folder``)."""
+    def _new_folders(self, files: list[Path], folders: tuple[str, ...]) -> list[Path]:
+        """Folders this call may create: for new files, and create_folder's own."""
         marks = list(files)
-        resolved = self._resolve(folder) if isinstance(folder, str) else None
-        if resolved is not None:
-            marks.append(resolved / "x")  # so that the folder itself counts among the missing
+        for folder in folders:
+            resolved = self._resolve(folder)
+            if resolved is not None:
+                marks.append(resolved / "x")  # so that the folder itself counts among the missing
         found: dict[Path, None] = {}
         for path in marks:
             root = self.workspace.root_of(path)
@@ -203,7 +177,7 @@ def _files_under(path: Path) -> Iterable[Path]:
 def _cannot_commit(root: Path, states: list[FileState]) -> str | None:
     """Why the user's repository should not get an automatic commit now (None: it may)."""
     try:
-        repo = Repo(root, search_parent_directories=True)
+        repo = user_repo(root)
     except (InvalidGitRepositoryError, NoSuchPathError):
         return "not inside a git repository."
     try:

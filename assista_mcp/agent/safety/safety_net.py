@@ -1,4 +1,7 @@
-"""The hooks every agent run gets: plugins, checkpoints (undo), validate-and-fix, in that order.
+"""The hooks every agent run gets: the user's plugins, then validate-and-fix, then checkpoints (undo).
+
+All are plugins of the one hook specification (``plugins.py``); validation and checkpoints are
+registered after the user's, so the checkpoint records each call as it will really run.
 
 ``SafetyNet.build(...)`` before the loop exists, ``bind(loop)`` once it does (the hooks then emit
 their own events through the loop: validation calls, the report, checkpoint notices, plugin
@@ -13,9 +16,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from assista_mcp.agent.events import StreamEvent
-from assista_mcp.agent.loop.hooks import LoopHooks
 from assista_mcp.agent.safety.checkpointing import CheckpointHooks, open_store
-from assista_mcp.agent.safety.plugins import CompositeHooks, PluginHooks, plugin_manager
+from assista_mcp.agent.safety.plugins import Hooks, plugin_manager
 from assista_mcp.agent.safety.validation import DEFAULT_ROUNDS, REPORT_TOOL, ValidationHooks
 from assista_mcp.settings import Settings
 
@@ -34,16 +36,16 @@ class SafetyOptions:
     max_fix_rounds: int = DEFAULT_ROUNDS
 
 
-class SafetyNet(CompositeHooks):
-    """A ``LoopHooks``: the composite of plugins + checkpoints + validation (+ extra hooks)."""
+class SafetyNet(Hooks):
+    """The loop's hooks: plugins (+ extra plugin objects), validation, checkpoints, in that order."""
 
-    def __init__(self, settings: Settings, options: SafetyOptions, extra: Sequence[LoopHooks] = ()) -> None:
+    def __init__(self, settings: Settings, options: SafetyOptions, extra: Sequence[object] = ()) -> None:
         workspace = settings.workspace()
         self._loop: AgentLoop | None = None
         self._pending: list[str] = []
-        self.plugins = PluginHooks(
-            plugin_manager(options.plugins, entry_points=options.entry_points, report=self.warn), self.warn
-        )
+        manager = plugin_manager(options.plugins, entry_points=options.entry_points, report=self.warn)
+        for plugin in extra:
+            manager.register(plugin)
         self.checkpoints = CheckpointHooks(
             open_store(settings, workspace), workspace, auto_commit=options.auto_commit
         )
@@ -54,11 +56,10 @@ class SafetyNet(CompositeHooks):
             if options.validate
             else None
         )
-        # Plugins first (they may amend or deny a call), the checkpoint records what will really run.
-        members: list[LoopHooks] = [self.plugins, *extra]
-        members += [self.validation] if self.validation else []
-        members.append(self.checkpoints)
-        super().__init__(members, self.warn)
+        if self.validation is not None:
+            manager.register(self.validation, name="assista-odoo:validation")
+        manager.register(self.checkpoints, name="assista-odoo:checkpoints")
+        super().__init__(manager, self.warn)
 
     def bind(self, loop: AgentLoop) -> None:
         self._loop = loop

@@ -18,8 +18,8 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from assista_mcp.agent.events import StreamEvent
-from assista_mcp.agent.loop.approvals import ApprovalRequest, Approvals, ToolKind
-from assista_mcp.agent.loop.hooks import NoHooks
+from assista_mcp.agent.loop.approvals import Approvals
+from assista_mcp.agent.loop.tool_calls import PendingCall
 from assista_mcp.agent.loop.toolset import OWN_SERVER, ToolInfo, ToolOutcome, Toolset
 from odoo_tools.addons import find_manifest_file
 from odoo_tools.errors import AssistaError
@@ -67,7 +67,11 @@ class ValidationReport(BaseModel):
         return "\n".join(lines)
 
 
-class ValidationHooks(NoHooks):
+class ValidationHooks:
+    """A built-in plugin (see ``plugins.py``): ``after_turn`` keeps the turn going while checks fail."""
+
+    on_loop_thread = True  # reset at the turn's end before the next turn begins
+
     def __init__(
         self, workspace: Workspace, *, max_rounds: int = DEFAULT_ROUNDS, with_odoo: bool = False
     ) -> None:
@@ -166,16 +170,21 @@ class ValidationHooks(NoHooks):
         if self.toolset is None:
             return None
         return next(
-            (t for t in self.toolset.tools.values() if t.server == OWN_SERVER and t.remote_name == name), None
+            (t for t in self.toolset.tools.values() if t.server == OWN_SERVER and t.registered == name), None
         )
 
     async def _denied(self, tool: ToolInfo, call_id: str, arguments: dict[str, Any]) -> str | None:
         """Installs need approval like any other call of the kind; read-only checks never do."""
-        if tool.kind is ToolKind.READ or self.approvals is None:
-            return None
-        request = ApprovalRequest(
-            tool_call_id=call_id, tool_name=tool.name, kind=tool.kind, arguments=arguments
+        call = PendingCall(
+            id=call_id,
+            name=tool.name,
+            arguments=arguments,
+            registered=tool.registered,
+            tool_effect=tool.effect,
         )
+        if self.approvals is None:
+            return None
+        request = self.approvals.request(call.id, call.name, call.effect, call.arguments, call.paths)
         try:
             verdict = await self.approvals.check(request)
         except Exception as exc:

@@ -16,6 +16,7 @@ from rich.syntax import Syntax
 from rich.text import Text
 
 from assista_mcp.agent.events import StreamEvent, Usage
+from assista_mcp.agent.terminal.safe_text import escape_controls
 
 SUMMARY_WIDTH = 100
 VALUE_WIDTH = 48
@@ -74,7 +75,7 @@ class ConsoleRenderer:
     def _on_tool_call(self, event: StreamEvent) -> None:
         self._flush_text()
         line = Text("→ ", style="cyan", no_wrap=True, overflow="ellipsis")
-        line.append(event.tool_name, style="bold cyan")
+        line.append(escape_controls(event.tool_name), style="bold cyan")
         summary = summarize_arguments(event.arguments)
         if summary:
             line.append(f" {summary}", style="cyan")
@@ -84,9 +85,10 @@ class ConsoleRenderer:
         self._flush_text()
         diff = (event.data or {}).get("diff")
         if isinstance(diff, str) and diff.strip() and not event.is_error:
-            self.console.print(Syntax(diff.rstrip("\n"), "diff", theme="ansi_dark", word_wrap=True))
+            shown = escape_controls(diff.rstrip("\n"), keep_newlines=True)
+            self.console.print(Syntax(shown, "diff", theme="ansi_dark", word_wrap=True))
         mark, style = ("✗", "red") if event.is_error else ("✓", "green")
-        line = Text(f"  {mark} {event.tool_name}: {result_summary(event)}", style=style)
+        line = Text(f"  {mark} {escape_controls(event.tool_name)}: {result_summary(event)}", style=style)
         self.console.print(line, no_wrap=True, overflow="ellipsis")
 
     def _on_usage(self, event: StreamEvent) -> None:
@@ -134,10 +136,10 @@ def summarize_arguments(arguments: dict[str, Any]) -> str:
     parts = []
     for key, value in arguments.items():
         text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
-        text = " ".join(text.split())
+        text = escape_controls(" ".join(text.split()))
         if len(text) > VALUE_WIDTH:
             text = text[: VALUE_WIDTH - 1] + "…"
-        parts.append(f"{key}={text}")
+        parts.append(f"{escape_controls(key)}={text}")
     return compact(" ".join(parts))
 
 
@@ -159,5 +161,6 @@ def result_summary(event: StreamEvent) -> str:
 
 
 def compact(text: str) -> str:
-    line = " ".join(text.split())
+    """One line of at most SUMMARY_WIDTH characters, control characters shown as escapes."""
+    line = escape_controls(" ".join(text.split()))
     return line if len(line) <= SUMMARY_WIDTH else line[: SUMMARY_WIDTH - 1] + "…"

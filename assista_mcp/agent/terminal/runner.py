@@ -20,14 +20,15 @@ import anyio
 from rich.console import Console
 
 from assista_mcp.agent.loop.agent_loop import AgentLoop, TurnResult
-from assista_mcp.agent.loop.approvals import Approvals, Prompter, check_mode, terminal_prompter
-from assista_mcp.agent.loop.hooks import LoopHooks
+from assista_mcp.agent.loop.approvals import Approvals, Prompter, check_mode
 from assista_mcp.agent.loop.prompting import system_prompt
+from assista_mcp.agent.loop.protected import ProtectedPaths
 from assista_mcp.agent.loop.sessions import SessionInfo, SessionStore
 from assista_mcp.agent.loop.stdin_lines import StdinLines
 from assista_mcp.agent.loop.toolset import OWN_SERVER, ServerSpec, Toolset, own_spec, stdio_spec, url_spec
 from assista_mcp.agent.model.client import ModelClient
 from assista_mcp.agent.safety.safety_net import SafetyNet, SafetyOptions, report_printer
+from assista_mcp.agent.terminal.approval_prompt import terminal_prompter
 from assista_mcp.agent.terminal.render import ConsoleRenderer, JsonlRenderer
 from assista_mcp.settings import Settings
 from odoo_tools.errors import ConfigError, NotFound
@@ -41,8 +42,9 @@ class AgentOptions:
     events_jsonl: bool = False
     mcp_servers: list[str] = field(default_factory=list)
     mcp_urls: list[str] = field(default_factory=list)
+    read_only_tools: list[str] = field(default_factory=list)  # foreign tools the user marked read-only
     interactive: bool | None = None  # None: a terminal on stdin decides
-    hooks: LoopHooks | None = None
+    hooks: object | None = None  # one more plugin object (see safety/plugins.py)
     safety: SafetyOptions = field(default_factory=SafetyOptions)  # plugins, checkpoints, validation
 
 
@@ -105,11 +107,15 @@ async def open_agent(options: AgentOptions) -> AsyncIterator[Agent]:
             JsonlRenderer() if options.events_jsonl else ConsoleRenderer(console)
         )
         safety = SafetyNet(settings, options.safety, [options.hooks] if options.hooks else [])
-        async with Toolset(server_specs(options)) as toolset:
+        async with Toolset(server_specs(options), options.read_only_tools) as toolset:
             loop = AgentLoop(
                 model=model,
                 toolset=toolset,
-                approvals=Approvals(settings.mode, _prompter(options, console, lines)),
+                approvals=Approvals(
+                    settings.mode,
+                    _prompter(options, console, lines),
+                    ProtectedPaths(settings.workspace()),
+                ),
                 store=store,
                 session_id=session.id,
                 system=_system(settings, toolset),
