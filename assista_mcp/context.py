@@ -9,6 +9,7 @@ are closed (background database chores finished) and dropped, to be built again 
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -21,12 +22,14 @@ from mcp.server.mcpserver import Context
 from assista_mcp.odoo_config import runner_config
 from assista_mcp.settings import Settings
 from odoo_tools.addons import ManifestCache, odoo_core_roots
+from odoo_tools.files import recover_interrupted_writes
 from odoo_tools.index import ProjectIndex
 from odoo_tools.lint import FileDigests
 from odoo_tools.runs import OdooRunner
 from odoo_tools.workspace import Workspace
 
 T = TypeVar("T")
+log = logging.getLogger("assista_mcp")
 
 
 class Lazy(Generic[T]):
@@ -69,12 +72,23 @@ def build_index(settings: Settings) -> ProjectIndex:
     )
 
 
+def _finish_interrupted_writes(workspace: Workspace) -> None:
+    """A patch a killed server was applying is completed; its temporary files are removed."""
+    done = recover_interrupted_writes(workspace)
+    if done.replayed or done.refused or done.temp_files_removed:
+        log.warning(
+            "Interrupted writes: %d patch(es) completed, %d journal(s) refused, %d temp file(s) removed.",
+            len(done.replayed), len(done.refused), done.temp_files_removed,
+        )  # fmt: skip
+
+
 class AppContext:
     """What every tool of one server shares, as typed attributes."""
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self.workspace: Workspace = settings.workspace()
+        _finish_interrupted_writes(self.workspace)
         self._index = Lazy(lambda: build_index(settings))
         self._runner = Lazy(lambda: OdooRunner(runner_config(settings)))
         self._lint_digests = Lazy(FileDigests)

@@ -6,6 +6,7 @@ pydantic models (``odoo_tools.files._models``); failures raise ``odoo_tools.erro
 
 from odoo_tools.files._diffs import unified_diff
 from odoo_tools.files._editing import Edit, edit_file
+from odoo_tools.files._journal import Recovery, recover_interrupted_writes
 from odoo_tools.files._listing import file_info, list_directory, search_files
 from odoo_tools.files._locks import path_locks
 from odoo_tools.files._models import (
@@ -40,6 +41,7 @@ __all__ = [
     "ListDirectoryResult",
     "MoveFileResult",
     "ReadFileResult",
+    "Recovery",
     "SearchFilesResult",
     "WriteFileResult",
     "apply_patch",
@@ -55,6 +57,7 @@ __all__ = [
     "patch_paths",
     "path_locks",
     "read_files",
+    "recover_interrupted_writes",
     "search_files",
     "unified_diff",
     "write_file",

@@ -1,8 +1,9 @@
 """apply_patch: validate every hunk of every file first, then write them all (or nothing).
 
 Plans are computed in memory while holding the locks of every path the patch touches; only
-then are files written. If a write fails part-way, the files already changed get their old
-bytes back, so a failed patch leaves the tree as it was.
+then are files written: every new content is staged beside its target, then one journaled
+commit renames them in place (``_journal``), so even a kill -9 leaves all files changed or none.
+If a step fails part-way, the files already changed get their old bytes back.
 """
 
 from __future__ import annotations
@@ -14,14 +15,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from odoo_tools.errors import AssistaError, EditConflict, InvalidInput, NotFound
+from odoo_tools.errors import EditConflict, InvalidInput, NotFound
+from odoo_tools.files._journal import CommitFailed, Step, commit, discard
 from odoo_tools.files._locks import path_locks
 from odoo_tools.files._models import ApplyPatchResult, PatchedFile
 from odoo_tools.files._patching.hunks import apply_hunks
 from odoo_tools.files._patching.parser import FilePatch, parse_patch
 from odoo_tools.files._textio import TextFile, decode_text, read_regular_file
 from odoo_tools.files._writing import make_parents
-from odoo_tools.storage import atomic_write_bytes
+from odoo_tools.storage import atomic_write_bytes, stage_bytes
 from odoo_tools.workspace import Resolved, Workspace
 
 Action = Literal["modify", "create", "delete", "rename"]
@@ -126,6 +128,14 @@ def _touched(plans: list[_Plan]) -> list[Path]:
                     "Give each file one diff section (merge its hunks).",
                 )
             seen.add(resolved.path)
+    written = {p.target.path: p.target.rel for p in plans if p.target is not None}
+    for path, rel in written.items():
+        folder = next((f for f in path.parents if f in written), None)
+        if folder is not None:  # staged side by side, the two could not both be written
+            raise InvalidInput(
+                f"{written[folder]!r} is a file, not a folder: the patch also writes {rel!r} inside it.",
+                "Write the file or the folder, not both.",
+            )
     return sorted(seen)
 
 
@@ -153,40 +163,56 @@ def _compute(plan: _Plan) -> None:
 
 
 def _write_all(ws: Workspace, plans: list[_Plan]) -> None:
-    done: list[_Plan] = []
+    """Stage every new content, then commit all renames and deletions through one journal."""
+    steps: list[Step] = []
     try:
         for plan in plans:
-            done.append(plan)  # undone too if it fails half-way (undo steps tolerate that)
-            _write_one(ws, plan)
-    except AssistaError:
-        _undo_all(done)
-        raise
-    except OSError as exc:
-        _undo_all(done)
+            steps.extend(_stage(ws, plan))
+        commit(_journal_dir(ws, plans), steps)
+    except CommitFailed as failed:
+        _undo(plans, steps[: failed.done])
         raise EditConflict(
-            f"Writing the patch failed ({exc}); the files already written were restored.",
+            f"Writing the patch failed ({failed.cause}); the files already written were restored.",
+            "Check permissions and free space, then apply the patch again.",
+        ) from failed.cause
+    except OSError as exc:
+        discard(steps)
+        raise EditConflict(
+            f"Writing the patch failed ({exc}); no file was changed.",
             "Check permissions and free space, then apply the patch again.",
         ) from exc
+    except BaseException:
+        discard(steps)
+        raise
 
 
-def _write_one(ws: Workspace, plan: _Plan) -> None:
-    newline = plan.original.newline if plan.original else "\n"
-    data = TextFile(plan.new_text, newline).encode(plan.new_text)
+def _stage(ws: Workspace, plan: _Plan) -> list[Step]:
+    steps = []
     if plan.target is not None:
+        newline = plan.original.newline if plan.original else "\n"
+        data = TextFile(plan.new_text, newline).encode(plan.new_text)
         make_parents(ws, plan.target)
-        atomic_write_bytes(plan.target.path, data, mode=plan.patch.new_mode)
+        temp = stage_bytes(plan.target.path, data, mode=plan.patch.new_mode)
+        steps.append(Step("replace", plan.target.path, temp))
     if plan.action in ("delete", "rename") and plan.source is not None:
-        os.unlink(plan.source.path)
+        steps.append(Step("delete", plan.source.path))
+    return steps
 
 
-def _undo_all(done: list[_Plan]) -> None:
-    for plan in reversed(done):
+def _journal_dir(ws: Workspace, plans: list[_Plan]) -> Path:
+    """The root of the first file the patch touches (recovery looks in every writable root)."""
+    first = plans[0].target or plans[0].source
+    assert first is not None
+    return first.root.path
+
+
+def _undo(plans: list[_Plan], done: list[Step]) -> None:
+    """Put back what the steps carried out before one failed: old bytes, no new files."""
+    originals = {p.source.path: p for p in plans if p.source is not None}
+    for step in reversed(done):
         with contextlib.suppress(OSError):
-            _undo(plan)
-
-
-def _undo(plan: _Plan) -> None:
-    if plan.action in ("create", "rename") and plan.target is not None:
-        os.unlink(plan.target.path)
-    if plan.source is not None:
-        atomic_write_bytes(plan.source.path, plan.raw, mode=plan.mode)
+            plan = originals.get(step.path)
+            if plan is None:
+                os.unlink(step.path)  # created by the patch
+            else:
+                atomic_write_bytes(step.path, plan.raw, mode=plan.mode)
