@@ -138,6 +138,20 @@ def _keep_owner(tmp: Path, existing: os.stat_result) -> None:
             os.chown(tmp, existing.st_uid, existing.st_gid)
 
 
+# -- reading ------------------------------------------------------------------------------------
+
+# The largest source file (Python, XML, CSV, manifest) the index and the static checks read
+# whole. Odoo's biggest are a few MiB; a 2 GiB file once took find_model to 2.1 GB of memory.
+MAX_SOURCE_BYTES = 16 * 1024 * 1024
+
+
+def read_capped(path: str | os.PathLike[str], cap: int = MAX_SOURCE_BYTES) -> bytes | None:
+    """The file's bytes, or None when it holds more than ``cap`` (never more is read)."""
+    with open(path, "rb") as handle:
+        data = handle.read(cap + 1)
+    return None if len(data) > cap else data
+
+
 # -- digests -----------------------------------------------------------------------------------
 
 UNREADABLE = "unreadable"

@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from odoo_tools.findings import Finding
-from odoo_tools.storage import StatCache
+from odoo_tools.findings import Finding, Severity
+from odoo_tools.storage import MAX_SOURCE_BYTES, StatCache, read_capped
 
 MANIFEST_NAMES = ("__manifest__.py", "__openerp__.py")
 SOURCE = "manifest"
@@ -94,7 +94,14 @@ def read_manifest(module_dir: Path, root: Path | None = None) -> ManifestResult:
     if file is None:
         return _failed(module, rel, "manifest-missing", f"{module} has no {MANIFEST_NAMES[0]}.", "")
     try:
-        text = file.read_text(encoding="utf-8")
+        raw = read_capped(file)
+        if raw is None:  # Odoo might read it; we do not, and say so without claiming it breaks
+            cap = f"over the {MAX_SOURCE_BYTES}-byte cap for a source file"
+            message = f"{rel} was not read: it is {cap}; the module is left out of the index."
+            return _failed(
+                module, rel, "file-too-large", message, "A manifest is one small dict.", severity="warning"
+            )
+        text = raw.decode("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         return _failed(module, rel, "manifest-unreadable", f"Cannot read {rel}: {exc}.", "")
     return parse_manifest_text(text, module, rel)
@@ -255,9 +262,22 @@ def _finding(module: str, rel: str, code: str, message: str, node: ast.AST, hint
 
 
 def _failed(
-    module: str, rel: str, code: str, message: str, hint: str, line: int | None = None
+    module: str,
+    rel: str,
+    code: str,
+    message: str,
+    hint: str,
+    line: int | None = None,
+    severity: Severity = "error",
 ) -> ManifestResult:
     finding = Finding(
-        source=SOURCE, code=code, module=module, path=rel, line=line, message=message, hint=hint
+        source=SOURCE,
+        code=code,
+        severity=severity,
+        module=module,
+        path=rel,
+        line=line,
+        message=message,
+        hint=hint,
     )
     return ManifestResult(Manifest(module=module, file=rel, parsed=False, installable=False), [finding])

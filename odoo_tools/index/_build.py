@@ -14,12 +14,13 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 
+from odoo_tools.findings import Finding
 from odoo_tools.index._cache import CacheEntry, SourceFile
 from odoo_tools.index._csv_index import parse_csv
 from odoo_tools.index._python_index import parse_python
 from odoo_tools.index._records import FileData
 from odoo_tools.index._xml_index import parse_xml
-from odoo_tools.storage import digest_bytes
+from odoo_tools.storage import MAX_SOURCE_BYTES, digest_bytes, read_capped
 
 PARSERS: dict[str, Callable[[bytes, str, str], FileData]] = {
     "python": parse_python,
@@ -84,16 +85,35 @@ def parse_source(
 ) -> CacheEntry | None:
     """Read and index one file; ``None`` when it vanished or cannot be read."""
     try:
-        with open(source.path, "rb") as handle:
-            data = handle.read()
+        data = read_capped(source.path)
     except OSError:
         return None
+    if data is None:
+        return CacheEntry(source.mtime_ns, source.size, TOO_LARGE, _too_large(source))
     key = digest_bytes(data)
     if known is not None and key == known_digest:
         return CacheEntry(source.mtime_ns, source.size, key, known)
     return CacheEntry(
         source.mtime_ns, source.size, key, PARSERS[source.kind](data, source.rel, source.module)
     )
+
+
+TOO_LARGE = "too-large"  # the digest of a file not read (its stat changing brings it back)
+
+
+def _too_large(source: SourceFile) -> FileData:
+    finding = Finding(
+        source="index",
+        code="file-too-large",
+        severity="warning",
+        module=source.module,
+        path=source.rel,
+        message=f"{source.rel} was not read: it holds {source.size} bytes, over the "
+        f"{MAX_SOURCE_BYTES}-byte cap for a source file. Its models, fields and xml ids are "
+        "missing from the code index and the static checks.",
+        hint="Odoo source files are far smaller: check whether it belongs in the module.",
+    )
+    return FileData(path=source.rel, module=source.module, kind=source.kind, findings=(finding,))
 
 
 def _parse_all(

@@ -20,6 +20,7 @@ from odoo_tools.errors import InvalidInput, NotFound
 from odoo_tools.index._answers import Reference, References
 from odoo_tools.index._records import FileData
 from odoo_tools.index._tables import Tables
+from odoo_tools.storage import read_capped
 
 KINDS = ("model", "field", "xml_id")
 MAX_TEXT = 160
@@ -131,9 +132,12 @@ def _scan(addons: AddonSet, data: FileData, search: _Search) -> list[Reference]:
     if addon is None:
         return []
     try:
-        text = Path(addon.root, data.path).read_text(encoding="utf-8", errors="replace")
+        raw = read_capped(Path(addon.root, data.path))
     except OSError:
         return []
+    if raw is None:
+        return []  # over the cap: the index said so (file-too-large)
+    text = raw.decode("utf-8", errors="replace")
     if not any(needle in text for needle in search.needles):
         return []
     if search.file_filter is not None and not search.file_filter.search(text):

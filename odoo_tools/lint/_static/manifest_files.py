@@ -7,6 +7,7 @@ from pathlib import Path
 
 from odoo_tools.findings import Finding
 from odoo_tools.lint._static.context import StaticContext
+from odoo_tools.storage import read_capped
 
 # Folders whose XML/CSV Odoo never loads through data/demo (assets, tests, migrations, i18n).
 NOT_DATA_DIRS = frozenset({"static", "tests", "migrations", "upgrades", "i18n", "i18n_extra", "__pycache__"})
@@ -64,7 +65,8 @@ def _manual(raw: dict[str, object]) -> list[str]:
 
 def _read(path: Path) -> str:
     try:
-        return path.read_text(encoding="utf-8")
+        raw = read_capped(path)
+        return "" if raw is None else raw.decode("utf-8")
     except (OSError, UnicodeDecodeError):
         return ""
 
