@@ -10,7 +10,7 @@ from odoo_tools.index._answers import FieldMatches, ModelInfo, References, XmlId
 from odoo_tools.index._modules import ModuleInfo, ModuleSummary
 from odoo_tools.index._project import ProjectIndex
 from odoo_tools.index._project_map import DEFAULT_BUDGET, MAX_BUDGET, MIN_BUDGET, ProjectMap
-from odoo_tools.index._records import FileData, ModelClass, qualify
+from odoo_tools.index._records import FileData, ModelClass, XmlRecord, qualify
 from odoo_tools.index._tables import Tables
 
 __all__ = [
@@ -28,5 +28,6 @@ __all__ = [
     "References",
     "Tables",
     "XmlIdInfo",
+    "XmlRecord",
     "qualify",
 ]

@@ -12,7 +12,10 @@ Our static checks grade themselves the same way in both profiles.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from odoo_tools.findings import Finding, Severity
+from odoo_tools.lint._imports import loaded_by_odoo
 
 PYLINT_ERRORS = frozenset(
     {"syntax-error", "parse-error", "astroid-error", "fatal", "sql-injection", "resource-not-exist"}
@@ -44,13 +47,24 @@ HOOK_STYLE = frozenset(
 )
 
 
-def regrade(findings: list[Finding], oca: bool) -> list[Finding]:
-    """``findings`` as graded by the adapters (OCA's way), in the chosen grading."""
-    if oca:
-        return findings
+UNDEFINED_NAME = frozenset({("pylint", "E0602"), ("flake8", "F821"), ("ruff", "F821")})
+
+
+def regrade(findings: list[Finding], oca: bool, module_dir: Path | None = None) -> list[Finding]:
+    """``findings`` as graded by the adapters (OCA's way), in the chosen grading. OCA's grading
+    keeps pylint's and flake8's verdicts but grades OCA's hooks like the default does: the hooks
+    we pin have checks (XML header style...) the versions OCA repositories pin never had."""
     out = []
     for finding in findings:
+        if oca and finding.source != "oca-hooks":
+            out.append(finding)
+            continue
         update: dict[str, object] = {"severity": default_severity(finding)}
+        if (finding.source, finding.code) in UNDEFINED_NAME and module_dir is not None and not oca:
+            path = module_dir.parent / finding.path
+            if not loaded_by_odoo(module_dir, path):
+                update["severity"] = "warning"
+                update["message"] = finding.message + " (in a file the module never imports: a script?)"
         if finding.symbol == "manifest-deprecated-key" and '"description"' in finding.message:
             update["message"] = (  # Odoo reads it fine; only OCA's convention prefers a README
                 'OCA convention: describe the module in README.rst rather than the manifest\'s "description".'

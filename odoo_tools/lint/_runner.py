@@ -118,7 +118,9 @@ async def lint_addons(
         for check in selected
         for name, per in results[check].items()
         for f in regrade(
-            excluded(per, project.addon_set.addons[name], configs[name]), configs[name].oca_grading
+            excluded(per, project.addon_set.addons[name], configs[name]),
+            configs[name].oca_grading,
+            project.addon_set.addons[name].path,
         )
     ]
     run.findings = sort_findings(drop_duplicates(everything, selected))

@@ -96,3 +96,15 @@ def test_attrs_in_inline_subview_is_a_warning_at_the_attribute_line(tmp_path: Pa
     _module(tmp_path, "x", ["base"], ["views/v.xml"], {"views/v.xml": view})
     found = sorted((f.line, f.severity) for f in _static(tmp_path, "x", "18.0") if f.code == "removed-attrs")
     assert found == [(8, "error"), (12, "warning")]
+
+
+def test_undefined_name_in_a_script_the_module_never_imports_is_a_warning(tmp_path: Path) -> None:
+    addons = _repo(tmp_path)
+    script = addons / "shop" / "scripts" / "smoke.py"
+    script.parent.mkdir()
+    script.write_text("print(env['res.partner'].search_count([]))\n", encoding="utf-8")
+    args = ["check", "--addons-path", str(addons), "--checks", "flake8", "--format", "json"]
+    found = json.loads(run_cli(args, tmp_path, tmp_path / "c").stdout)["findings"]
+    graded = {(f["path"], f["code"]): f["severity"] for f in found}
+    assert graded[("shop/scripts/smoke.py", "F821")] == "warning"
+    assert graded[("shop/models.py", "F821")] == "error"

@@ -163,3 +163,51 @@ def test_uninstallable_module_is_listed_as_skipped(tmp_path: Path) -> None:
         project, project.select([]), ["static"], cache=LintCache(None), digests=FileDigests()
     )
     assert run.modules == ["on"]
+
+
+def test_same_file_rewrites_that_are_not_duplicates(tmp_path: Path) -> None:
+    xml = (
+        XML_HEAD
+        + '<odoo>\n<record id="base.menu_custom" model="ir.ui.menu">'
+        + '<field name="sequence">5</field></record>\n'
+        + '<record id="base.menu_custom" model="ir.ui.menu"><field name="name">X</field></record>\n'
+        + '<record id="m" model="ir.ui.menu"><field name="name">M</field></record>\n'
+        + '<menuitem id="m" name="M"/>\n</odoo>\n'
+    )
+    other = XML_HEAD + '<odoo>\n<menuitem id="m" name="Other" parent="base.menu_custom"/>\n</odoo>\n'
+    _module(
+        tmp_path,
+        "x",
+        ["base"],
+        ["views/menu.xml", "views/more.xml"],
+        {"views/menu.xml": xml, "views/more.xml": other},
+    )
+    found = [(f.path, f.line, f.severity) for f in _static(tmp_path, "x") if f.code == "duplicate-xml-id"]
+    assert found == [("x/views/more.xml", 3, "warning")]  # a second <menuitem> replaces the first
+
+
+def test_name_get_next_to_compute_display_name_is_not_flagged(tmp_path: Path) -> None:
+    both = (
+        MODEL
+        + "    _description = 'T'\n\n    def _compute_display_name(self):\n        pass\n\n"
+        + "    def name_get(self):\n        pass\n"
+    )
+    only = (
+        MODEL.replace("x.thing", "x.old")
+        + "    _description = 'O'\n\n    def name_get(self):\n        pass\n"
+    )
+    _module(tmp_path, "x", ["base"], [], {"models/both.py": both, "models/only.py": only})
+    found = [f.path for f in _static(tmp_path, "x", "17.0") if f.code == "removed-name-get"]
+    assert found == ["x/models/only.py"]
+
+
+def test_broken_xml_the_manifest_does_not_load_is_not_an_error(tmp_path: Path) -> None:
+    _module(
+        tmp_path,
+        "x",
+        ["base"],
+        ["views/ok.xml"],
+        {"views/ok.xml": XML_HEAD + "<odoo/>\n", "views/backup.xml": "<odoo><!-- \n"},
+    )
+    errors = [f for f in _static(tmp_path, "x") if f.severity == "error"]
+    assert errors == []

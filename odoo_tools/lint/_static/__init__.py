@@ -45,7 +45,10 @@ def _module_findings(project: LintProject, ctx: StaticContext) -> list[Finding]:
     addon_set, name = project.addon_set, ctx.addon.name
     found = [f for f in addon_set.findings if f.module == name]
     found += [g for f in project.graph_findings if f.module == name and (g := _graded(ctx, f)) is not None]
-    found += [f for data in ctx.files() for f in data.findings]  # files that did not parse
+    loaded = set(ctx.loaded_files)  # an unlisted XML file is never parsed by Odoo: not an error
+    found += [
+        f for data in ctx.files() if data.kind == "python" or data.path in loaded for f in data.findings
+    ]
     return found
 
 
