@@ -25,11 +25,15 @@ SCHEMA = "lint-cache-1"
 SKIPPED_DIRS = frozenset({"__pycache__", "node_modules"})
 _FINDINGS = TypeAdapter(list[Finding])
 _TOOLS: tuple[str, ...] = ("pylint", "pylint-odoo", "astroid", "flake8", "pycodestyle", "pyflakes")
-_TOOLS += ("mccabe", "oca-odoo-pre-commit-hooks", "assista-odoo")
+_TOOLS += ("mccabe", "oca-odoo-pre-commit-hooks", "ruff", "assista-odoo")
+
+
+# Bump when what a check reports for the same files changes (a cached answer would be stale).
+FINDINGS_VERSION = 2
 
 
 def tool_versions() -> str:
-    versions = []
+    versions = [f"findings={FINDINGS_VERSION}"]
     for name in _TOOLS:
         try:
             versions.append(f"{name}={metadata.version(name)}")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -23,6 +24,9 @@ _ENV_KEEP = (
     "SYSTEMROOT",
 )
 LINTER_TIMEOUT_SECONDS = 900.0
+# How linters are started: from a private working folder (``_safe_config.private_dir``) and, where
+# Python has it (3.11+), with -P, so nothing of the project is importable from the current folder.
+PYTHON: tuple[str, ...] = (sys.executable, "-P") if sys.version_info >= (3, 11) else (sys.executable,)
 
 ByModule = dict[str, list[Finding]]
 

@@ -16,7 +16,9 @@ from __future__ import annotations
 import configparser
 import functools
 import hashlib
+import itertools
 from dataclasses import dataclass, field
+from importlib import metadata
 from pathlib import Path
 
 from odoo_tools.lint._precommit import TEMPLATE_HOOKS_DISABLED, PreCommit, read_pre_commit
@@ -46,6 +48,8 @@ class LintConfig:
     top: Path | None = None  # the repository top (the folder of the pre-commit file)
     ignored: tuple[str, ...] = ()  # settings dropped because they would run the project's code
     used: tuple[str, ...] = field(default=())  # the project files this configuration came from
+    # Sources whose tool we run in a newer version than the repository pins: (source, pinned, ours).
+    drift: tuple[tuple[str, str, str], ...] = ()
 
     @functools.cached_property
     def mandatory_messages(self) -> frozenset[str] | None:
@@ -96,7 +100,40 @@ def config_for_root(root: Path, profile: str | None = None) -> LintConfig:
         top=pre_commit.path.parent if pre_commit.path else None,
         ignored=(pylintrc.ignored if pylintrc else ()) + (safe_flake.ignored if safe_flake else ()),
         used=tuple(dict.fromkeys(used)),
+        drift=_drift(pre_commit.pins),
     )
+
+
+_PACKAGES = {
+    "pylint": "pylint-odoo",
+    "ruff": "ruff",
+    "flake8": "flake8",
+    "oca-hooks": "oca-odoo-pre-commit-hooks",
+}
+
+
+def _drift(pins: dict[str, str]) -> tuple[tuple[str, str, str], ...]:
+    """Tools the repository pins older than ours (a rev that is not a version tells nothing)."""
+    drift = []
+    for source, rev in sorted(pins.items()):
+        try:
+            ours = metadata.version(_PACKAGES[source])
+        except metadata.PackageNotFoundError:
+            continue
+        pinned = _version(rev)
+        if pinned is not None and pinned < (_version(ours) or ()):
+            drift.append((source, rev.lstrip("v"), ours))
+    return tuple(drift)
+
+
+def _version(text: str) -> tuple[int, ...] | None:
+    parts = []
+    for part in text.strip().lstrip("v").split("."):
+        digits = "".join(itertools.takewhile(str.isdigit, part))
+        if not digits:
+            break
+        parts.append(int(digits))
+    return tuple(parts) if parts else None
 
 
 def _pylintrcs(folders: list[Path], pre_commit: PreCommit) -> tuple[Path | None, Path | None]:
@@ -129,7 +166,14 @@ def config_note(config: LintConfig) -> str:
     disabled = (
         f"; OCA hooks disabled: {', '.join(sorted(config.hooks_disabled))}" if config.hooks_disabled else ""
     )
-    return f"configuration: {', '.join(config.used)}; {python}{disabled}; {grading}"
+    newer = ""
+    if config.drift and config.oca_grading:
+        versions = ", ".join(f"{source} {pinned} (ours {ours})" for source, pinned, ours in config.drift)
+        newer = (
+            f"; the repository pins older tools: {versions}, so their messages fail only where they break"
+            " (rules may be newer than the pin; --baseline adopts them)"
+        )
+    return f"configuration: {', '.join(config.used)}; {python}{disabled}; {grading}{newer}"
 
 
 def _has_oca_setup(folders: list[Path]) -> bool:

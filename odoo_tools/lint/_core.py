@@ -2,9 +2,9 @@
 find a real source (``--odoo-path``, odoo-bin's folder, odoo.conf's addons_path, a pip-installed
 Odoo importable by ``--odoo-python``).
 
-The bundled lists (``core_modules/<series>.json``: module -> depends) were generated once from
-Odoo Community sources (LGPL-3 modules only). A series without its own list uses the nearest one,
-and the report says so.
+The bundled lists (``core_modules/<series>.json``: module -> depends, model -> defining module)
+were generated once from Odoo Community sources (LGPL-3 modules only). A series without its own
+list uses the nearest one, and the report says so.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ import json
 import os
 import tempfile
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from odoo_tools.errors import AssistaError
@@ -23,15 +24,23 @@ CORE_DIR = Path(__file__).resolve().parent / "core_modules"
 PYTHON_TIMEOUT_SECONDS = 60
 
 
+@dataclass(frozen=True)
+class CoreList:
+    series: str  # the series of the list used ("" when none is bundled)
+    depends: dict[str, tuple[str, ...]]  # core module -> its depends
+    models: dict[str, str]  # model -> the core module that defines it
+
+
 @functools.cache
-def core_graph(series: str | None) -> tuple[str, dict[str, tuple[str, ...]]]:
-    """(series of the list used, module -> its depends); ("", {}) when none is bundled."""
+def core_graph(series: str | None) -> CoreList:
+    """The bundled list for ``series``, or the nearest one."""
     available = sorted(p.stem for p in CORE_DIR.glob("*.json"))
     if not available:
-        return "", {}
+        return CoreList("", {}, {})
     chosen = series if series in available else min(available, key=lambda s: _distance(s, series))
     raw = json.loads((CORE_DIR / f"{chosen}.json").read_text(encoding="utf-8"))
-    return chosen, {name: tuple(deps) for name, deps in raw["depends"].items()}
+    depends = {name: tuple(deps) for name, deps in raw["depends"].items()}
+    return CoreList(chosen, depends, dict(raw.get("models", {})))
 
 
 def _distance(candidate: str, series: str | None) -> float:

@@ -6,7 +6,6 @@ Every flake8 finding fails the check, as in OCA's pre-commit. Output is read thr
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -14,6 +13,7 @@ from odoo_tools.addons import Addon
 from odoo_tools.findings import Finding
 from odoo_tools.lint._common import (
     LINTER_TIMEOUT_SECONDS,
+    PYTHON,
     ByModule,
     empty_result,
     failure_for_all,
@@ -41,8 +41,7 @@ HINTS = {
 
 def flake8_argv(addons: Sequence[Addon], config: LintConfig) -> list[str]:
     return [
-        sys.executable,
-        "-P",  # the working folder is never importable
+        *PYTHON,
         "-m",
         "flake8",
         f"--config={config.flake8_config}",

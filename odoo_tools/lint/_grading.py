@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from odoo_tools.findings import Finding, Severity
+from odoo_tools.findings import SEVERITY_RANK, Finding, Severity
 from odoo_tools.lint._imports import loaded_by_odoo
 
 PYLINT_ERRORS = frozenset(
@@ -50,16 +50,23 @@ HOOK_STYLE = frozenset(
 UNDEFINED_NAME = frozenset({("pylint", "E0602"), ("flake8", "F821"), ("ruff", "F821")})
 
 
-def regrade(findings: list[Finding], oca: bool, module_dir: Path | None = None) -> list[Finding]:
+def regrade(
+    findings: list[Finding], oca: bool, module_dir: Path | None = None, drift: frozenset[str] = frozenset()
+) -> list[Finding]:
     """``findings`` as graded by the adapters (OCA's way), in the chosen grading. OCA's grading
     keeps pylint's and flake8's verdicts but grades OCA's hooks like the default does: the hooks
-    we pin have checks (XML header style...) the versions OCA repositories pin never had."""
+    we pin have checks (XML header style...) the versions OCA repositories pin never had. Nor does
+    it fail on a message of a tool the repository pins older (``drift``) unless the message breaks
+    something: the rule may not exist, or be narrower, in the pinned version."""
     out = []
     for finding in findings:
-        if oca and finding.source != "oca-hooks":
+        if oca and finding.source != "oca-hooks" and finding.source not in drift:
             out.append(finding)
             continue
-        update: dict[str, object] = {"severity": default_severity(finding)}
+        severity = default_severity(finding)
+        if oca and SEVERITY_RANK[finding.severity] < SEVERITY_RANK[severity]:
+            severity = finding.severity  # never stricter than OCA's own verdict
+        update: dict[str, object] = {"severity": severity}
         if (finding.source, finding.code) in UNDEFINED_NAME and module_dir is not None and not oca:
             path = module_dir.parent / finding.path
             if not loaded_by_odoo(module_dir, path):

@@ -8,7 +8,6 @@ working directory. OCA's pre-commit fails on all of them, so they come out as er
 from __future__ import annotations
 
 import json
-import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -17,6 +16,7 @@ from odoo_tools.addons import Addon
 from odoo_tools.findings import Finding, Severity
 from odoo_tools.lint._common import (
     LINTER_TIMEOUT_SECONDS,
+    PYTHON,
     ByModule,
     empty_result,
     failure_for_all,
@@ -41,7 +41,7 @@ HINTS = {
 
 
 def worker_argv(addons: Sequence[Addon], config: LintConfig) -> list[str]:
-    argv = [sys.executable, "-P", "-m", "odoo_tools.lint._oca_worker"]
+    argv = [*PYTHON, "-m", "odoo_tools.lint._oca_worker"]
     if config.oca_hooks_config is not None:
         argv += ["--config", str(config.oca_hooks_config)]
     return argv + [str(addon.path) for addon in addons]

@@ -16,6 +16,13 @@ import yaml  # type: ignore[import-untyped]
 
 PYLINT_REPOS = ("oca/pylint-odoo",)
 HOOK_REPOS = ("oca/odoo-pre-commit-hooks",)
+# Repository URL suffix -> the finding source whose tool version it pins.
+PINNED_TOOLS = {
+    "oca/pylint-odoo": "pylint",
+    "astral-sh/ruff-pre-commit": "ruff",
+    "pycqa/flake8": "flake8",
+    "oca/odoo-pre-commit-hooks": "oca-hooks",
+}
 # OCA's current repository template runs oca-checks-po with --disable=po-pretty-format.
 TEMPLATE_HOOKS_DISABLED = frozenset({"po-pretty-format"})
 
@@ -28,6 +35,7 @@ class PreCommit:
     hooks_disabled: frozenset[str] = TEMPLATE_HOOKS_DISABLED
     python_linter: str | None = None  # "ruff" or "flake8" when the file runs one
     exclude: str | None = None
+    pins: dict[str, str] = field(default_factory=dict)  # our source name -> the rev it pins
     problems: tuple[str, ...] = field(default=())
 
 
@@ -46,8 +54,12 @@ def read_pre_commit(path: Path | None) -> PreCommit:
     disabled: set[str] = set()
     linters: list[str] = []
     hooks_seen = False
+    pins: dict[str, str] = {}
     for repo in _list(data.get("repos")):
         url = str(repo.get("repo", "")).lower().rstrip("/")
+        for suffix, source in PINNED_TOOLS.items():
+            if url.endswith(suffix) and repo.get("rev"):
+                pins[source] = str(repo["rev"])
         for hook in _list(repo.get("hooks")):
             hook_id = str(hook.get("id", ""))
             args = _args(hook.get("args"))
@@ -66,6 +78,7 @@ def read_pre_commit(path: Path | None) -> PreCommit:
         hooks_disabled=frozenset(_flatten(disabled)) if hooks_seen else TEMPLATE_HOOKS_DISABLED,
         python_linter=linters[0] if linters else None,
         exclude=_exclude(data.get("exclude")),
+        pins=pins,
     )
 
 

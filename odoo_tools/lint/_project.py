@@ -71,11 +71,11 @@ class LintProject:
             return []
         from odoo_tools.lint._core import core_graph
 
-        used, graph = core_graph(self.series)
+        used = core_graph(self.series).series
         known = (
-            f"core module names and dependencies known from the bundled Odoo {used} list"
+            f"core module names, dependencies and models known from the bundled Odoo {used} list"
             + (f" (nearest to {self.series})" if self.series and used != self.series else "")
-            if graph
+            if used
             else "core modules unknown"
         )
         return [

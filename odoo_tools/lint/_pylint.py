@@ -9,7 +9,6 @@ batch go through one pylint process (``--output-format=json2``); results are spl
 from __future__ import annotations
 
 import json
-import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -18,6 +17,7 @@ from odoo_tools.addons import Addon
 from odoo_tools.findings import Finding, Severity
 from odoo_tools.lint._common import (
     LINTER_TIMEOUT_SECONDS,
+    PYTHON,
     ByModule,
     empty_result,
     failure_for_all,
@@ -57,8 +57,7 @@ HINTS = {
 
 def pylint_argv(addons: Sequence[Addon], config: LintConfig, series: str | None) -> list[str]:
     argv = [
-        sys.executable,
-        "-P",  # the working folder is never importable (no project code shadows a linter)
+        *PYTHON,
         "-m",
         "pylint",
         f"--rcfile={config.pylintrc}",

@@ -17,6 +17,7 @@ from odoo_tools.addons import Addon
 from odoo_tools.findings import Finding
 from odoo_tools.lint._common import (
     LINTER_TIMEOUT_SECONDS,
+    PYTHON,
     ByModule,
     empty_result,
     failure_for_all,
@@ -30,15 +31,38 @@ from odoo_tools.lint._configs import LintConfig
 from odoo_tools.lint._safe_config import private_dir
 from odoo_tools.process import run_process
 
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10
+    import tomli as tomllib
+
 SOURCE = "ruff"
+# ruff's default rule set until 0.14, which OCA repositories pin; newer ruff enables many more by
+# default, so a config that only ``extend-select``s would suddenly report rules it never chose.
+PINNED_DEFAULT_SELECT = "lint.select = ['E4', 'E7', 'E9', 'F']"
 
 
 def ruff_argv(addons: Sequence[Addon], config: LintConfig) -> list[str]:
-    argv = [sys.executable, "-P", "-m", "ruff", "check", "--no-fix", "--no-cache", "--exit-zero"]
+    argv = [*PYTHON, "-m", "ruff", "check", "--no-fix", "--no-cache", "--exit-zero"]
     argv += ["--output-format=json", "--force-exclude"]
     if config.ruff_config is not None:
         argv.append(f"--config={config.ruff_config}")
+    if not _selects(config.ruff_config):
+        argv += ["--config", PINNED_DEFAULT_SELECT]
     return argv + [str(addon.path) for addon in addons]
+
+
+def _selects(path: Path | None) -> bool:
+    """Whether the ruff configuration chooses its own base rule set (``select``)."""
+    if path is None:
+        return False
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return False
+    if path.name == "pyproject.toml":
+        data = data.get("tool", {}).get("ruff", {})
+    return "select" in data or "select" in data.get("lint", {})
 
 
 async def run_ruff(addons: Sequence[Addon], config: LintConfig) -> ByModule:

@@ -121,6 +121,7 @@ async def lint_addons(
             excluded(per, project.addon_set.addons[name], configs[name]),
             configs[name].oca_grading,
             project.addon_set.addons[name].path,
+            frozenset(source for source, _, _ in configs[name].drift),
         )
     ]
     run.findings = sort_findings(drop_duplicates(everything, selected))

@@ -27,8 +27,15 @@ if TYPE_CHECKING:
 def static_findings(project: LintProject, addon: Addon) -> list[Finding]:
     """Every static finding for ``addon``."""
     index = project.index()
-    core = {} if project.addon_set.has_odoo_source else core_graph(project.series)[1]
-    ctx = StaticContext(addon, project.addon_set, index.tables, series_major(project.series), core)
+    core = None if project.addon_set.has_odoo_source else core_graph(project.series)
+    ctx = StaticContext(
+        addon,
+        project.addon_set,
+        index.tables,
+        series_major(project.series),
+        core.depends if core else {},
+        core.models if core else {},
+    )
     found = _module_findings(project, ctx)
     if not addon.manifest.parsed:
         return found
@@ -54,8 +61,8 @@ def _module_findings(project: LintProject, ctx: StaticContext) -> list[Finding]:
 
 def _graded(ctx: StaticContext, finding: Finding) -> Finding | None:
     """Without an Odoo source, a dependency on a core module (base, sale...) is known from the
-    bundled list: not a finding. Any other absent dependency stays a warning (it may be an
-    Enterprise or third-party module outside the addons path)."""
+    bundled list: not a finding. Any other absent dependency is an info (an Enterprise module or
+    one of another repository, outside the addons path: its content cannot be checked)."""
     if finding.code != "missing-dependency" or ctx.addon_set.has_odoo_source:
         return finding
     absent = [d for d in ctx.addon.depends if d not in ctx.addon_set.addons and d not in ctx.core]
@@ -63,9 +70,9 @@ def _graded(ctx: StaticContext, finding: Finding) -> Finding | None:
         return None
     return finding.model_copy(
         update={
-            "severity": "warning",
+            "severity": "info",  # most often a module of another repository (oca_dependencies.txt)
             "message": f"{ctx.addon.name} depends on {', '.join(absent)}, found neither in the addons "
-            "roots nor among Odoo's core modules.",
+            "roots nor among Odoo's core modules (another repository?).",
         }
     )
 

@@ -22,6 +22,7 @@ class StaticContext:
     major: int | None  # the Odoo series' major version
     # Without an Odoo source: Odoo's core modules and their depends (bundled list), else empty.
     core: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    core_models: dict[str, str] = field(default_factory=dict)  # model -> core module (same list)
 
     @functools.cached_property
     def closure(self) -> frozenset[str]:
@@ -72,7 +73,7 @@ class StaticContext:
     def model_owners(self, model: str) -> set[str]:
         """Modules that define ``model`` (its ``_name``), from the index or Odoo's well-known ones."""
         owners = {loc.module for loc in self.tables.model_classes.get(model, []) if loc.item.defines}
-        core = CORE_MODEL_OWNERS.get(model)
+        core = self.core_models.get(model) or CORE_MODEL_OWNERS.get(model)
         if core:
             owners.add(core)
         return owners
