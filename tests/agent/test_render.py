@@ -148,3 +148,17 @@ def test_a_tool_call_line_cannot_pass_for_another_call() -> None:
         StreamEvent(type="tool_call", tool_name="write_file", arguments={"path": "\x1b[1K\rread_file x"})
     )
     assert "\x1b" not in out.getvalue() and "path=\\x1b[1K read_file" in out.getvalue()
+
+
+def test_a_failed_turn_prints_its_error_once_and_unwrapped() -> None:
+    # Off a terminal (CI logs, pipes) a long message stays on one line, and the end of a failed
+    # turn does not repeat the error the loop has just reported.
+    out = io.StringIO()
+    renderer = ConsoleRenderer(Console(file=out, width=80))
+    reason = "m: The model request failed (400): " + "an explanation well past eighty columns " * 3
+    renderer(StreamEvent(type="error", text=reason))
+    renderer(StreamEvent(type="end", text=f"The model failed: {reason}", data={"status": "error"}))
+    lines = out.getvalue().splitlines()
+    assert lines[0] == f"! {reason}"
+    assert lines[1] == "The model failed: see the error above"
+    assert out.getvalue().count("explanation") == 3

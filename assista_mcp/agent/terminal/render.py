@@ -42,6 +42,9 @@ class ConsoleRenderer:
     def __init__(self, console: Console | None = None) -> None:
         self.console = console or Console()
         self.live_markdown = self.console.is_terminal
+        # Off a terminal (a log, CI, a pipe) lines are never broken at 80 columns mid-message.
+        self.console.soft_wrap = not self.console.is_terminal
+        self._last_error = ""
         self.run_usage = Usage()
         self._text = ""
         self._live: Live | None = None
@@ -97,12 +100,16 @@ class ConsoleRenderer:
 
     def _on_error(self, event: StreamEvent) -> None:
         self._flush_text()
+        self._last_error = event.text
         self.console.print(Text(f"! {event.text}", style="yellow"))
 
     def _on_end(self, event: StreamEvent) -> None:
         self._flush_text()
         if event.text and (event.data or {}).get("status") != "final":
-            self.console.print(Text(event.text, style="bold"))
+            # The loop ends a failed turn with the error it has just reported: say it once.
+            said = self._last_error
+            text = event.text.replace(said, "see the error above") if said else event.text
+            self.console.print(Text(text, style="bold"))
         line = f"this run: {format_usage(self.run_usage)}"
         if event.usage is not None:
             session = (event.data or {}).get("session_id", "")
