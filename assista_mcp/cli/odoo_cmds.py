@@ -151,6 +151,8 @@ def render_result(result: ValidationResult) -> str:
     cache = f"template {result.template.status}" + (
         f" ({result.template.name})" if result.template.name else ""
     )
+    if result.template.rebuilt_because:
+        cache += f", rebuilt because {result.template.rebuilt_because}"
     lines.append(f"  {result.duration_seconds:.1f}s, {cache}, log: {result.log_path}")
     if result.database:
         lines.append(f"  database kept: {result.database}")

@@ -38,6 +38,8 @@ def attributed_warning(record: LogRecord, ctx: LoadContext, mapper: PathMapper) 
     addon = mapper.map(path["file"]) if path else None
     if path and addon is not None and addon.module in mapper.modules:
         return _finding(record, addon.module, addon.rel, int(path["line"]))
+    if path or record.logger == "py.warnings":  # it names (or comes from) code that is not ours
+        return None
     manifest = MANIFEST_RE.search(message)
     if manifest and manifest["module"] in mapper.modules:
         return _finding(record, manifest["module"], _manifest_rel(mapper, manifest["module"]), None)

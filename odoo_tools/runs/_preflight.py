@@ -17,6 +17,10 @@ from odoo_tools.findings import Finding
 from odoo_tools.odoo_log import kinds, manifest_entry_line
 from odoo_tools.runs._externals import refused_externals
 
+# (interpreter, kind, entry) found met: re-validations skip the probe (a process start). A refused
+# entry is asked again every time: the user is expected to install it and retry.
+_MET: set[tuple[str, str, str]] = set()
+
 
 async def preflight(
     addons: AddonSet,
@@ -44,19 +48,25 @@ async def _externals(
     scope: Sequence[Addon], python: str, roots: Sequence[Path], env: Mapping[str, str]
 ) -> list[Finding]:
     declared = [(addon, kind, entry) for addon in scope for kind, entry in _declared(addon)]
+    unknown = {(kind, entry) for _a, kind, entry in declared if (python, kind, entry) not in _MET}
     refused = await refused_externals(
         python,
         roots,
-        [entry for _a, kind, entry in declared if kind == "python"],
-        [entry for _a, kind, entry in declared if kind == "bin"],
+        [entry for kind, entry in unknown if kind == "python"],
+        [entry for kind, entry in unknown if kind == "bin"],
         env,
     )
+    _MET.update((python, kind, entry) for kind, entry in unknown if _key(kind, entry) not in refused)
     findings = []
     for addon, kind, entry in declared:
-        reason = refused.get(entry if kind == "python" else f"bin:{entry}")
+        reason = refused.get(_key(kind, entry))
         if reason is not None:
             findings.append(_external(addon, kind, entry, reason))
     return findings
+
+
+def _key(kind: str, entry: str) -> str:
+    return entry if kind == "python" else f"bin:{entry}"
 
 
 def _declared(addon: Addon) -> list[tuple[str, str]]:

@@ -213,8 +213,10 @@ class OdooRunner:
         run.spent("database", since)
         if self.config.spare_clone and outcome.status != "build_failed":
             self._in_background(f"spare-{key[:8]}", lambda: self.cache.refill_spare(key))
-        if outcome.rebuilt_because:
-            log.info("template %s rebuilt: %s", outcome.template, outcome.rebuilt_because)
+        if outcome.rebuilt_because:  # said in the answer and the run's log, never silent
+            run.log_parts.append(
+                f"# assista-odoo: template {outcome.template} rebuilt: {outcome.rebuilt_because}\n"
+            )
         return TemplateUse(
             status=outcome.status,
             name=outcome.template,

@@ -66,7 +66,10 @@ def test_a_warning_about_a_field_the_module_does_not_define_is_not_its_finding(t
 def test_unnamed_warnings_count_only_while_odoo_loads_the_module(tmp_path: Path) -> None:
     _team_module(tmp_path)
     outside = _line("WARNING", "odoo.addons.base.models.ir_ui_menu", "menu says something")
-    text = outside + _log(_line("WARNING", "odoo.addons.base.models.ir_ui_menu", "menu says something else"))
+    library = _line("WARNING", "py.warnings", "/venv/lib/site-packages/lib.py:3: UserWarning: lib says so")
+    text = outside + _log(
+        _line("WARNING", "odoo.addons.base.models.ir_ui_menu", "menu says something else"), library
+    )
     text += _line("WARNING", "odoo.modules.loading", "Transient module states were reset")
     [finding] = parse_odoo_log(text, roots=[tmp_path], modules=["team_mod"]).findings
     assert (finding.message, finding.module, finding.path) == ("menu says something else", "team_mod", "")

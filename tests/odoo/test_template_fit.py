@@ -43,6 +43,10 @@ def runner_for(pg: Pg, stub_odoo_bin: Path, tmp_path: Path) -> Iterator[RunnerFa
         runner.cache.clear()
 
 
+def _read(path: str) -> str:
+    return Path(path).read_text(encoding="utf-8")
+
+
 def _module(root: Path, name: str, manifest: str) -> Path:
     folder = root / name
     folder.mkdir(parents=True)
@@ -81,6 +85,7 @@ async def test_a_template_holding_a_module_this_run_lacks_is_rebuilt_and_says_wh
     assert second.template.name == first.template.name
     assert second.template.status == "built"
     assert "glue_helper" in second.template.rebuilt_because
+    assert f"template {second.template.name} rebuilt: it holds glue_helper" in _read(second.log_path)
     # A fresh build leaves glue_auto 'to install' (its dependency is missing): Odoo logs an
     # error about glue_auto, which says nothing about library_base.
     assert second.ok, second.findings
