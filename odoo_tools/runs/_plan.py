@@ -41,7 +41,7 @@ class RunnerConfig:
     extra_env: Mapping[str, str] = field(default_factory=dict)  # passed to odoo-bin as given
 
 
-def check_modules(modules: Sequence[str]) -> list[str]:
+def check_modules(modules: Sequence[str], action: str = "install") -> list[str]:
     """The module names, each item possibly a comma-separated list ("a,b"), without repeats."""
     names = list(dict.fromkeys(n.strip() for item in modules for n in item.split(",") if n.strip()))
     if not names:
@@ -52,6 +52,13 @@ def check_modules(modules: Sequence[str]) -> list[str]:
             f"Not a module name: {', '.join(bad)}.",
             "Use technical names (folder names: letters, digits, _ and -, not starting with -), "
             "not paths or titles.",
+        )
+    hyphenated = [m for m in names if "-" in m]
+    if action == "test" and hyphenated:
+        raise InvalidInput(
+            f"Odoo cannot select the tests of {', '.join(hyphenated)}: --test-tags takes no '-' in a module "
+            "name (odoo/tests/tag_selector.py), so Odoo would reject the tag and run no test of it.",
+            "Install or upgrade it instead, or rename the module folder without '-' to run its tests.",
         )
     return names
 

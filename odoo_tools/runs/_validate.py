@@ -119,7 +119,7 @@ class OdooRunner:
         on_progress: ProgressFn | None = None,
     ) -> ValidationResult:
         started = time.monotonic()
-        targets = check_modules(modules)
+        targets = check_modules(modules, action)
         odoo = await self.odoo()
         addons = self._addons(odoo)
         run = _Run(action, targets, new_db_name(action, self.pg.prefix), demo, on_progress)

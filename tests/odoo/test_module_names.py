@@ -33,6 +33,12 @@ def test_a_comma_separates_modules_as_on_odoo_bins_command_line() -> None:
     assert check_modules(["a-b,c"]) == ["a-b", "c"]
 
 
+def test_tests_of_a_hyphenated_module_are_refused_as_odoos_test_tags_cannot_name_it() -> None:
+    with pytest.raises(InvalidInput, match="--test-tags takes no '-'"):
+        check_modules(["my-module"], "test")
+    assert check_modules(["my-module"], "upgrade") == ["my-module"]
+
+
 def test_the_log_parser_follows_a_hyphenated_module() -> None:
     log = (
         "2025-01-01 10:00:00,000 1 INFO db odoo.modules.loading: Loading module my-module (3/3) \n"
