@@ -18,6 +18,7 @@ from mcp.server.mcpserver.tools import Tool
 from mcp.types import ToolAnnotations
 
 from assista_mcp.effects import annotation_hints, tool_meta
+from assista_mcp.tools._text import readable
 from odoo_tools.errors import AssistaError, InvalidInput
 
 log = logging.getLogger("assista_mcp.tools")
@@ -48,7 +49,7 @@ class ToolSpec:
         the docstring without its source indentation.
         """
         tool = Tool.from_function(
-            _guarded(self.fn),
+            _guarded(self.fn, as_text=True),
             title=self.title,
             description=inspect.cleandoc(self.fn.__doc__ or ""),
             annotations=self.annotations(),
@@ -121,7 +122,8 @@ def _compact_nullable_types(node: Any) -> None:
         node["type"] = [b["type"] for b in branches]
 
 
-def _guarded(fn: Callable[..., Any]) -> Callable[..., Any]:
+def _guarded(fn: Callable[..., Any], *, as_text: bool = False) -> Callable[..., Any]:
+    """``as_text``: a model answer without its own text gets one (see ``_text.readable``)."""
     name = fn.__name__
     is_async = inspect.iscoroutinefunction(fn)  # once, not on every call
 
@@ -129,8 +131,10 @@ def _guarded(fn: Callable[..., Any]) -> Callable[..., Any]:
     async def call(*args: Any, **kwargs: Any) -> Any:
         try:
             if is_async:
-                return await fn(*args, **kwargs)
-            return await anyio.to_thread.run_sync(functools.partial(fn, *args, **kwargs))
+                result = await fn(*args, **kwargs)
+            else:
+                result = await anyio.to_thread.run_sync(functools.partial(fn, *args, **kwargs))
+            return readable(result) if as_text else result
         except AssistaError as exc:
             raise ToolError(str(exc)) from exc
         except ToolError:

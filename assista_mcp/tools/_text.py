@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from typing import Any, Protocol, TypeVar, cast
 
 from mcp.types import CallToolResult, TextContent
+from pydantic import BaseModel
 
 from odoo_tools.files import GrepResult, ReadFileResult
 from odoo_tools.findings import Finding
@@ -31,6 +32,63 @@ def answer(result: M, text: str, notes: Sequence[str] = ()) -> M:
     blocks += [TextContent(type="text", text=note) for note in notes]
     sent = CallToolResult(content=list(blocks), structured_content=result.model_dump(mode="json"))
     return cast(M, sent)
+
+
+def readable(result: object) -> object:
+    """A model answer that has no text of its own (not already a ``CallToolResult``) gets its
+    structured content rendered as plain text, instead of the SDK's JSON dump."""
+    if not isinstance(result, BaseModel) or isinstance(result, CallToolResult):
+        return result
+    data = result.model_dump(mode="json")
+    return CallToolResult(content=[TextContent(type="text", text=plain_text(data))], structured_content=data)
+
+
+def plain_text(data: object, indent: str = "") -> str:
+    """Structured content as indented ``key: value`` lines (YAML-like): multi-line text (a diff, a
+    tree, a traceback) is shown as it is, under its key, instead of one line of escaped newlines.
+    Empty values are left out: the structured content has them all."""
+    lines: list[str] = []
+    _emit(data, indent, lines)
+    return "\n".join(lines) + "\n"
+
+
+def _emit(data: object, indent: str, lines: list[str]) -> None:
+    if isinstance(data, dict):
+        for key, value in data.items():
+            if value is None or value == "" or value == [] or value == {}:
+                continue
+            if isinstance(value, str) and "\n" in value:
+                lines.append(f"{indent}{key}: |")
+                lines.extend(f"{indent}  {line}" for line in value.rstrip("\n").split("\n"))
+            elif isinstance(value, dict) or (isinstance(value, list) and not _scalars(value)):
+                lines.append(f"{indent}{key}:")
+                _emit(value, indent + "  ", lines)
+            elif isinstance(value, list):
+                lines.append(f"{indent}{key}: {', '.join(_scalar(v) for v in value)}")
+            else:
+                lines.append(f"{indent}{key}: {_scalar(value)}")
+    elif isinstance(data, list):
+        for item in data:
+            if isinstance(item, dict | list):
+                nested: list[str] = []
+                _emit(item, indent + "  ", nested)
+                if nested:
+                    nested[0] = f"{indent}- {nested[0][len(indent) + 2 :]}"
+                lines.extend(nested or [f"{indent}- {{}}"])
+            else:
+                lines.append(f"{indent}- {_scalar(item)}")
+    else:
+        lines.append(f"{indent}{_scalar(data)}")
+
+
+def _scalars(values: list[object]) -> bool:
+    return all(not isinstance(v, dict | list) and not (isinstance(v, str) and "\n" in v) for v in values)
+
+
+def _scalar(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
 
 
 def read_text(result: ReadFileResult) -> str:

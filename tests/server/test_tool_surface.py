@@ -159,3 +159,24 @@ async def test_every_tool_has_an_effect_in_the_registry_and_is_annotated_from_it
             assert tool.annotations.destructive_hint and tool.annotations.open_world_hint  # type: ignore[union-attr]
         else:
             assert tool.annotations.open_world_hint is False  # type: ignore[union-attr]
+
+
+async def test_every_other_answer_is_plain_text_too(server_for: Callable[..., Any], addons: Path) -> None:
+    # The SDK's fallback is a JSON dump: a diff or a tree reached the model as one escaped line.
+    async with Client(server_for(addons)) as client:
+        edit = await client.call_tool(
+            "edit_file",
+            {
+                "path": MANIFEST,
+                "edits": [{"old_text": '"Library Base"', "new_text": '"Library"'}],
+                "dry_run": True,
+            },
+        )
+        listing = await client.call_tool("list_directory", {"path": "library_base", "tree": True})
+    [text] = texts(edit)
+    _not_a_json_dump(text)
+    diff = edit.structured_content["diff"]  # type: ignore[index]
+    assert "diff: |" in text and all(f"  {line}" in text for line in diff.splitlines() if line)
+    [listed] = texts(listing)
+    _not_a_json_dump(listed)
+    assert "library_base" in listed and not listing.is_error
