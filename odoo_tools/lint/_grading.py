@@ -16,6 +16,7 @@ from pathlib import Path
 
 from odoo_tools.findings import SEVERITY_RANK, Finding, Severity
 from odoo_tools.lint._imports import loaded_by_odoo
+from odoo_tools.lint._sql_ids import ids_only
 
 PYLINT_ERRORS = frozenset(
     {"syntax-error", "parse-error", "astroid-error", "fatal", "sql-injection", "resource-not-exist"}
@@ -72,12 +73,21 @@ def regrade(
             if not loaded_by_odoo(module_dir, path):
                 update["severity"] = "warning"
                 update["message"] = finding.message + " (in a file the module never imports: a script?)"
+        if finding.symbol == "sql-injection" and _ids_only(finding, oca, module_dir):
+            update["severity"] = "warning"
+            update["message"] = finding.message + " (only record ids are formatted into this query)"
         if finding.symbol == "manifest-deprecated-key" and '"description"' in finding.message:
             update["message"] = (  # Odoo reads it fine; only OCA's convention prefers a README
                 'OCA convention: describe the module in README.rst rather than the manifest\'s "description".'
             )
         out.append(finding.model_copy(update=update))
     return out
+
+
+def _ids_only(finding: Finding, oca: bool, module_dir: Path | None) -> bool:
+    if oca or module_dir is None or not finding.line:
+        return False
+    return ids_only(module_dir.parent / finding.path, finding.line)
 
 
 def default_severity(finding: Finding) -> Severity:

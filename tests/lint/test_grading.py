@@ -108,3 +108,20 @@ def test_undefined_name_in_a_script_the_module_never_imports_is_a_warning(tmp_pa
     graded = {(f["path"], f["code"]): f["severity"] for f in found}
     assert graded[("shop/scripts/smoke.py", "F821")] == "warning"
     assert graded[("shop/models.py", "F821")] == "error"
+
+
+def test_sql_formatted_with_record_ids_only_is_not_a_security_error(tmp_path: Path) -> None:
+    code = (
+        "from odoo import models\n\n\nclass P(models.Model):\n    _inherit = 'res.partner'\n\n"
+        "    def ids(self):\n        company_id = self.env.company.id\n"
+        "        self.env.cr.execute('SELECT 1 FROM x WHERE c = %s' % (company_id,))\n\n"
+        "    def text(self, name):\n"
+        "        self.env.cr.execute('SELECT 1 FROM x WHERE n = %s' % (name,))\n"
+    )
+    addons = tmp_path / "addons"
+    _module(addons, "shop", ["base"], [], {"models.py": code})
+    (addons / "shop" / "__init__.py").write_text("from . import models\n", encoding="utf-8")
+    args = ["check", "--addons-path", str(addons), "--checks", "pylint", "--format", "json"]
+    found = json.loads(run_cli(args, tmp_path, tmp_path / "c").stdout)["findings"]
+    graded = sorted((f["line"], f["severity"]) for f in found if f["symbol"] == "sql-injection")
+    assert graded == [(9, "warning"), (12, "error")]

@@ -73,6 +73,7 @@ def _duplicate(ctx: StaticContext, xml_id: str, first_line: int, path: str, line
         "Give each record its own id, or merge the two records.",
         path,
         line,
+        severity="warning",  # Odoo loads it (the second one updates the record): a likely mistake
     )
 
 
