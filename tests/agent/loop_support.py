@@ -14,7 +14,7 @@ from assista_mcp.agent.loop.sessions import SessionStore
 from assista_mcp.agent.loop.toolset import ServerSpec, Toolset
 from assista_mcp.agent.model.client import ModelClient
 from assista_mcp.agent.safety.plugins import Hooks
-from fixtures.model_server import TEST_MODEL, ScriptedModelServer
+from fixtures.model_server import ScriptedModelServer
 from tests.agent.tool_servers import SlowState, build_test_server
 
 
@@ -44,8 +44,9 @@ async def agent(
 ) -> AsyncIterator[tuple[AgentLoop, list[StreamEvent]]]:
     store = store or SessionStore.in_home(root.parent / "home")
     if session_id is None:
-        session_id = store.create(model=TEST_MODEL, mode=mode).id
-    model = ModelClient(TEST_MODEL, api_base=model_server.api_base, base_delay=0.01, timeout=30)
+        session_id = store.create(model=model_server.litellm_model, mode=mode).id
+    model_id = model_server.litellm_model
+    model = ModelClient(model_id, api_base=model_server.api_base, base_delay=0.01, timeout=30)
     events: list[StreamEvent] = []
     specs = specs or [ServerSpec("assista", build_test_server(root, slow), own=True)]
     async with Toolset(specs) as toolset:

@@ -12,6 +12,7 @@ import pytest
 
 from assista_mcp.cli import main
 from fixtures.model_server import TEST_MODEL, ScriptedModelServer
+from tests.agent.conftest import EVERY_PROVIDER
 from tests.agent.loop_support import call, tool_messages
 
 StartServer = Callable[[list[dict[str, Any]]], ScriptedModelServer]
@@ -26,7 +27,7 @@ def cli_env(isolated_env: Path, model_server: StartServer) -> Path:
 
 
 def _run(capsys: pytest.CaptureFixture[str], server: ScriptedModelServer, addons: Path, *extra: str) -> Any:
-    argv = ["run", *extra[:1], "--addons-path", str(addons), "--model", TEST_MODEL]
+    argv = ["run", *extra[:1], "--addons-path", str(addons), "--model", server.litellm_model]
     argv += ["--api-base", server.api_base, "--events", "jsonl", *extra[1:]]
     code = main(argv)
     captured = capsys.readouterr()
@@ -44,6 +45,7 @@ def _add_field_script() -> list[dict[str, Any]]:
     ]
 
 
+@EVERY_PROVIDER
 def test_add_a_field_end_to_end(
     cli_env: Path, model_server: StartServer, addons: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -54,10 +56,10 @@ def test_add_a_field_end_to_end(
     assert code == 0
     content = (addons / BOOK).read_text(encoding="utf-8")
     assert ANCHOR + NEW_FIELD in content and content.count("edition") == 1
-    results = {e["tool_call_id"]: e for e in events if e["type"] == "tool_result"}
+    results = {e["tool_name"]: e for e in events if e["type"] == "tool_result"}
     assert "pages = fields.Integer()" in tool_messages(server.requests[1])["r1"]
-    assert "+" + NEW_FIELD.rstrip("\n") in results["e1"]["data"]["diff"]
-    check = results["k1"]["data"]
+    assert "+" + NEW_FIELD.rstrip("\n") in results["edit_file"]["data"]["diff"]
+    check = results["check_module"]["data"]
     assert check["passed"] is True, [f["message"] for f in check["findings"] if f["severity"] == "error"]
     assert events[-1]["type"] == "end" and events[-1]["data"]["status"] == "final"
     assert sum(e["type"] == "usage" for e in events) == 4
@@ -66,6 +68,7 @@ def test_add_a_field_end_to_end(
     assert {"read_file", "edit_file", "check_module", "delete_file"} <= offered
 
 
+@EVERY_PROVIDER
 def test_ask_mode_without_a_terminal_writes_nothing(
     cli_env: Path, model_server: StartServer, addons: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -13,6 +13,7 @@ from assista_mcp.agent.loop.sessions import SessionStore
 from assista_mcp.agent.model.client import ModelClient
 from assista_mcp.effects import Effect
 from fixtures.model_server import ScriptedModelServer
+from tests.agent.conftest import EVERY_PROVIDER
 from tests.agent.loop_support import agent, call, tool_messages
 from tests.agent.tool_servers import SlowState
 
@@ -29,6 +30,7 @@ def notes(tmp_path: Path) -> Path:
     return root
 
 
+@EVERY_PROVIDER
 async def test_every_tool_call_of_an_answer_runs(model_server: StartServer, notes: Path) -> None:
     server = model_server(
         [
@@ -56,7 +58,9 @@ async def test_every_tool_call_of_an_answer_runs(model_server: StartServer, note
     # The stored history pairs every call with its result, in call order.
     stored = loop.store.messages(loop.session_id)
     assert [m["role"] for m in stored] == ["user", "assistant", "tool", "tool", "tool", "assistant"]
-    assert [m["tool_call_id"] for m in stored if m["role"] == "tool"] == ["c1", "c2", "c3"]
+    # (Gemini 3 call ids carry the thought signature LiteLLM folds into them: compare with the call.)
+    called = [c["id"] for c in stored[1]["tool_calls"]]
+    assert [m["tool_call_id"] for m in stored if m["role"] == "tool"] == called
 
 
 async def test_bad_calls_go_back_to_the_model_as_results(model_server: StartServer, notes: Path) -> None:
@@ -108,6 +112,7 @@ async def test_step_cap_stops_with_the_session_kept(model_server: StartServer, n
     assert loop.store.get(loop.session_id).status == "max_steps"
 
 
+@EVERY_PROVIDER
 async def test_modes_decide_what_is_offered_and_allowed(model_server: StartServer, notes: Path) -> None:
     both = {
         "tool_calls": [
@@ -186,6 +191,7 @@ async def test_an_interrupted_run_is_repaired_on_resume(model_server: StartServe
     assert "previous run stopped" in tool_messages(server.requests[0])["x1"]
 
 
+@EVERY_PROVIDER
 async def test_context_window_error_condenses_older_turns(model_server: StartServer, notes: Path) -> None:
     server = model_server(
         [
@@ -213,6 +219,7 @@ async def test_context_window_error_condenses_older_turns(model_server: StartSer
     ]
 
 
+@EVERY_PROVIDER
 async def test_transient_failures_are_retried(model_server: StartServer, notes: Path) -> None:
     server = model_server([{"status": 500}, {"status": 429, "retry_after": 0}, {"text": "finally"}])
     async with agent(server, notes) as (loop, events):
@@ -221,6 +228,7 @@ async def test_transient_failures_are_retried(model_server: StartServer, notes: 
     assert sum(e.type == "error" for e in events) == 2
 
 
+@EVERY_PROVIDER
 async def test_tool_kinds_in_read_only_mode(model_server: StartServer, notes: Path) -> None:
     server = model_server(
         [{"tool_calls": [call("w", "write_file", {"path": "a.txt", "content": "x"})]}, {"text": "k"}]

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from assista_mcp.cli import main
-from fixtures.model_server import TEST_MODEL, ScriptedModelServer
+from fixtures.model_server import ScriptedModelServer
 from tests.agent.conftest import StartServer, model_env, model_server
 from tests.agent.loop_support import call, tool_messages
 
@@ -40,7 +40,7 @@ def run_agent(isolated_env: Path, model_server: StartServer, capsys: pytest.Capt
     """``run_agent(server, addons, task, *flags) -> (exit code, events, stderr)`` via the real CLI."""
 
     def run(server: ScriptedModelServer, addons: Path, task: str, *flags: str) -> Any:
-        argv = ["run", task, "--addons-path", str(addons), "--model", TEST_MODEL]
+        argv = ["run", task, "--addons-path", str(addons), "--model", server.litellm_model]
         argv += ["--api-base", server.api_base, "--events", "jsonl", *flags]
         code = main(argv)
         captured = capsys.readouterr()

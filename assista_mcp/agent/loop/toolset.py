@@ -210,7 +210,7 @@ async def _list_all_tools(client: Client) -> list[Tool]:
 
 
 def _tool_info(spec: ServerSpec, tool: Tool, namespaced: bool, read_only_tools: Sequence[str]) -> ToolInfo:
-    name = _UNSAFE.sub("_", f"{spec.name}{NAMESPACE_SEP}{tool.name}" if namespaced else tool.name)[:64]
+    name = _model_safe(f"{spec.name}{NAMESPACE_SEP}{tool.name}" if namespaced else tool.name)
     registered = tool.name if spec.own and tool.name in TOOLS else None
     if registered:
         effect = TOOLS[registered].effect
@@ -227,6 +227,15 @@ def _tool_info(spec: ServerSpec, tool: Tool, namespaced: bool, read_only_tools: 
         effect=effect,
         registered=registered,
     )
+
+
+def _model_safe(name: str) -> str:
+    """A name every provider takes: OpenAI and Anthropic want [A-Za-z0-9_-]{1,64}; Gemini also
+    wants a letter or underscore first (a tool named "3d_view" made it refuse the whole request)."""
+    safe = _UNSAFE.sub("_", name)
+    if not (safe[:1].isalpha() or safe.startswith("_")):
+        safe = "_" + safe
+    return safe[:64]
 
 
 def _validator(schema: dict[str, Any]) -> jsonschema.protocols.Validator | None:

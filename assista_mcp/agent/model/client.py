@@ -8,6 +8,7 @@ so the loop can condense older turns and try again. LiteLLM is imported on the f
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 from typing import Any
 
@@ -242,7 +243,9 @@ class ModelClient:
             "num_retries": 0,
         }
         if tools:
-            options["tools"] = tools
+            # A copy: LiteLLM rewrites schemas in place for some providers (Gemini: $defs inlined,
+            # null dropped from anyOf), which would change what our own argument checks accept.
+            options["tools"] = copy.deepcopy(tools)
         if self.api_base:
             options["api_base"] = self.api_base
         if api_key := self._api_keys.get(model):

@@ -42,6 +42,10 @@ def classify(exc: BaseException) -> Failure:
         said = f" ({detail})" if str(exc).strip() else ""
         return Failure("retry", f"The model did not answer in time{said}")
     if type(exc).__name__ == "MidStreamFallbackError":  # LiteLLM: the stream broke after it began
+        original = getattr(exc, "original_exception", None)
+        refused_first = getattr(exc, "is_pre_first_chunk", False)
+        if isinstance(original, BaseException) and refused_first and _status_code(original):
+            return classify(original)  # refused before any answer (Gemini's 429 comes so): judge that
         return Failure("retry", f"The answer stream broke off ({detail})")
     if status == 429:
         return Failure("retry", f"Rate limited (429): {detail}", retry_after=retry_after_of(exc))
@@ -50,6 +54,9 @@ def classify(exc: BaseException) -> Failure:
     if status is None and _is_transient(exc):
         return Failure("retry", f"Connection or stream problem: {detail}")
     return Failure("fatal", _fatal_reason(status, detail), _fatal_hint(status))
+
+
+GOOGLE_RETRY_DELAY = re.compile(r'"retryDelay"\s*:\s*"(\d+(?:\.\d+)?)s"')
 
 
 def backoff_delay(
@@ -69,12 +76,14 @@ def backoff_delay(
 
 
 def retry_after_of(exc: BaseException) -> float | None:
-    """The Retry-After (or retry-after-ms) the provider sent with this error, in seconds."""
+    """The Retry-After (or retry-after-ms) the provider sent with this error, in seconds; Google
+    sends none and says it in the body instead (a RetryInfo ``"retryDelay": "37s"``)."""
     for headers in _header_sources(exc):
         value = parse_retry_after(headers)
         if value is not None:
             return value
-    return None
+    match = GOOGLE_RETRY_DELAY.search(str(exc))
+    return float(match.group(1)) if match else None
 
 
 def parse_retry_after(headers: Mapping[str, str], now: Callable[[], float] = time.time) -> float | None:
