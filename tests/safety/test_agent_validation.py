@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from fixtures.model_server import TEST_MODEL
+from tests.agent.conftest import EVERY_PROVIDER
 from tests.safety.conftest import ANCHOR, BOOK, RunAgent, StartServer, cli, edit
 
 BROKEN = "    pages = fields.Integer(\n"  # an unclosed call: a syntax error every checker reports
@@ -26,6 +27,7 @@ def _report(events: list[dict[str, Any]]) -> dict[str, Any]:
     return data
 
 
+@EVERY_PROVIDER
 def test_broken_edit_gets_findings_back_then_the_fix_passes(
     run_agent: RunAgent, model_server: StartServer, addons: Path
 ) -> None:
