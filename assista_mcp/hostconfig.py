@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Literal
+
+import tomlkit
+import tomlkit.exceptions
 
 from odoo_tools.errors import ConfigError
 from odoo_tools.files import atomic_write_bytes
@@ -31,10 +33,25 @@ def server_command(addons_paths: Sequence[Path], extra_args: Sequence[str] = ())
 
 
 def entry_for(client: Client, command: str, args: list[str]) -> dict[str, Any]:
-    """The server entry in the host's own shape."""
+    """The stdio server entry in the host's own shape."""
     if client in ("claude-code", "vscode"):
         return {"type": "stdio", "command": command, "args": args, "env": {}}
     return {"command": command, "args": args, "env": {}}
+
+
+def http_entry_for(client: Client, url: str, token: str | None) -> dict[str, Any]:
+    """The entry for a running ``serve --transport http``, with its bearer token as a header."""
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    if client == "claude-desktop":
+        raise ConfigError(
+            "Claude Desktop starts local servers over stdio; it has no setting for an HTTP server's URL.",
+            "Run mcp-config without --transport http for Claude Desktop.",
+        )
+    if client == "codex":
+        return {"url": url, "http_headers": headers}
+    if client == "cursor":
+        return {"url": url, "headers": headers}
+    return {"type": "http", "url": url, "headers": headers}
 
 
 def config_path(client: Client, project_dir: Path, home: Path | None = None) -> Path:
@@ -55,15 +72,15 @@ def config_path(client: Client, project_dir: Path, home: Path | None = None) -> 
     return home / ".config" / "Claude" / "claude_desktop_config.json"
 
 
-def render(client: Client, command: str, args: list[str]) -> str:
+def render(client: Client, entry: dict[str, Any]) -> str:
     """The configuration text to paste, for a host with no configuration yet."""
-    return merge(client, "", command, args)
+    return merge(client, "", entry)
 
 
-def merge(client: Client, existing: str, command: str, args: list[str]) -> str:
+def merge(client: Client, existing: str, entry: dict[str, Any]) -> str:
     """``existing`` with our entry added or replaced; everything else kept."""
     if client == "codex":
-        return _merge_toml(existing, command, args)
+        return _merge_toml(existing, entry)
     key = "servers" if client == "vscode" else "mcpServers"
     try:
         document: dict[str, Any] = json.loads(existing) if existing.strip() else {}
@@ -74,41 +91,42 @@ def merge(client: Client, existing: str, command: str, args: list[str]) -> str:
         ) from exc
     if not isinstance(document, dict) or not isinstance(document.get(key, {}), dict):
         raise ConfigError(f"The existing {client} configuration has an unexpected shape.", "Fix it by hand.")
-    document.setdefault(key, {})[SERVER_NAME] = entry_for(client, command, args)
+    document.setdefault(key, {})[SERVER_NAME] = entry
     return json.dumps(document, indent=2) + "\n"
 
 
-def write(client: Client, path: Path, command: str, args: list[str]) -> str:
+def write(client: Client, path: Path, entry: dict[str, Any], *, private: bool = False) -> str:
+    """Merge ``entry`` into ``path``; ``private`` (the entry holds a secret) makes the file 0600."""
     existing = path.read_text(encoding="utf-8") if path.exists() else ""
-    text = merge(client, existing, command, args)
+    text = merge(client, existing, entry)
     path.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write_bytes(path, text.encode("utf-8"))
+    atomic_write_bytes(path, text.encode("utf-8"), mode=0o600 if private else None)
     return text
 
 
-def _toml_string(value: str) -> str:
-    # JSON string escapes are valid TOML basic-string escapes for what we write.
-    return json.dumps(value)
-
-
-def _merge_toml(existing: str, command: str, args: list[str]) -> str:
-    section = (
-        f"[mcp_servers.{SERVER_NAME}]\n"
-        f"command = {_toml_string(command)}\n"
-        f"args = [{', '.join(_toml_string(a) for a in args)}]\n"
-        "env = {}\n"
-    )
-    header = re.compile(rf"^\[mcp_servers\.\"?{re.escape(SERVER_NAME)}\"?\]\s*$", re.MULTILINE)
-    match = header.search(existing)
-    if match is None:
-        separator = (
-            "" if not existing or existing.endswith("\n\n") else ("\n" if existing.endswith("\n") else "\n\n")
-        )
-        return existing + separator + section
-    # Our entry ends at the next table that is not one of its own sub-tables ([...assista-odoo.env]):
-    # those are replaced with it, or the new inline ``env = {}`` would declare ``env`` twice.
-    own_sub_table = rf"mcp_servers\.\"?{re.escape(SERVER_NAME)}\"?\."
-    following = re.compile(rf"^\[(?!{own_sub_table})", re.MULTILINE).search(existing, match.end())
-    end = following.start() if following else len(existing)
-    tail = existing[end:]
-    return existing[: match.start()] + section + ("\n" + tail if tail else "")
+def _merge_toml(existing: str, entry: dict[str, Any]) -> str:
+    """Our ``[mcp_servers.assista-odoo]`` table replaced (with its sub-tables); comments, order
+    and every other table kept as they were."""
+    try:
+        document = tomlkit.parse(existing)
+    except tomlkit.exceptions.ParseError as exc:
+        raise ConfigError(
+            f"The existing codex configuration is not valid TOML ({exc}).",
+            "Fix or move it, then run mcp-config --write again.",
+        ) from exc
+    servers = document.get("mcp_servers")
+    if servers is None:
+        servers = tomlkit.table(is_super_table=True)
+        document["mcp_servers"] = servers
+    elif not isinstance(servers, dict):
+        raise ConfigError("The existing codex configuration has an unexpected shape.", "Fix it by hand.")
+    table = tomlkit.table()
+    for key, value in entry.items():
+        if isinstance(value, dict):
+            inline = tomlkit.inline_table()
+            inline.update(value)
+            table[key] = inline
+        else:
+            table[key] = value
+    servers[SERVER_NAME] = table
+    return tomlkit.dumps(document)

@@ -29,6 +29,7 @@ else:  # pragma: no cover
 
 ENV_PREFIX = "ASSISTA_"
 PATH_LIST_FIELDS = ("addons_paths",)
+NEVER_IN_PROJECT_FILE = ("auth_token",)  # a secret: from the environment only
 
 
 class Settings(BaseModel):
@@ -58,6 +59,7 @@ class Settings(BaseModel):
     api_base: str | None = None
     mode: str = "ask"
     max_steps: int = 30
+    auth_token: SecretStr | None = Field(default=None, description="Bearer token of serve --transport http")
 
     def odoo_source(self) -> Path | None:
         """The read-only Odoo source: ``odoo_path``, else the folder of the configured odoo-bin."""
@@ -128,7 +130,7 @@ def _from_project_file(cwd: Path) -> dict[str, Any]:
         values["addons_paths"] = split_addons_path(raw if isinstance(raw, str) else ",".join(raw), cwd)
     elif isinstance(values.get("addons_paths"), list):
         values["addons_paths"] = [cwd / p for p in values["addons_paths"]]
-    return {k: v for k, v in values.items() if k in Settings.model_fields}
+    return {k: v for k, v in values.items() if k in Settings.model_fields and k not in NEVER_IN_PROJECT_FILE}
 
 
 def _from_odoo_conf(path: Path) -> dict[str, Any]:

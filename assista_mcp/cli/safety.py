@@ -9,8 +9,13 @@ from pathlib import Path
 from typing import Any
 
 from assista_mcp import hostconfig
+from assista_mcp.auth_token import resolve_token
 from assista_mcp.cli.common import add_project_flags, settings_from_args
+from assista_mcp.cli.serve import DEFAULT_PORT
+from assista_mcp.settings import Settings
 from odoo_tools.errors import EditConflict, NotFound
+
+DEFAULT_URL = f"http://127.0.0.1:{DEFAULT_PORT}/mcp"
 
 
 def add_parsers(subparsers: Any) -> None:
@@ -26,6 +31,16 @@ def add_parsers(subparsers: Any) -> None:
     parser.add_argument("--write", action="store_true", help="merge into the host's configuration file")
     parser.add_argument(
         "--project-dir", default=".", help="project folder for .mcp.json/.cursor/.vscode (default: cwd)"
+    )
+    parser.add_argument(
+        "--transport",
+        choices=("stdio", "http"),
+        default="stdio",
+        help="http: point the host at a running `serve --transport http` (writes its bearer token)",
+    )
+    parser.add_argument("--url", default=DEFAULT_URL, help=f"with --transport http (default {DEFAULT_URL})")
+    parser.add_argument(
+        "--auth-token-file", metavar="FILE", type=Path, help="the server's token file, if not the default"
     )
     add_project_flags(parser)
     parser.set_defaults(func=run_mcp_config)
@@ -87,6 +102,24 @@ def run_diff(args: argparse.Namespace) -> int:
 
 def run_mcp_config(args: argparse.Namespace) -> int:
     settings = settings_from_args(args)
+    client: hostconfig.Client = args.client
+    entry = _http_entry(args, settings) if args.transport == "http" else _stdio_entry(client, settings)
+    if not args.write:
+        print(hostconfig.render(client, entry), end="")
+        return 0
+    path = hostconfig.config_path(client, Path(args.project_dir).resolve())
+    hostconfig.write(client, path, entry, private=args.transport == "http")
+    print(f"assista-odoo: wrote the {SERVER} entry into {path}")
+    if args.transport == "http":
+        print(
+            f"assista-odoo: {path} now holds the server's bearer token (mode 0600): keep it out of version "
+            "control and of shared folders.",
+            file=sys.stderr,
+        )
+    return 0
+
+
+def _stdio_entry(client: hostconfig.Client, settings: Settings) -> dict[str, Any]:
     settings.workspace()  # fail early, with the sandbox's message, on a bad addons path
     extra: list[str] = []
     for flag, value in (
@@ -97,14 +130,14 @@ def run_mcp_config(args: argparse.Namespace) -> int:
         if value is not None:
             extra += [flag, str(Path(value).resolve())]
     command, argv = hostconfig.server_command(settings.addons_paths, extra)
-    client: hostconfig.Client = args.client
-    if not args.write:
-        print(hostconfig.render(client, command, argv), end="")
-        return 0
-    path = hostconfig.config_path(client, Path(args.project_dir).resolve())
-    hostconfig.write(client, path, command, argv)
-    print(f"assista-odoo: wrote the {SERVER} entry into {path}")
-    return 0
+    return hostconfig.entry_for(client, command, argv)
+
+
+def _http_entry(args: argparse.Namespace, settings: Settings) -> dict[str, Any]:
+    """The same token ``serve --transport http`` will use (generated now when there is none yet)."""
+    env_token = settings.auth_token.get_secret_value() if settings.auth_token else None
+    token = resolve_token(settings.home, args.auth_token_file, env_token)
+    return hostconfig.http_entry_for(args.client, args.url, token.value)
 
 
 SERVER = hostconfig.SERVER_NAME

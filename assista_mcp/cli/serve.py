@@ -13,18 +13,24 @@ import contextlib
 import errno
 import socket
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import anyio
 
+from assista_mcp.auth_token import resolve_token
 from assista_mcp.cli.common import add_odoo_flags, add_project_flags, settings_from_args
+from assista_mcp.settings import Settings
 from odoo_tools.errors import ConfigError
 
 if TYPE_CHECKING:  # the SDK loads only when a server runs, so other commands start fast
     from mcp.server.mcpserver import MCPServer
 
-LOOPBACK = ("127.0.0.1", "localhost", "::1")
+    from assista_mcp.cli.serve_http import HttpOptions
+
 DEFAULT_PORT = 8765
+DEFAULT_MAX_CONNECTIONS = 256
+DEFAULT_REQUEST_TIMEOUT = 30.0
 
 
 def add_parsers(subparsers: Any) -> None:
@@ -40,28 +46,86 @@ def add_parsers(subparsers: Any) -> None:
     parser.add_argument(
         "--port", type=_port, default=DEFAULT_PORT, help=f"HTTP port (default {DEFAULT_PORT})"
     )
+    _add_http_security_flags(parser)
     parser.set_defaults(func=run)
 
 
+def _add_http_security_flags(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("http security")
+    group.add_argument(
+        "--auth-token-file",
+        metavar="FILE",
+        type=Path,
+        help="bearer token clients must send (default: ASSISTA_AUTH_TOKEN, else a token generated "
+        "on first use in the user data folder)",
+    )
+    group.add_argument(
+        "--no-auth", action="store_true", help="accept requests without a token (DANGEROUS: any account)"
+    )
+    group.add_argument(
+        "--allow-remote", action="store_true", help="allow a --host reachable from other machines"
+    )
+    group.add_argument(
+        "--allowed-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="another Host header value to accept (a DNS name of this machine); repeatable",
+    )
+    group.add_argument(
+        "--max-connections",
+        type=_positive_int,
+        default=DEFAULT_MAX_CONNECTIONS,
+        help=f"open HTTP connections at most (default {DEFAULT_MAX_CONNECTIONS})",
+    )
+    group.add_argument(
+        "--request-timeout",
+        type=float,
+        default=DEFAULT_REQUEST_TIMEOUT,
+        metavar="SECONDS",
+        help=f"time a client has to send a whole request (default {DEFAULT_REQUEST_TIMEOUT:g})",
+    )
+
+
 def run(args: argparse.Namespace) -> int:
+    settings = settings_from_args(args)
+    options = _http_options(args, settings) if args.transport == "http" else None
+    if options is not None:
+        from assista_mcp.cli.serve_http import check_exposure
+
+        check_exposure(options)
+        _check_port_free(args.host, args.port)
     # Stray prints while tools are imported and registered go to stderr, never the wire.
     with contextlib.redirect_stdout(sys.stderr):
         from assista_mcp.server import build_server
 
-        server = build_server(settings_from_args(args))
-    if args.transport == "stdio":
+        server = build_server(settings)
+    if options is None:
         serve_stdio(server)
         return 0
-    _check_port_free(args.host, args.port)
-    if args.host not in LOOPBACK:
-        print(
-            f"assista-odoo: serving on {args.host}, reachable beyond this machine; "
-            "the tools can write files under the addons path.",
-            file=sys.stderr,
-        )
-    print(f"assista-odoo: MCP endpoint http://{_url_host(args.host)}:{args.port}/mcp", file=sys.stderr)
-    server.run("streamable-http", host=args.host, port=args.port)
+    from assista_mcp.cli.serve_http import announce, serve_http
+
+    announce(options)
+    serve_http(server, options)
     return 0
+
+
+def _http_options(args: argparse.Namespace, settings: Settings) -> HttpOptions:
+    from assista_mcp.cli.serve_http import HttpOptions
+
+    token = None
+    if not args.no_auth:
+        env_token = settings.auth_token.get_secret_value() if settings.auth_token else None
+        token = resolve_token(settings.home, args.auth_token_file, env_token)
+    return HttpOptions(
+        host=args.host,
+        port=args.port,
+        token=token,
+        allow_remote=args.allow_remote,
+        allowed_hosts=tuple(args.allowed_host),
+        max_connections=args.max_connections,
+        request_timeout=args.request_timeout,
+    )
 
 
 def serve_stdio(server: MCPServer[Any]) -> None:
@@ -84,6 +148,16 @@ def _port(text: str) -> int:
     return value
 
 
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} must be at least 1")
+    return value
+
+
 def _check_port_free(host: str, port: int) -> None:
     """Fail before serving, with a next step, when the address cannot be bound."""
     try:
@@ -98,7 +172,3 @@ def _check_port_free(host: str, port: int) -> None:
         except OSError as exc:
             hint = "Pick another --port." if exc.errno == errno.EADDRINUSE else "Check --host and --port."
             raise ConfigError(f"Cannot listen on {host}:{port}: {exc.strerror}.", hint) from exc
-
-
-def _url_host(host: str) -> str:
-    return f"[{host}]" if ":" in host else host

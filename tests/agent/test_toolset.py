@@ -115,7 +115,9 @@ async def test_streamable_http_server_by_url(tmp_path: Path, addons: Path) -> No
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
+    # --no-auth: --mcp-url has no way to send a bearer token yet (loopback, test-only server)
     argv = [sys.executable, "-m", "assista_mcp", "serve", "--transport", "http", "--port", str(port)]
+    argv.append("--no-auth")
     proc = await anyio.open_process([*argv, "--addons-path", str(addons)], stderr=subprocess.DEVNULL)
     try:
         with anyio.fail_after(120):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import stat
 import sys
 from pathlib import Path
 from typing import Any
@@ -11,6 +12,7 @@ import jsonschema
 import pytest
 
 from assista_mcp.cli import main
+from odoo_tools.errors import ConfigError
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -101,6 +103,9 @@ def test_write_merges_and_keeps_other_servers(addons: Path, isolated_env: Path, 
     jsonschema.validate(document, VSCODE)
 
 
+STDIO_CODEX = {"command": "/usr/bin/python3", "args": ["-m", "assista_mcp", "serve"], "env": {}}
+
+
 def test_codex_write_replaces_only_our_section(addons: Path, isolated_env: Path, tmp_path: Path) -> None:
     from assista_mcp import hostconfig
 
@@ -108,7 +113,7 @@ def test_codex_write_replaces_only_our_section(addons: Path, isolated_env: Path,
         'model = "o3"\n\n[mcp_servers.assista-odoo]\ncommand = "old"\nargs = []\n\n'
         '[mcp_servers.x]\ncommand = "y"\n'
     )
-    merged = hostconfig.merge("codex", existing, "/usr/bin/python3", ["-m", "assista_mcp", "serve"])
+    merged = hostconfig.merge("codex", existing, STDIO_CODEX)
     parsed = tomllib.loads(merged)
     assert parsed["model"] == "o3"
     assert parsed["mcp_servers"]["x"] == {"command": "y"}
@@ -124,7 +129,7 @@ def test_codex_write_replaces_our_sub_tables_too(addons: Path, isolated_env: Pat
         '[mcp_servers.assista-odoo]\ncommand = "old"\nargs = []\n\n'
         '[mcp_servers.assista-odoo.env]\nFOO = "1"\n\n[mcp_servers.x]\ncommand = "y"\n'
     )
-    merged = hostconfig.merge("codex", existing, "/usr/bin/python3", ["-m", "assista_mcp", "serve"])
+    merged = hostconfig.merge("codex", existing, STDIO_CODEX)
     parsed = tomllib.loads(merged)
     assert parsed["mcp_servers"]["assista-odoo"]["env"] == {}
     assert parsed["mcp_servers"]["x"] == {"command": "y"}
@@ -160,3 +165,75 @@ def test_bad_addons_path_is_a_usage_error(
     code = main(["mcp-config", "--client", "cursor", "--addons-path", str(tmp_path / "missing")])
     assert code == 2
     assert "is not a folder" in capsys.readouterr().err
+
+
+def test_codex_merge_keeps_comments_and_layout(isolated_env: Path) -> None:
+    """tomlkit edits the document: the user's comments and other tables stay as written."""
+    from assista_mcp import hostconfig
+
+    existing = (
+        '# my settings\nmodel = "o3"  # fast\n\n[mcp_servers.x]\ncommand = "y"\n\n'
+        '[mcp_servers."assista-odoo"]\ncommand = "old"\n'
+    )
+    merged = hostconfig.merge("codex", existing, STDIO_CODEX)
+    assert merged.startswith('# my settings\nmodel = "o3"  # fast\n\n[mcp_servers.x]\ncommand = "y"\n')
+    assert tomllib.loads(merged)["mcp_servers"]["assista-odoo"]["command"] == "/usr/bin/python3"
+    with pytest.raises(ConfigError, match="not valid TOML"):
+        hostconfig.merge("codex", "[mcp_servers\n", STDIO_CODEX)
+
+
+HTTP_ENTRY = {
+    "type": "object",
+    "required": ["url", "headers"],
+    "properties": {
+        "type": {"const": "http"},
+        "url": {"type": "string", "pattern": "^http://"},
+        "headers": {
+            "type": "object",
+            "required": ["Authorization"],
+            "properties": {"Authorization": {"type": "string", "pattern": "^Bearer [A-Za-z0-9_-]{32,}$"}},
+            "additionalProperties": False,
+        },
+    },
+    "additionalProperties": False,
+}
+
+
+@pytest.mark.parametrize("client", ["claude-code", "cursor", "vscode"])
+def test_http_entries_carry_the_servers_bearer_token(
+    client: str, addons: Path, isolated_env: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["mcp-config", "--client", client, "--transport", "http"]
+    assert main(argv) == 0
+    document = json.loads(capsys.readouterr().out)
+    entry = document["mcpServers" if client != "vscode" else "servers"]["assista-odoo"]
+    jsonschema.validate(entry, HTTP_ENTRY)
+    assert ("type" in entry) == (client != "cursor")
+    token_file = isolated_env / "http-auth-token"  # generated now, used by serve later
+    assert entry["headers"]["Authorization"] == f"Bearer {token_file.read_text().strip()}"
+    assert stat.S_IMODE(token_file.stat().st_mode) == 0o600
+
+
+def test_codex_http_entry_and_claude_desktop_refusal(
+    isolated_env: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert (
+        main(["mcp-config", "--client", "codex", "--transport", "http", "--url", "http://127.0.0.1:9/mcp"])
+        == 0
+    )
+    entry = tomllib.loads(capsys.readouterr().out)["mcp_servers"]["assista-odoo"]
+    assert entry["url"] == "http://127.0.0.1:9/mcp"
+    assert entry["http_headers"]["Authorization"].startswith("Bearer ")
+    assert main(["mcp-config", "--client", "claude-desktop", "--transport", "http"]) == 2
+    assert "stdio" in capsys.readouterr().err
+
+
+def test_token_file_readable_by_others_is_refused(
+    isolated_env: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    shared = tmp_path / "token"
+    shared.write_text("t" * 40)
+    shared.chmod(0o644)
+    argv = ["mcp-config", "--client", "cursor", "--transport", "http", "--auth-token-file", str(shared)]
+    assert main(argv) == 2
+    assert "chmod 600" in capsys.readouterr().err

@@ -2,17 +2,27 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
+from mcp import Client
 from mcp.client.stdio import StdioServerParameters
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared._httpx_utils import create_mcp_http_client
+
+from tests.odoo.runner_support import pg, stub_odoo_bin
+
+__all__ = ["pg", "stub_odoo_bin"]
 
 SERVE = [sys.executable, "-m", "assista_mcp", "serve"]
 
@@ -41,7 +51,9 @@ def free_port() -> int:
         return port
 
 
-def wait_for_port(port: int, proc: subprocess.Popen[bytes], deadline_s: float = 90.0) -> None:
+def wait_for_port(
+    port: int, proc: subprocess.Popen[bytes], deadline_s: float = 90.0, address: str = "127.0.0.1"
+) -> None:
     """Until the server accepts connections; fail fast with its stderr if it died."""
     end = time.monotonic() + deadline_s
     while time.monotonic() < end:
@@ -49,7 +61,7 @@ def wait_for_port(port: int, proc: subprocess.Popen[bytes], deadline_s: float = 
             said = proc.stderr.read() if proc.stderr else b""
             raise AssertionError(f"server exited {proc.returncode}: {said!r}")
         try:
-            with socket.create_connection(("127.0.0.1", port), timeout=1):
+            with socket.create_connection((address, port), timeout=1):
                 return
         except OSError:
             time.sleep(0.1)
@@ -66,20 +78,66 @@ def stop(proc: subprocess.Popen[bytes]) -> None:
             proc.wait(timeout=15)
 
 
-@pytest.fixture
-def http_server(addons: Path, tmp_path: Path) -> Iterator[str]:
-    """``assista-odoo serve --transport http`` on a free loopback port; yields its MCP URL."""
+@dataclass(frozen=True)
+class HttpServer:
+    url: str
+    token: str
+    proc: subprocess.Popen[bytes]
+
+    @property
+    def port(self) -> int:
+        return int(self.url.rsplit(":", 1)[1].split("/")[0])
+
+    def auth(self) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.token}"}
+
+
+def start_http_server(
+    addons: Path,
+    tmp_path: Path,
+    *extra: str,
+    host: str = "127.0.0.1",
+    env: dict[str, str] | None = None,
+    **popen: Any,
+) -> HttpServer:
+    """``serve --transport http`` as a subprocess; the token is the one it generated in its home."""
     port = free_port()
+    flags = ["--transport", "http", "--host", host, "--port", str(port), *extra]
     proc = subprocess.Popen(
-        [*SERVE, "--addons-path", str(addons), "--transport", "http", "--port", str(port)],
-        env=clean_env(tmp_path),
+        [*SERVE, "--addons-path", str(addons), *flags],
+        env={**clean_env(tmp_path), **(env or {})},
         cwd=tmp_path,
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
+        **popen,
     )
     try:
-        wait_for_port(port, proc)
-        yield f"http://127.0.0.1:{port}/mcp"
-    finally:
+        wait_for_port(port, proc, address="127.0.0.2" if host == "127.0.0.2" else "127.0.0.1")
+    except BaseException:
         stop(proc)
+        raise
+    token_file = tmp_path / "home" / "http-auth-token"
+    token = token_file.read_text().strip() if token_file.exists() else ""
+    url_host = "127.0.0.2" if host == "127.0.0.2" else "127.0.0.1"
+    return HttpServer(f"http://{url_host}:{port}/mcp", token, proc)
+
+
+@contextlib.asynccontextmanager
+async def connect(server: HttpServer, headers: dict[str, str] | None = None) -> AsyncIterator[Client]:
+    """The SDK's streamable HTTP client, sending the server's bearer token (or ``headers``)."""
+    async with (
+        create_mcp_http_client(headers=server.auth() if headers is None else headers) as http,
+        Client(streamable_http_client(server.url, http_client=http)) as client,
+    ):
+        yield client
+
+
+@pytest.fixture
+def http_server(addons: Path, tmp_path: Path) -> Iterator[HttpServer]:
+    """``assista-odoo serve --transport http`` on a free loopback port."""
+    server = start_http_server(addons, tmp_path)
+    try:
+        yield server
+    finally:
+        stop(server.proc)

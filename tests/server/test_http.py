@@ -11,6 +11,8 @@ from mcp import Client
 
 from assista_mcp.server import INSTRUCTIONS
 
+from .conftest import HttpServer, connect
+
 pytestmark = pytest.mark.anyio
 
 ROWS = 40
@@ -21,8 +23,8 @@ def row(index: int, state: str) -> str:
     return f"row-{index:03d} = {state}"
 
 
-async def test_http_client_sees_instructions_and_tools(http_server: str, addons: Path) -> None:
-    async with Client(http_server) as client:
+async def test_http_client_sees_instructions_and_tools(http_server: HttpServer, addons: Path) -> None:
+    async with connect(http_server) as client:
         assert client.instructions == INSTRUCTIONS
         names = {tool.name for tool in (await client.list_tools()).tools}
         assert {"read_file", "edit_file", "apply_patch"} <= names
@@ -31,11 +33,13 @@ async def test_http_client_sees_instructions_and_tools(http_server: str, addons:
         assert result.structured_content["files"][0]["error"] is None
 
 
-async def test_two_http_clients_editing_one_file_lose_no_update(http_server: str, addons: Path) -> None:
+async def test_two_http_clients_editing_one_file_lose_no_update(
+    http_server: HttpServer, addons: Path
+) -> None:
     (addons / TARGET).write_text("".join(row(i, "old") + "\n" for i in range(ROWS)))
 
     async def edit_even_rows() -> None:
-        async with Client(http_server) as client, anyio.create_task_group() as tg:
+        async with connect(http_server) as client, anyio.create_task_group() as tg:
             for i in range(0, ROWS, 2):
                 tg.start_soon(edit_one, client, i)
 
@@ -45,7 +49,7 @@ async def test_two_http_clients_editing_one_file_lose_no_update(http_server: str
         assert not result.is_error, result.content
 
     async def patch_odd_rows() -> None:
-        async with Client(http_server) as client, anyio.create_task_group() as tg:
+        async with connect(http_server) as client, anyio.create_task_group() as tg:
             for i in range(1, ROWS, 2):
                 tg.start_soon(patch_one, client, i)
 
@@ -66,7 +70,7 @@ async def test_two_http_clients_editing_one_file_lose_no_update(http_server: str
 JSON_HEADERS = {"content-type": "application/json", "accept": "application/json, text/event-stream"}
 
 
-async def test_malformed_http_requests_get_4xx_and_serving_goes_on(http_server: str) -> None:
+async def test_malformed_http_requests_get_4xx_and_serving_goes_on(http_server: HttpServer) -> None:
     ping = b'{"jsonrpc":"2.0","id":1,"method":"ping"}'
     attempts: list[tuple[dict[str, str], bytes]] = [
         (JSON_HEADERS, b"garbage"),
@@ -77,9 +81,9 @@ async def test_malformed_http_requests_get_4xx_and_serving_goes_on(http_server: 
         ({**JSON_HEADERS, "host": "attacker.example"}, ping),  # DNS rebinding: refused
         (JSON_HEADERS, b'{"x":"' + b"a" * 20_000_000 + b'"}'),  # over the body cap
     ]
-    async with httpx.AsyncClient(timeout=60) as http:
+    async with httpx.AsyncClient(timeout=60, headers=http_server.auth()) as http:
         for headers, body in attempts:
-            response = await http.post(http_server, headers=headers, content=body)
+            response = await http.post(http_server.url, headers=headers, content=body)
             assert 400 <= response.status_code < 500, (headers, body[:60], response.status_code)
-    async with Client(http_server) as client:
+    async with connect(http_server) as client:
         assert (await client.list_tools()).tools
