@@ -7,16 +7,20 @@ environment errors (with a message saying what to do), 130 interrupted.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 from collections.abc import Sequence
 
 from assista_mcp import __version__
 from assista_mcp.cli import agent_cmds, check, odoo_cmds, safety, serve
 from assista_mcp.cli.help import add_examples
+from assista_mcp.cli.signals import terminate_like_interrupt
 from assista_mcp.redaction import redact
 from odoo_tools.errors import AssistaError
 
 SUBCOMMANDS = (serve, check, odoo_cmds, agent_cmds, safety)
+# Commands that may leave odoo-bin or a database behind: SIGTERM/SIGHUP clean up like Ctrl-C.
+CLEAN_UP_ON_TERMINATE = ("serve", "odoo", "check", "doctor", "templates")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -38,8 +42,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
+    terminating = args.command in CLEAN_UP_ON_TERMINATE
     try:
-        code: int = args.func(args)
+        with terminate_like_interrupt() if terminating else contextlib.nullcontext():
+            code: int = args.func(args)
         return code
     except AssistaError as exc:
         print(f"assista-odoo: {redact(str(exc))}", file=sys.stderr)
