@@ -11,11 +11,11 @@ def runner_config(settings: Settings) -> RunnerConfig:
     conf = read_odoo_conf(settings.odoo_config) if settings.odoo_config else {}
 
     def above_conf(name: str) -> str | None:
+        """A value given above the PG* variables (flag, ASSISTA_* env, project file), else None."""
         value = getattr(settings, name)
-        if value is None:
+        if value is None or settings.origin(name) in ("odoo.conf", "default"):
             return None
-        text = value.get_secret_value() if hasattr(value, "get_secret_value") else str(value)
-        return None if text == conf.get(name) else text
+        return value.get_secret_value() if hasattr(value, "get_secret_value") else str(value)
 
     pg = PgParams.resolve(
         host=above_conf("db_host"),

@@ -1,65 +1,131 @@
 """Settings, with one precedence everywhere:
 CLI flag > ``ASSISTA_*`` environment > project file > ``odoo.conf`` > defaults.
 
-The project file is ``assista-odoo.toml`` or ``[tool.assista-odoo]`` in ``pyproject.toml``, looked
-up in the working directory. Secrets (the database password) are kept as ``SecretStr`` so they
-never print in a repr, a log or a session.
+Each setting is declared once, below: its type, default and a ``Source`` saying which CLI flag
+(derived: ``--name-with-dashes``), odoo.conf key and help it has, and whether a project file the
+user has not trusted may set it. Its environment variable is ``ASSISTA_<NAME>`` and its project
+key is its name (dashes or underscores). ``load_settings`` records where each value came from.
+
+The project file is ``assista-odoo.toml`` or ``[tool.assista-odoo]`` in ``pyproject.toml`` in the
+working directory. A cloned repository or a model can write it, so settings that run code, reach
+the network or widen the sandbox come from it only after ``assista-odoo trust`` (see trust.py).
+Secrets (the database password, the HTTP token) are ``SecretStr``: they never print in a repr.
 """
 
 from __future__ import annotations
 
 import os
-import sys
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import platformdirs
-from pydantic import BaseModel, Field, SecretStr, ValidationError
+from pydantic import BaseModel, Field, PrivateAttr, SecretStr, ValidationError
 
+from assista_mcp.project_file import ProjectFile, read_project_file
 from odoo_tools.addons import odoo_core_roots, odoo_source_from_bin
 from odoo_tools.errors import ConfigError
 from odoo_tools.runs import read_odoo_conf, split_addons_path
 from odoo_tools.workspace import Workspace
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
-
 ENV_PREFIX = "ASSISTA_"
-PATH_LIST_FIELDS = ("addons_paths",)
-NEVER_IN_PROJECT_FILE = ("auth_token",)  # a secret: from the environment only
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where a setting may come from, besides its env variable ``ASSISTA_<NAME>``."""
+
+    flag_group: str | None = None  # "project" or "odoo": common.py adds --name-with-dashes
+    flag: str | None = None  # when the flag is not the dashed name
+    metavar: str | None = None
+    help: str | None = None
+    env_alias: str | None = None
+    conf_key: str | None = None  # the odoo.conf [options] key
+    project: bool = True  # False: never from a project file (secrets)
+    needs_trust: bool = False  # from a project file only once the user trusted it
+
+    def flag_for(self, name: str) -> str:
+        return self.flag or "--" + name.replace("_", "-")
+
+
+TRUSTED = Source(needs_trust=True)
+
+
+def flag(group: str, metavar: str, help: str | None = None, *, trust: bool = False, **more: Any) -> Source:
+    """A setting with a ``--flag`` in ``group``; ``trust``: not from an untrusted project file."""
+    return Source(flag_group=group, metavar=metavar, help=help, needs_trust=trust, **more)
 
 
 class Settings(BaseModel):
-    """Everything configurable. Field ``x`` is read from env ``ASSISTA_X`` and project key ``x``."""
+    """Everything configurable; see ``Source`` for where each field may come from."""
 
-    addons_paths: list[Path] = Field(default_factory=list)
-    odoo_config: Path | None = None
-    odoo_path: Path | None = Field(default=None, description="Read-only Odoo source (knowledge)")
-    odoo_bin: Path | None = None
-    odoo_python: str | None = None
-    odoo_series: str | None = Field(default=None, description="Fallback series, e.g. 18.0")
-    odoo_timeout: float = 600.0
+    addons_paths: Annotated[
+        list[Path],
+        flag(
+            "project",
+            "DIR[,DIR...]",
+            "addons roots (default: ASSISTA_ADDONS_PATH, the project file, or odoo.conf)",
+            flag="--addons-path",
+            env_alias="ASSISTA_ADDONS_PATH",
+            conf_key="addons_path",
+        ),
+    ] = Field(default_factory=list)
+    odoo_config: Annotated[
+        Path | None, flag("project", "FILE", "an odoo.conf to read addons_path and db_* from", trust=True)
+    ] = None
+    odoo_path: Annotated[
+        Path | None, flag("project", "DIR", "an Odoo source tree, read-only knowledge", trust=True)
+    ] = None
+    odoo_series: Annotated[str | None, flag("project", "X.0", "Odoo series when it cannot be detected")] = (
+        None
+    )
+    odoo_bin: Annotated[
+        Path | None, flag("odoo", "PATH", "odoo-bin to run (default: ASSISTA_ODOO_BIN, PATH)", trust=True)
+    ] = None
+    odoo_python: Annotated[
+        str | None, flag("odoo", "PYTHON", "interpreter of the Odoo environment", trust=True)
+    ] = None
+    db_host: Annotated[str | None, flag("odoo", "HOST", trust=True, conf_key="db_host")] = None
+    db_port: Annotated[int | None, flag("odoo", "PORT", trust=True, conf_key="db_port")] = None
+    db_user: Annotated[str | None, flag("odoo", "USER", trust=True, conf_key="db_user")] = None
+    db_password: Annotated[SecretStr | None, Source(conf_key="db_password", needs_trust=True)] = None
+    odoo_timeout: Annotated[float, flag("odoo", "SECONDS")] = 600.0
     no_cache: bool = Field(default=False, description="Odoo runs start from an empty database")
     keep_db: bool = Field(default=False, description="Keep the database of each Odoo run")
-    db_prefix: str = Field(default="assista_", description="Prefix of every database we create")
+    db_prefix: Annotated[str, TRUSTED] = Field(
+        default="assista_", description="Prefix of every database we create"
+    )
     template_max_count: int = 5
     template_max_age_days: float = 14.0
-    db_host: str | None = None
-    db_port: int | None = None
-    db_user: str | None = None
-    db_password: SecretStr | None = None
-    data_dir: Path | None = None
-    home: Path = Field(default_factory=lambda: Path(platformdirs.user_data_dir("assista-odoo")))
-    cache_dir: Path = Field(default_factory=lambda: Path(platformdirs.user_cache_dir("assista-odoo")))
+    data_dir: Annotated[Path | None, Source(conf_key="data_dir", needs_trust=True)] = None
+    home: Annotated[Path, TRUSTED] = Field(
+        default_factory=lambda: Path(platformdirs.user_data_dir("assista-odoo")),
+        description="User data: sessions, trusted project files, the HTTP token",
+    )
+    cache_dir: Annotated[Path, TRUSTED] = Field(
+        default_factory=lambda: Path(platformdirs.user_cache_dir("assista-odoo"))
+    )
     model: str | None = None
     fallback_model: str | None = None
-    api_base: str | None = None
-    mode: str = "ask"
+    api_base: Annotated[str | None, TRUSTED] = None
+    mode: Annotated[str, TRUSTED] = "ask"
     max_steps: int = 30
-    auth_token: SecretStr | None = Field(default=None, description="Bearer token of serve --transport http")
+    auth_token: Annotated[SecretStr | None, Source(project=False)] = Field(
+        default=None, description="Bearer token of serve --transport http"
+    )
+
+    _origins: dict[str, str] = PrivateAttr(default_factory=dict)
+    _notes: list[str] = PrivateAttr(default_factory=list)
+
+    def origin(self, name: str) -> str:
+        """Where ``name`` came from: "cli", "env", "project", "odoo.conf" or "default"."""
+        return self._origins.get(name, "default")
+
+    @property
+    def notes(self) -> list[str]:
+        """What the user should hear about loading (e.g. settings an untrusted file could not set)."""
+        return list(self._notes)
 
     def odoo_source(self) -> Path | None:
         """The read-only Odoo source: ``odoo_path``, else the folder of the configured odoo-bin."""
@@ -74,6 +140,16 @@ class Settings(BaseModel):
         return Workspace(self.addons_paths, readonly_roots=readonly)
 
 
+def source_of(name: str) -> Source:
+    for item in Settings.model_fields[name].metadata:
+        if isinstance(item, Source):
+            return item
+    return Source()
+
+
+SOURCES: dict[str, Source] = {name: source_of(name) for name in Settings.model_fields}
+
+
 def load_settings(
     cli: Mapping[str, Any] | None = None,
     env: Mapping[str, str] | None = None,
@@ -82,63 +158,72 @@ def load_settings(
     """Merge every source by precedence. ``cli`` holds only flags the user actually gave."""
     env = os.environ if env is None else env
     cwd = Path.cwd() if cwd is None else cwd
-    layers: list[dict[str, Any]] = [
-        {k: v for k, v in (cli or {}).items() if v is not None},
-        _from_env(env),
-        _from_project_file(cwd),
+    layers: list[tuple[str, dict[str, Any]]] = [
+        ("cli", {k: v for k, v in (cli or {}).items() if v is not None}),
+        ("env", _from_env(env)),
     ]
+    home = _home_before_project_file(layers)
+    project = read_project_file(cwd, home)
+    layers.append(("project", _from_project_file(project, cwd)))
     merged: dict[str, Any] = {}
-    for layer in reversed(layers):
+    origins: dict[str, str] = {}
+    for origin, layer in reversed(layers):
         merged.update(layer)
+        origins.update(dict.fromkeys(layer, origin))
     conf_path = merged.get("odoo_config")
     if conf_path:
         for key, value in _from_odoo_conf(Path(conf_path)).items():
-            merged.setdefault(key, value)
+            if key not in merged:
+                merged[key] = value
+                origins[key] = "odoo.conf"
     try:
-        return Settings(**merged)
+        settings = Settings(**merged)
     except ValidationError as exc:
         raise ConfigError(f"Invalid setting: {exc.errors()[0]['loc']}: {exc.errors()[0]['msg']}.") from exc
+    settings._origins = origins
+    settings._notes = project.ignored_note() if project else []
+    return settings
+
+
+def _home_before_project_file(layers: list[tuple[str, dict[str, Any]]]) -> Path:
+    """The user data folder (where trust is recorded) from the flags and environment only."""
+    for _, layer in layers:
+        if layer.get("home"):
+            return Path(layer["home"])
+    return Path(platformdirs.user_data_dir("assista-odoo"))
 
 
 def _from_env(env: Mapping[str, str]) -> dict[str, Any]:
     values: dict[str, Any] = {}
-    for name in Settings.model_fields:
+    for name, source in SOURCES.items():
         raw = env.get(ENV_PREFIX + name.upper())
-        if name == "addons_paths":
-            raw = env.get("ASSISTA_ADDONS_PATH", raw)
+        if source.env_alias:
+            raw = env.get(source.env_alias, raw)
         if raw:
-            values[name] = split_addons_path(raw) if name in PATH_LIST_FIELDS else raw
+            values[name] = split_addons_path(raw) if name == "addons_paths" else raw
     return values
 
 
-def _from_project_file(cwd: Path) -> dict[str, Any]:
-    table: dict[str, Any] = {}
-    own = cwd / "assista-odoo.toml"
-    pyproject = cwd / "pyproject.toml"
-    try:
-        if own.is_file():
-            table = tomllib.loads(own.read_text(encoding="utf-8"))
-        elif pyproject.is_file():
-            table = (
-                tomllib.loads(pyproject.read_text(encoding="utf-8")).get("tool", {}).get("assista-odoo", {})
-            )
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"Project settings file in {cwd} is not valid TOML: {exc}.") from exc
-    values = {k.replace("-", "_"): v for k, v in table.items()}
+def _from_project_file(project: ProjectFile | None, cwd: Path) -> dict[str, Any]:
+    if project is None:
+        return {}
+    values = {k.replace("-", "_"): v for k, v in project.table.items()}
     if "addons_path" in values:
         raw = values.pop("addons_path")
         values["addons_paths"] = split_addons_path(raw if isinstance(raw, str) else ",".join(raw), cwd)
     elif isinstance(values.get("addons_paths"), list):
         values["addons_paths"] = [cwd / p for p in values["addons_paths"]]
-    return {k: v for k, v in values.items() if k in Settings.model_fields and k not in NEVER_IN_PROJECT_FILE}
+    values = {k: v for k, v in values.items() if k in SOURCES and SOURCES[k].project}
+    if project.trusted:
+        return values
+    return project.keep_untrusted(values, {k for k, s in SOURCES.items() if s.needs_trust})
 
 
 def _from_odoo_conf(path: Path) -> dict[str, Any]:
     conf = read_odoo_conf(path)
     values: dict[str, Any] = {}
-    if "addons_path" in conf:
-        values["addons_paths"] = split_addons_path(conf["addons_path"], path.parent)
-    for key in ("db_host", "db_port", "db_user", "db_password", "data_dir"):
-        if key in conf:
-            values[key] = conf[key]
+    for name, source in SOURCES.items():
+        if source.conf_key and source.conf_key in conf:
+            raw = conf[source.conf_key]
+            values[name] = split_addons_path(raw, path.parent) if name == "addons_paths" else raw
     return values

@@ -6,6 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from assista_mcp.odoo_config import runner_config
+from assista_mcp.project_file import TrustStore
 from assista_mcp.settings import load_settings
 from odoo_tools.errors import ConfigError
 
@@ -27,6 +29,7 @@ def project(tmp_path: Path) -> Path:
 
 def test_each_layer_wins_over_the_ones_below(project: Path) -> None:
     env = {"ASSISTA_MODEL": "env-model", "ASSISTA_MAX_STEPS": "9", "ASSISTA_HOME": str(project / "h")}
+    TrustStore(project / "h").trust(project / "assista-odoo.toml")  # it names an odoo.conf and db-user
     settings = load_settings({"max_steps": 3}, env=env, cwd=project)
     assert settings.max_steps == 3  # CLI over env and file
     assert settings.model == "env-model"  # env over file
@@ -36,6 +39,26 @@ def test_each_layer_wins_over_the_ones_below(project: Path) -> None:
     assert settings.db_password is None  # Odoo writes False for "unset"
     assert settings.home == project / "h"
     assert settings.addons_paths == [project / "conf_addons"]  # relative to the odoo.conf
+    origins = {name: settings.origin(name) for name in ("max_steps", "model", "db_user", "db_host", "mode")}
+    assert origins == {
+        "max_steps": "cli",
+        "model": "env",
+        "db_user": "project",
+        "db_host": "odoo.conf",
+        "mode": "default",
+    }
+
+
+def test_same_value_in_flag_and_odoo_conf_is_still_the_flags(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Origins are recorded, not guessed by comparing values (a flag equal to odoo.conf's value
+    used to be taken for odoo.conf's, so PG* variables overrode it)."""
+    monkeypatch.setenv("PGHOST", "env-host")  # between flags and odoo.conf
+    TrustStore(project / "h").trust(project / "assista-odoo.toml")
+    settings = load_settings({"db_host": "conf-host"}, env={"ASSISTA_HOME": str(project / "h")}, cwd=project)
+    assert settings.db_host == "conf-host" and settings.origin("db_host") == "cli"
+    assert runner_config(settings).pg.host == "conf-host"
 
 
 def test_addons_path_env_and_project_file_forms(tmp_path: Path) -> None:

@@ -12,13 +12,13 @@ import sys
 from collections.abc import Sequence
 
 from assista_mcp import __version__
-from assista_mcp.cli import agent_cmds, check, odoo_cmds, safety, serve
+from assista_mcp.cli import agent_cmds, check, odoo_cmds, safety, serve, trust_cmd
 from assista_mcp.cli.help import add_examples
 from assista_mcp.cli.signals import terminate_like_interrupt
 from assista_mcp.redaction import redact
 from odoo_tools.errors import AssistaError
 
-SUBCOMMANDS = (serve, check, odoo_cmds, agent_cmds, safety)
+SUBCOMMANDS = (serve, check, odoo_cmds, agent_cmds, safety, trust_cmd)
 # Commands that may leave odoo-bin or a database behind: SIGTERM/SIGHUP clean up like Ctrl-C.
 CLEAN_UP_ON_TERMINATE = ("serve", "odoo", "check", "doctor", "templates")
 
