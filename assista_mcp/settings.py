@@ -36,7 +36,7 @@ ENV_PREFIX = "ASSISTA_"
 class Source:
     """Where a setting may come from, besides its env variable ``ASSISTA_<NAME>``."""
 
-    flag_group: str | None = None  # "project" or "odoo": common.py adds --name-with-dashes
+    flag_group: str | None = None  # has a --flag: "project"/"odoo" ones added by common.py
     flag: str | None = None  # when the flag is not the dashed name
     metavar: str | None = None
     help: str | None = None
@@ -50,6 +50,7 @@ class Source:
 
 
 TRUSTED = Source(needs_trust=True)
+AGENT = Source(flag_group="agent")
 
 
 def flag(group: str, metavar: str, help: str | None = None, *, trust: bool = False, **more: Any) -> Source:
@@ -106,11 +107,12 @@ class Settings(BaseModel):
     cache_dir: Annotated[Path, TRUSTED] = Field(
         default_factory=lambda: Path(platformdirs.user_cache_dir("assista-odoo"))
     )
-    model: str | None = None
-    fallback_model: str | None = None
-    api_base: Annotated[str | None, TRUSTED] = None
-    mode: Annotated[str, TRUSTED] = "ask"
-    max_steps: int = 30
+    # The agent's flags are added by cli/agent_cmds.py (choices, validation); read from there.
+    model: Annotated[str | None, AGENT] = None
+    fallback_model: Annotated[str | None, AGENT] = None
+    api_base: Annotated[str | None, Source(flag_group="agent", needs_trust=True)] = None
+    mode: Annotated[str, Source(flag_group="agent", needs_trust=True)] = "ask"
+    max_steps: Annotated[int, AGENT] = 30
     auth_token: Annotated[SecretStr | None, Source(project=False)] = Field(
         default=None, description="Bearer token of serve --transport http"
     )

@@ -88,3 +88,20 @@ def test_password_never_prints(tmp_path: Path) -> None:
     settings = load_settings(env={"ASSISTA_DB_PASSWORD": "s3cret"}, cwd=tmp_path)
     assert "s3cret" not in repr(settings)
     assert settings.db_password is not None and settings.db_password.get_secret_value() == "s3cret"
+
+
+def test_flags_env_and_project_keys_derive_from_one_declaration(tmp_path: Path) -> None:
+    """Every declared flag exists on the commands that take its group, and every setting is read
+    from ``ASSISTA_<NAME>``: nothing is kept in step by hand."""
+    from assista_mcp.cli import build_parser
+    from assista_mcp.settings import SOURCES
+
+    serve_help = build_parser().parse_known_args(["serve"])[0]
+    for name, source in SOURCES.items():
+        if source.flag_group in ("project", "odoo"):
+            assert hasattr(serve_help, source.flag_for(name).lstrip("-").replace("-", "_")), name
+    settings = load_settings(
+        env={"ASSISTA_ODOO_SERIES": "17.0", "ASSISTA_TEMPLATE_MAX_COUNT": "2"}, cwd=tmp_path
+    )
+    assert (settings.odoo_series, settings.template_max_count) == ("17.0", 2)
+    assert settings.origin("odoo_series") == "env"

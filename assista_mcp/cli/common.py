@@ -40,6 +40,8 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
     """Only flags the user gave override lower layers; notes about the project file go to stderr."""
     cli: dict[str, Any] = {}
     for name, source in SOURCES.items():
+        if source.flag_group is None:  # no flag: e.g. args.no_cache of `check` is the lint cache's
+            continue
         dest = source.flag_for(name).lstrip("-").replace("-", "_")
         value = getattr(args, dest, None)
         if value is None:
