@@ -11,17 +11,15 @@ group and still drops the database: the cleanup is synchronous, so it cannot be 
 from __future__ import annotations
 
 import asyncio
-import logging
 import os
-import threading
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from odoo_tools.addons import AddonSet, discover_addons
 from odoo_tools.findings import Finding
 from odoo_tools.odoo_log import OdooLogReport, ProgressTracker, parse_odoo_log
+from odoo_tools.runs._chores import Chores, ProgressFn, RunState
 from odoo_tools.runs._dbcache import RUN_LOCK_PREFIX, TemplateCache, TemplateInfo, template_key
 from odoo_tools.runs._externals import interpreter_of
 from odoo_tools.runs._odoo_bin import (
@@ -56,26 +54,7 @@ from odoo_tools.runs._result import (
     summarize,
 )
 
-ProgressFn = Callable[[int, int, str], None]
-log = logging.getLogger("odoo_tools.runs._validate")
 __all__ = ["OdooRunner", "RunnerConfig"]
-KEEP_LOGS = 200
-
-
-@dataclass
-class _Run:
-    """State of one validation while it runs."""
-
-    action: Action
-    modules: list[str]
-    database: str
-    demo: bool
-    on_progress: ProgressFn | None
-    log_parts: list[str] = field(default_factory=list)
-    timings: dict[str, float] = field(default_factory=dict)
-
-    def spent(self, phase: str, since: float) -> None:
-        self.timings[phase] = round(self.timings.get(phase, 0.0) + time.monotonic() - since, 3)
 
 
 class OdooRunner:
@@ -93,7 +72,7 @@ class OdooRunner:
         self.log_dir = config.cache_dir / "logs"
         self._odoo: OdooBin | None = None
         self._core: AddonSet | None = None
-        self._background: list[threading.Thread] = []
+        self._chores = Chores()
 
     async def odoo(self) -> OdooBin:
         if self._odoo is None:
@@ -122,7 +101,7 @@ class OdooRunner:
         targets = check_modules(modules, action)
         odoo = await self.odoo()
         addons = self._addons(odoo)
-        run = _Run(action, targets, new_db_name(action, self.pg.prefix), demo, on_progress)
+        run = RunState(action, targets, new_db_name(action, self.pg.prefix), demo, on_progress)
         use_cache = self.config.use_cache if use_cache is None else use_cache
         keep = self.config.keep_db if keep_db is None else keep_db
         async with self.pg.async_advisory_lock(RUN_LOCK_PREFIX + run.database):  # "in use" for prune
@@ -138,7 +117,7 @@ class OdooRunner:
                     )
                 elif not (finished and keep):  # failed or cancelled: drop now, before anything else
                     self.cache.drop_database(run.database)
-                log_path = self._write_log(run)
+                log_path = run.write_log(self.log_dir)
                 run.spent("cleanup", cleanup)
         result.duration_seconds = round(time.monotonic() - started, 3)
         result.timings = run.timings
@@ -157,7 +136,7 @@ class OdooRunner:
         return AddonSet(addons={**self._core.addons, **project.addons})
 
     async def _validate(
-        self, run: _Run, odoo: OdooBin, addons: AddonSet, use_cache: bool
+        self, run: RunState, odoo: OdooBin, addons: AddonSet, use_cache: bool
     ) -> ValidationResult:
         refused = await self._preflight(run, odoo, addons)
         if refused:
@@ -175,7 +154,7 @@ class OdooRunner:
             last = await self._odoo_run(run, odoo, self._target_spec(run))
         return self._result(run, odoo, template, last, upgraded=last[1].loaded_modules)
 
-    def _target_spec(self, run: _Run) -> RunSpec:
+    def _target_spec(self, run: RunState) -> RunSpec:
         if run.action == "upgrade":
             return RunSpec(run.database, update=run.modules, demo=run.demo)
         tests = run.modules if run.action == "test" else ()
@@ -184,7 +163,7 @@ class OdooRunner:
 
     # -- the database to work in -----------------------------------------------------------------
     async def _prepare_database(
-        self, run: _Run, odoo: OdooBin, addons: AddonSet, use_cache: bool
+        self, run: RunState, odoo: OdooBin, addons: AddonSet, use_cache: bool
     ) -> TemplateUse:
         since = time.monotonic()
         if not use_cache:
@@ -196,7 +175,7 @@ class OdooRunner:
         key = template_key(odoo.version, run.demo, self.cache.data_dir, folders, auto_install_offers(addons))
         run.spent("key", since)
         info = TemplateInfo(name="", key=key, odoo_version=odoo.version, demo=run.demo, modules=closure)
-        _progress(run, 0, 0, "preparing the dependencies template")
+        run.progress(0, 0, "preparing the dependencies template")
 
         async def build(scratch: str) -> TemplateInfo | bool:
             spec = RunSpec(scratch, install=explicit, demo=run.demo)
@@ -226,30 +205,15 @@ class OdooRunner:
         )
 
     def _in_background(self, what: str, work: Callable[[], object]) -> None:
-        """Database chores off the critical path: preparing the next spare clone while odoo-bin
-        works, dropping a finished run's database (PostgreSQL checkpoints on DROP) after the
-        answer. The threads are not daemons: a CLI process finishes them before exiting."""
-
-        def guarded() -> None:
-            try:
-                work()
-            except Exception as exc:
-                log.warning("background %s failed: %s", what, exc)
-
-        thread = threading.Thread(target=guarded, name=f"assista-bg-{what}")
-        thread.start()
-        # A long-lived server never calls wait_idle: forget finished chores here.
-        self._background = [t for t in self._background if t.is_alive()] + [thread]
+        self._chores.start(what, work)
 
     def wait_idle(self, only: str = "") -> None:
         """Wait for background chores (``only`` those whose name starts so: "drop-", "spare-")."""
-        for thread in [t for t in self._background if t.name.startswith(f"assista-bg-{only}")]:
-            thread.join()
-            self._background.remove(thread)
+        self._chores.wait(only)
 
     # -- running odoo-bin --------------------------------------------------------------------------
     async def _odoo_run(
-        self, run: _Run, odoo: OdooBin, spec: RunSpec, phase: str = ""
+        self, run: RunState, odoo: OdooBin, spec: RunSpec, phase: str = ""
     ) -> tuple[OdooRun, OdooLogReport]:
         phase = phase or ("test" if spec.test_modules else "upgrade" if spec.update else "install")
         argv = build_argv(
@@ -264,7 +228,7 @@ class OdooRunner:
             if moved is not None:
                 k, n = moved
                 doing = f"module {tracker.module} ({k}/{n})" if k else f"{n} modules"
-                _progress(run, k, n, f"{phase}: loading {doing}")
+                run.progress(k, n, f"{phase}: loading {doing}")
 
         run.log_parts.append(f"# assista-odoo {phase}: {' '.join(argv)}\n")
         since = time.monotonic()
@@ -275,13 +239,13 @@ class OdooRunner:
         report = parse_odoo_log(odoo_run.log, roots=self.config.addons_paths, modules=run.modules)
         return odoo_run, report
 
-    def _states(self, run: _Run) -> dict[str, str]:
+    def _states(self, run: RunState) -> dict[str, str]:
         return self.pg.module_states(run.database, run.modules)
 
     # -- answers ---------------------------------------------------------------------------------
     def _result(
         self,
-        run: _Run,
+        run: RunState,
         odoo: OdooBin,
         template: TemplateUse,
         last: tuple[OdooRun, OdooLogReport],
@@ -314,13 +278,13 @@ class OdooRunner:
             timed_out=odoo_run.timed_out,
         )
 
-    def _dependency_failure(self, run: _Run, odoo: OdooBin, template: TemplateUse) -> ValidationResult:
+    def _dependency_failure(self, run: RunState, odoo: OdooBin, template: TemplateUse) -> ValidationResult:
         log = "".join(run.log_parts)
         report = parse_odoo_log(log, roots=self.config.addons_paths, modules=run.modules)
         findings = dependency_failure(log, report, template.name)
         return not_run(run.action, run.modules, findings, odoo.version, template, state="absent")
 
-    async def _preflight(self, run: _Run, odoo: OdooBin, addons: AddonSet) -> list[Finding]:
+    async def _preflight(self, run: RunState, odoo: OdooBin, addons: AddonSet) -> list[Finding]:
         since = time.monotonic()
         env = child_env(self.config.pg, self.config.base_env or os.environ)
         python = interpreter_of(odoo.path, odoo.python)
@@ -332,24 +296,10 @@ class OdooRunner:
         return [*self.config.addons_paths, *odoo.core_addons]
 
     def _refused(
-        self, run: _Run, odoo: OdooBin, addons: AddonSet, findings: list[Finding]
+        self, run: RunState, odoo: OdooBin, addons: AddonSet, findings: list[Finding]
     ) -> ValidationResult:
         """Odoo would refuse before installing anything: say so without running it."""
         run.log_parts.append("# assista-odoo: not run, the manifests say Odoo would refuse:\n")
         run.log_parts += [f"#   {f.location()}: {f.message}\n" for f in findings]
         skipped = TemplateUse(status="skipped")
         return not_run(run.action, run.modules, findings, odoo.version, skipped, known=addons.addons)
-
-    def _write_log(self, run: _Run) -> Path:
-        self.log_dir.mkdir(parents=True, exist_ok=True)
-        path = self.log_dir / f"{run.database}.log"
-        path.write_text("".join(run.log_parts), encoding="utf-8")
-        old = sorted(self.log_dir.glob("*.log"), key=lambda p: p.stat().st_mtime, reverse=True)[KEEP_LOGS:]
-        for stale in old:
-            stale.unlink(missing_ok=True)
-        return path
-
-
-def _progress(run: _Run, k: int, n: int, message: str) -> None:
-    if run.on_progress is not None:
-        run.on_progress(k, n, message)
