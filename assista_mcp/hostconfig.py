@@ -32,11 +32,13 @@ def server_command(addons_paths: Sequence[Path], extra_args: Sequence[str] = ())
     return sys.executable, [*args, *extra_args]
 
 
-def entry_for(client: Client, command: str, args: list[str]) -> dict[str, Any]:
+def entry_for(
+    client: Client, command: str, args: list[str], env: dict[str, str] | None = None
+) -> dict[str, Any]:
     """The stdio server entry in the host's own shape."""
     if client in ("claude-code", "vscode"):
-        return {"type": "stdio", "command": command, "args": args, "env": {}}
-    return {"command": command, "args": args, "env": {}}
+        return {"type": "stdio", "command": command, "args": args, "env": dict(env or {})}
+    return {"command": command, "args": args, "env": dict(env or {})}
 
 
 def http_entry_for(client: Client, url: str, token: str | None) -> dict[str, Any]:

@@ -4,15 +4,16 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 from typing import Any
 
 from assista_mcp import hostconfig
 from assista_mcp.auth_token import resolve_token
-from assista_mcp.cli.common import add_project_flags, settings_from_args
+from assista_mcp.cli.common import add_odoo_flags, add_project_flags, settings_from_args
 from assista_mcp.cli.serve import DEFAULT_PORT
-from assista_mcp.settings import Settings
+from assista_mcp.settings import ENV_PREFIX, SOURCES, Settings
 from odoo_tools.errors import EditConflict, NotFound
 
 DEFAULT_URL = f"http://127.0.0.1:{DEFAULT_PORT}/mcp"
@@ -43,6 +44,7 @@ def add_parsers(subparsers: Any) -> None:
         "--auth-token-file", metavar="FILE", type=Path, help="the server's token file, if not the default"
     )
     add_project_flags(parser)
+    add_odoo_flags(parser)
     parser.set_defaults(func=run_mcp_config)
     _add_checkpoint_parsers(subparsers)
 
@@ -104,10 +106,12 @@ def run_mcp_config(args: argparse.Namespace) -> int:
     settings = settings_from_args(args)
     client: hostconfig.Client = args.client
     entry = _http_entry(args, settings) if args.transport == "http" else _stdio_entry(client, settings)
+    path = hostconfig.config_path(client, Path(args.project_dir).resolve())
     if not args.write:
         print(hostconfig.render(client, entry), end="")
+        print(f"assista-odoo: this belongs in {path} (or run again with --write to merge it there)",
+              file=sys.stderr)
         return 0
-    path = hostconfig.config_path(client, Path(args.project_dir).resolve())
     hostconfig.write(client, path, entry, private=args.transport == "http")
     print(f"assista-odoo: wrote the {SERVER} entry into {path}")
     if args.transport == "http":
@@ -119,18 +123,35 @@ def run_mcp_config(args: argparse.Namespace) -> int:
     return 0
 
 
+# The server reads these PostgreSQL variables too; a host starts it with a near-empty environment.
+PG_VARIABLES = ("PGHOST", "PGPORT", "PGUSER", "PGDATABASE", "PGSERVICE", "PGPASSFILE")
+NEVER_WRITTEN = ("db_password", "auth_token")  # secrets stay out of the host's file
+
+
 def _stdio_entry(client: hostconfig.Client, settings: Settings) -> dict[str, Any]:
+    """Everything the server needs, since a host starts it from an unknown folder: every setting
+    that is not a default, as its flag (serve has one) or its ASSISTA_* variable."""
     settings.workspace()  # fail early, with the sandbox's message, on a bad addons path
     extra: list[str] = []
-    for flag, value in (
-        ("--odoo-config", settings.odoo_config),
-        ("--odoo-path", settings.odoo_path),
-        ("--odoo-bin", settings.odoo_bin),
-    ):
-        if value is not None:
-            extra += [flag, str(Path(value).resolve())]
+    env: dict[str, str] = {}
+    for name, source in SOURCES.items():
+        if name == "addons_paths" or name in NEVER_WRITTEN or settings.origin(name) == "default":
+            continue
+        value = getattr(settings, name)
+        text = str(Path(value).resolve()) if isinstance(value, Path) else str(value)
+        if source.flag_group in ("project", "odoo"):
+            extra += [source.flag_for(name), text]
+        elif source.flag_group is None:
+            env[ENV_PREFIX + name.upper()] = text
+    env.update({key: value for key in PG_VARIABLES if (value := os.environ.get(key))})
+    if settings.db_password is not None or os.environ.get("PGPASSWORD"):
+        print(
+            "assista-odoo: the database password is not written into the host's file: put it in "
+            "~/.pgpass (or the host's env as PGPASSWORD) yourself.",
+            file=sys.stderr,
+        )
     command, argv = hostconfig.server_command(settings.addons_paths, extra)
-    return hostconfig.entry_for(client, command, argv)
+    return hostconfig.entry_for(client, command, argv, env)
 
 
 def _http_entry(args: argparse.Namespace, settings: Settings) -> dict[str, Any]:

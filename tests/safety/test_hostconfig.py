@@ -11,7 +11,7 @@ from typing import Any
 import jsonschema
 import pytest
 
-from assista_mcp.cli import main
+from assista_mcp.cli import build_parser, main
 from odoo_tools.errors import ConfigError
 
 if sys.version_info >= (3, 11):
@@ -237,3 +237,30 @@ def test_token_file_readable_by_others_is_refused(
     argv = ["mcp-config", "--client", "cursor", "--transport", "http", "--auth-token-file", str(shared)]
     assert main(argv) == 2
     assert "chmod 600" in capsys.readouterr().err
+
+
+def test_the_written_config_carries_every_setting_the_server_needs(
+    addons: Path, isolated_env: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A host starts the server from an unknown folder: flags, settings without a flag, and the PG*
+    # variables all go into the entry; the password never does.
+    monkeypatch.setenv("ASSISTA_DB_PREFIX", "team_")
+    monkeypatch.setenv("PGHOST", "db.internal")
+    monkeypatch.setenv("PGPASSWORD", "hunter2-not-written")
+    argv = ["mcp-config", "--client", "claude-code", "--addons-path", str(addons), "--odoo-series", "17.0"]
+    argv += ["--odoo-python", "/opt/venv/bin/python", "--db-port", "5433", "--odoo-timeout", "900"]
+    assert main(argv) == 0
+    captured = capsys.readouterr()
+    entry = json.loads(captured.out)["mcpServers"]["assista-odoo"]
+    args = entry["args"]
+    for flag, value in (("--odoo-series", "17.0"), ("--odoo-python", "/opt/venv/bin/python"),
+                        ("--db-port", "5433"), ("--odoo-timeout", "900.0")):
+        assert args[args.index(flag) + 1] == value
+    env = entry["env"]
+    assert env["ASSISTA_DB_PREFIX"] == "team_" and env["PGHOST"] == "db.internal"
+    assert env["ASSISTA_HOME"] == str(isolated_env)  # not a default here, so carried
+    assert "PGPASSWORD" not in env
+    assert "hunter2" not in captured.out and "~/.pgpass" in captured.err
+    assert ".mcp.json (or run again with --write" in captured.err
+    serve_args = build_parser().parse_args(args[2:])  # every flag written is one serve accepts
+    assert serve_args.odoo_python == "/opt/venv/bin/python"
