@@ -6,7 +6,8 @@ Starts the real server with its descriptor limit lowered to ``--fd-limit`` (soft
 cannot raise it), opens each number of ``--idle`` connections that send half a request and then
 wait, and times one real MCP ``initialize`` (bearer token, 60 s client timeout) while they are
 open. Prints the time, whether the server is still alive, and the ratio to the same request with
-no flood, measured in the same run. Everything stops when the script ends.
+no flood, measured in the same run, and how long the server takes to exit on SIGTERM afterwards
+(killed after 120 s). Everything stops when the script ends.
 """
 
 from __future__ import annotations
@@ -100,7 +101,13 @@ def run_once(work: Path, idle: int, fd_limit: int) -> tuple[float | None, bool]:
         for sock in sockets:
             sock.close()
         proc.terminate()
-        proc.wait(timeout=30)
+        stopping = time.perf_counter()
+        try:
+            proc.wait(timeout=120)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        print(f"  (SIGTERM to exit: {time.perf_counter() - stopping:.1f}s)")
 
 
 def wait_for(port: int) -> None:
