@@ -41,11 +41,14 @@ def add_parsers(subparsers: Any) -> None:
     )
     add_project_flags(parser)
     add_odoo_flags(parser)
-    parser.add_argument("--transport", choices=("stdio", "http"), default="stdio")
-    parser.add_argument("--host", default="127.0.0.1", help="HTTP bind address (default loopback)")
     parser.add_argument(
-        "--port", type=_port, default=DEFAULT_PORT, help=f"HTTP port (default {DEFAULT_PORT})"
+        "--transport",
+        choices=("stdio", "http"),
+        default="stdio",
+        help="stdio: the host starts the server; http: streamable HTTP on --host:--port",
     )
+    parser.add_argument("--host", help="HTTP bind address (default: 127.0.0.1, loopback)")
+    parser.add_argument("--port", type=_port, help=f"HTTP port (default: {DEFAULT_PORT})")
     _add_http_security_flags(parser)
     parser.set_defaults(func=run)
 
@@ -87,7 +90,30 @@ def _add_http_security_flags(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _http_only_flags(args: argparse.Namespace) -> list[str]:
+    """The HTTP flags given on the command line (a stdio server would silently ignore them)."""
+    given = {
+        "--host": args.host is not None,
+        "--port": args.port is not None,
+        "--auth-token-file": args.auth_token_file is not None,
+        "--no-auth": args.no_auth,
+        "--allow-remote": args.allow_remote,
+        "--allowed-host": bool(args.allowed_host),
+        "--max-connections": args.max_connections != DEFAULT_MAX_CONNECTIONS,
+        "--request-timeout": args.request_timeout != DEFAULT_REQUEST_TIMEOUT,
+    }
+    return [flag for flag, used in given.items() if used]
+
+
 def run(args: argparse.Namespace) -> int:
+    if args.transport == "stdio" and (flags := _http_only_flags(args)):
+        raise ConfigError(
+            f"{', '.join(flags)} only {'applies' if len(flags) == 1 else 'apply'} to the HTTP transport, "
+            "but this server would speak stdio.",
+            "Add --transport http, or leave those flags out for a host that starts the server itself.",
+        )
+    args.host = args.host or "127.0.0.1"
+    args.port = args.port or DEFAULT_PORT
     settings = settings_from_args(args)
     options = _http_options(args, settings) if args.transport == "http" else None
     if options is not None:

@@ -77,3 +77,13 @@ def test_port_out_of_range_is_a_usage_error(
 def test_unresolvable_host_is_reported(addons: Path, isolated_env: Path) -> None:
     args = ["--transport", "http", "--host", "no.such.host.invalid"]
     assert main(["serve", "--addons-path", str(addons), *args]) == 2
+
+
+@pytest.mark.parametrize("flags", [["--port", "9999"], ["--host", "0.0.0.0", "--no-auth"]])
+def test_http_flags_without_the_http_transport_are_a_usage_error(
+    flags: list[str], addons: Path, isolated_env: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Not silently a stdio server: the user meant HTTP.
+    assert main(["serve", "--addons-path", str(addons), *flags]) == 2
+    err = capsys.readouterr().err
+    assert f"{flags[0]}" in err and "--transport http" in err
