@@ -8,7 +8,10 @@ keep-alive and graceful-shutdown timeouts, and the bearer-token middleware aroun
 from __future__ import annotations
 
 import asyncio
+import os
 import sys
+import threading
+import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -29,6 +32,10 @@ if TYPE_CHECKING:
 
 MCP_PATH = "/mcp"
 SHUTDOWN_GRACE_SECONDS = 3  # then running calls are cancelled: odoo-bin killed, databases dropped
+# A shutdown still waiting this long (a flood of idle connections can hold uvicorn) is forced; a
+# process alive long after that exits anyway: a host's SIGTERM must end the server.
+FORCE_EXIT_AFTER_SECONDS = 5.0
+HARD_EXIT_AFTER_SECONDS = 10.0
 
 
 @dataclass(frozen=True)
@@ -110,4 +117,16 @@ def serve_http(server: MCPServer[Any], options: HttpOptions) -> None:
 
 async def _serve(server: uvicorn.Server) -> None:
     asyncio.get_running_loop().set_exception_handler(out_of_descriptors_is_not_fatal)
+    threading.Thread(target=_shutdown_watchdog, args=(server,), daemon=True, name="assista-exit").start()
     await server.serve()
+
+
+def _shutdown_watchdog(server: uvicorn.Server) -> None:
+    """Runs beside the event loop, so a loop too busy to finish shutting down is still ended."""
+    while not server.should_exit:
+        time.sleep(0.5)
+    time.sleep(FORCE_EXIT_AFTER_SECONDS)
+    server.force_exit = True
+    time.sleep(HARD_EXIT_AFTER_SECONDS)
+    print("assista-odoo: the HTTP server did not stop in time; exiting", file=sys.stderr)
+    os._exit(143)
