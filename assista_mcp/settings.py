@@ -87,11 +87,34 @@ class Settings(BaseModel):
     odoo_python: Annotated[
         str | None, flag("odoo", "PYTHON", "interpreter of the Odoo environment", trust=True)
     ] = None
-    db_host: Annotated[str | None, flag("odoo", "HOST", trust=True, conf_key="db_host")] = None
-    db_port: Annotated[int | None, flag("odoo", "PORT", trust=True, conf_key="db_port")] = None
-    db_user: Annotated[str | None, flag("odoo", "USER", trust=True, conf_key="db_user")] = None
+    db_host: Annotated[
+        str | None,
+        flag("odoo", "HOST", "PostgreSQL host (default: PGHOST, odoo.conf)", trust=True, conf_key="db_host"),
+    ] = None
+    db_port: Annotated[
+        int | None,
+        flag(
+            "odoo",
+            "PORT",
+            "PostgreSQL port (default: PGPORT, odoo.conf, 5432)",
+            trust=True,
+            conf_key="db_port",
+        ),
+    ] = None
+    db_user: Annotated[
+        str | None,
+        flag(
+            "odoo",
+            "USER",
+            "PostgreSQL role (default: PGUSER, odoo.conf, your login)",
+            trust=True,
+            conf_key="db_user",
+        ),
+    ] = None
     db_password: Annotated[SecretStr | None, Source(conf_key="db_password", needs_trust=True)] = None
-    odoo_timeout: Annotated[float, flag("odoo", "SECONDS")] = 600.0
+    odoo_timeout: Annotated[
+        float, flag("odoo", "SECONDS", "longest one odoo-bin run may take (default: 600)")
+    ] = 600.0
     no_cache: bool = Field(default=False, description="Odoo runs start from an empty database")
     keep_db: bool = Field(default=False, description="Keep the database of each Odoo run")
     db_prefix: Annotated[str, TRUSTED] = Field(

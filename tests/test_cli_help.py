@@ -38,3 +38,13 @@ def test_help_shows_the_examples_and_real_defaults(capsys: pytest.CaptureFixture
     with pytest.raises(SystemExit):
         build_parser().parse_args(["odoo", "--help"])
     assert "examples:\n  assista-odoo odoo install my_module" in capsys.readouterr().out
+
+
+def test_every_option_of_every_command_says_what_it_does() -> None:
+    undocumented = [
+        f"{name} {'/'.join(action.option_strings) or action.dest}"
+        for name, parser in _commands().items()
+        for action in parser._actions
+        if not isinstance(action, (argparse._HelpAction, argparse._SubParsersAction)) and not action.help
+    ]
+    assert undocumented == []

@@ -28,7 +28,9 @@ def add_parsers(subparsers: Any) -> None:
             "this project's addons paths), or merge it into the host's file with --write."
         ),
     )
-    parser.add_argument("--client", required=True, choices=hostconfig.CLIENTS)
+    parser.add_argument(
+        "--client", required=True, choices=hostconfig.CLIENTS, help="the MCP host to configure"
+    )
     parser.add_argument("--write", action="store_true", help="merge into the host's configuration file")
     parser.add_argument(
         "--project-dir", default=".", help="project folder for .mcp.json/.cursor/.vscode (default: cwd)"
