@@ -291,6 +291,9 @@ def _select(args: argparse.Namespace, project: LintProject) -> list[Addon]:
         _, paths = changed_files(Path.cwd(), args.base)
         wanted = {a.name for a in changed_modules(project, paths, with_dependents=args.with_dependents)}
         addons = [a for a in addons if a.name in wanted]
+        picked = ", ".join(sorted(a.name for a in addons)) or "none"
+        print(f"changed since {args.base or 'the default base'}: {len(addons)} module(s): {picked}",
+              file=sys.stderr)
     if args.shard:
         addons = shard(addons, args.shard)
     return addons
@@ -320,7 +323,7 @@ def _emit(args: argparse.Namespace, report: Report) -> None:
         summary = report.summary
         verdict = "FAILED" if report.failed else "ok"
         print(
-            f"{verdict}: {summary.errors} error(s), {summary.warnings} warning(s) "
+            f"{verdict}: {summary.errors} error(s), {summary.warnings} warning(s), {summary.infos} info "
             f"in {len(report.modules)} module(s); {args.format} report written to {args.output}"
         )
     else:

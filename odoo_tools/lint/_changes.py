@@ -81,9 +81,16 @@ def _git_diff(repo: Any, *args: str) -> str:
 
 def _bad_base(ref: str, exc: Exception) -> InvalidInput:
     return InvalidInput(
-        f"Cannot compare with git base {ref!r}: {str(exc).strip().splitlines()[-1]}.",
+        f"Cannot compare with git base {ref!r}: {_git_reason(exc)}.",
         "Give an existing branch, tag or commit with --base (fetch it first in CI).",
     )
+
+
+def _git_reason(exc: Exception) -> str:
+    """git's own words without GitPython's wrapping (``stderr: 'fatal: ...'``)."""
+    line = str(exc).strip().splitlines()[-1].strip()
+    line = line.removeprefix("stderr:").strip().strip("'\"")
+    return line.split("fatal:", 1)[-1].strip().rstrip(".")
 
 
 def _default_base(repo: object) -> str:

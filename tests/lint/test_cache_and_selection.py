@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -116,8 +117,12 @@ def test_cli_changed_with_committed_change(tree: Path, repo: git.Repo, tmp_path:
     payload = json.loads(result.stdout)
     assert result.returncode == 1 and payload["modules"] == ["library_loan"]
     assert [f["code"] for f in payload["findings"] if f["severity"] == "error"] == ["removed-tree"]
+    assert "changed since main: 1 module(s): library_loan" in result.stderr  # what it picked, off stdout
     bad = run_cli([*args[:-2], "--base", "no-such-ref"], cwd=tree.parent, cache=tmp_path / "cache")
     assert bad.returncode == 2 and "Cannot compare with git base 'no-such-ref'" in bad.stderr
+    assert "stderr:" not in bad.stderr and "Traceback" not in bad.stderr  # ours, not GitPython's
+    written = run_cli([*args, "-o", str(tmp_path / "r.json")], cwd=tree.parent, cache=tmp_path / "cache")
+    assert re.search(r"\d+ error\(s\), \d+ warning\(s\), \d+ info in 1 module", written.stdout)
 
 
 def test_changed_outside_git_is_a_usage_error(tree: Path, tmp_path: Path) -> None:
