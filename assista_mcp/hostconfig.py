@@ -16,6 +16,7 @@ from typing import Any, Literal
 import tomlkit
 import tomlkit.exceptions
 
+from assista_mcp import jsonc
 from odoo_tools.errors import ConfigError
 from odoo_tools.files import atomic_write_bytes
 
@@ -85,7 +86,8 @@ def merge(client: Client, existing: str, entry: dict[str, Any]) -> str:
         return _merge_toml(existing, entry)
     key = "servers" if client == "vscode" else "mcpServers"
     try:
-        document: dict[str, Any] = json.loads(existing) if existing.strip() else {}
+        # VS Code's (and others') files are JSON with comments: read them as such.
+        document: dict[str, Any] = jsonc.loads(existing) if existing.strip() else {}
     except json.JSONDecodeError as exc:
         raise ConfigError(
             f"The existing {client} configuration is not valid JSON ({exc}).",
@@ -93,6 +95,8 @@ def merge(client: Client, existing: str, entry: dict[str, Any]) -> str:
         ) from exc
     if not isinstance(document, dict) or not isinstance(document.get(key, {}), dict):
         raise ConfigError(f"The existing {client} configuration has an unexpected shape.", "Fix it by hand.")
+    if jsonc.has_comments(existing):  # edit in place: the user's comments stay
+        return jsonc.set_member(existing, key, SERVER_NAME, entry)
     document.setdefault(key, {})[SERVER_NAME] = entry
     return json.dumps(document, indent=2) + "\n"
 

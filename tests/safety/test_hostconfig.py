@@ -264,3 +264,25 @@ def test_the_written_config_carries_every_setting_the_server_needs(
     assert ".mcp.json (or run again with --write" in captured.err
     serve_args = build_parser().parse_args(args[2:])  # every flag written is one serve accepts
     assert serve_args.odoo_python == "/opt/venv/bin/python"
+
+
+def test_vscode_write_accepts_jsonc_and_keeps_its_comments(
+    addons: Path, isolated_env: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    project = tmp_path / "project"
+    target = project / ".vscode" / "mcp.json"
+    target.parent.mkdir(parents=True)
+    target.write_text(
+        '{\n  // team servers, keep this note\n  "servers": {\n    "other": {"command": "x"}, /* theirs */\n'
+        '    "assista-odoo": {"command": "stale"},\n  },\n  "inputs": [],\n}\n',
+        encoding="utf-8",
+    )
+    argv = ["mcp-config", "--client", "vscode", "--addons-path", str(addons), "--write"]
+    assert main([*argv, "--project-dir", str(project)]) == 0
+    text = target.read_text(encoding="utf-8")
+    assert "// team servers, keep this note" in text and "/* theirs */" in text
+    from assista_mcp import jsonc
+
+    servers = jsonc.loads(text)["servers"]
+    assert servers["other"] == {"command": "x"}
+    assert servers["assista-odoo"]["args"][:3] == ["-m", "assista_mcp", "serve"]
