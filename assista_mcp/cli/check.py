@@ -8,14 +8,13 @@ checks) is the first; others (e.g. Odoo install/test runs) plug in the same way.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+from assista_mcp.cli.check_report import Advance, adopted, display_path, emit, progress
 from assista_mcp.cli.common import add_project_flags, settings_from_args
 from assista_mcp.settings import Settings
 from odoo_tools.addons import Addon, odoo_core_roots
@@ -25,26 +24,18 @@ from odoo_tools.lint import (
     CHECKS,
     SEARCH_DEPTH,
     FileDigests,
-    LineReader,
     LintCache,
     LintProject,
     changed_files,
-    changed_lines,
     changed_modules,
     core_roots_from_python,
     lint_addons_sync,
     load_project,
-    on_changed_lines,
-    read_baseline,
     roots_for_targets,
     shard,
     split_core_roots,
-    without_known,
-    write_baseline,
 )
-from odoo_tools.lint.reporters import FORMATS, Report, render
-
-Advance = Callable[[str, int], None]
+from odoo_tools.lint.reporters import FORMATS, Report
 
 
 @dataclass
@@ -197,13 +188,13 @@ def run_check(args: argparse.Namespace) -> int:
     addons = _select(args, project)
     findings: list[Finding] = []
     checks: list[str] = []
-    with _progress(sum(p.units(args, addons) for p in PRODUCERS)) as advance:
+    with progress(sum(p.units(args, addons) for p in PRODUCERS)) as advance:
         for producer in PRODUCERS:
             ctx = CheckContext(args, settings, project, addons, advance)
             findings += producer.produce(ctx)
             checks += ctx.checks
     notes = project.notes(addons)
-    findings = _adopted(args, project, sort_findings(findings), notes)
+    findings = adopted(args, project, sort_findings(findings), notes)
     report = Report(
         findings=findings,
         modules=[a.name for a in addons],
@@ -211,11 +202,11 @@ def run_check(args: argparse.Namespace) -> int:
         fail_on=args.fail_on,
         series=project.series,
         seconds=time.monotonic() - started,
-        display_path=_display_path(project),
+        display_path=display_path(project),
         skipped=project.skipped(args.targets),
         notes=notes,
     )
-    _emit(args, report)
+    emit(args, report)
     return 1 if report.failed else 0
 
 
@@ -245,39 +236,6 @@ def _nothing_found(targets: list[str]) -> int:
     )
 
 
-def _adopted(
-    args: argparse.Namespace, project: LintProject, findings: list[Finding], notes: list[str]
-) -> list[Finding]:
-    """--new-only and --baseline: what is left to report, with a note on what was hidden."""
-    where = _absolute_path(project)
-    if args.new_only:
-        kept = on_changed_lines(findings, changed_lines(Path.cwd(), args.base), where)
-        notes.append(
-            f"new-only: {kept.hidden} finding(s) on lines unchanged since {args.base or 'the base'} hidden"
-        )
-        findings = kept.findings
-    if not args.baseline:
-        return findings
-    path, reader = Path(args.baseline), LineReader(where)
-    if args.update_baseline or not path.exists():
-        count = write_baseline(path, findings, reader)
-        notes.append(
-            f"baseline {path} written with {count} known finding(s); later runs fail only on new ones"
-        )
-        return []
-    kept = without_known(findings, read_baseline(path), reader)
-    notes.append(f"baseline {path}: {kept.hidden} known finding(s) hidden")
-    return kept.findings
-
-
-def _absolute_path(project: LintProject) -> Callable[[Finding], Path]:
-    def where(finding: Finding) -> Path:
-        addon = project.addon_set.addons.get(finding.module)
-        return addon.root / finding.path if addon is not None else Path(finding.path)
-
-    return where
-
-
 def _checks(args: argparse.Namespace) -> list[str]:
     from odoo_tools.lint import validate_checks
 
@@ -297,57 +255,3 @@ def _select(args: argparse.Namespace, project: LintProject) -> list[Addon]:
     if args.shard:
         addons = shard(addons, args.shard)
     return addons
-
-
-def _display_path(project: LintProject) -> Callable[[Finding], str]:
-    """Findings hold root-relative paths; CI wants them relative to the working directory."""
-    cwd = Path.cwd().resolve()
-
-    def display(finding: Finding) -> str:
-        addon = project.addon_set.addons.get(finding.module)
-        if not finding.path or addon is None:
-            return finding.path
-        full = addon.root / finding.path
-        try:
-            return full.relative_to(cwd).as_posix()
-        except ValueError:
-            return full.as_posix()
-
-    return display
-
-
-def _emit(args: argparse.Namespace, report: Report) -> None:
-    text = render(args.format, report)
-    if args.output:
-        Path(args.output).write_text(text, encoding="utf-8")
-        summary = report.summary
-        verdict = "FAILED" if report.failed else "ok"
-        print(
-            f"{verdict}: {summary.errors} error(s), {summary.warnings} warning(s), {summary.infos} info "
-            f"in {len(report.modules)} module(s); {args.format} report written to {args.output}"
-        )
-    else:
-        sys.stdout.write(text)
-
-
-class _progress:
-    """A rich progress bar on an interactive terminal; nothing in CI or when piped."""
-
-    def __init__(self, total: int) -> None:
-        self.total = total
-        self.bar: Any = None
-
-    def __enter__(self) -> Advance:
-        interactive = sys.stderr.isatty() and os.environ.get("CI", "").lower() not in ("true", "1")
-        if not interactive or self.total == 0:
-            return lambda what, count: None
-        from rich.progress import Progress
-
-        self.bar = Progress(transient=True)
-        self.bar.start()
-        task = self.bar.add_task("checking", total=self.total)
-        return lambda what, count: self.bar.update(task, advance=count, description=what)
-
-    def __exit__(self, *exc: object) -> None:
-        if self.bar is not None:
-            self.bar.stop()

@@ -1,0 +1,112 @@
+"""``assista-odoo check``'s output side: what adoption hides (--new-only, --baseline), the paths a
+CI system shows, the report or its summary, and a progress bar on a terminal."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from odoo_tools.findings import Finding
+from odoo_tools.lint import (
+    LineReader,
+    LintProject,
+    changed_lines,
+    on_changed_lines,
+    read_baseline,
+    without_known,
+    write_baseline,
+)
+from odoo_tools.lint.reporters import Report, render
+
+Advance = Callable[[str, int], None]
+
+
+def adopted(
+    args: argparse.Namespace, project: LintProject, findings: list[Finding], notes: list[str]
+) -> list[Finding]:
+    """--new-only and --baseline: what is left to report, with a note on what was hidden."""
+    where = absolute_path(project)
+    if args.new_only:
+        kept = on_changed_lines(findings, changed_lines(Path.cwd(), args.base), where)
+        notes.append(
+            f"new-only: {kept.hidden} finding(s) on lines unchanged since {args.base or 'the base'} hidden"
+        )
+        findings = kept.findings
+    if not args.baseline:
+        return findings
+    path, reader = Path(args.baseline), LineReader(where)
+    if args.update_baseline or not path.exists():
+        count = write_baseline(path, findings, reader)
+        notes.append(
+            f"baseline {path} written with {count} known finding(s); later runs fail only on new ones"
+        )
+        return []
+    kept = without_known(findings, read_baseline(path), reader)
+    notes.append(f"baseline {path}: {kept.hidden} known finding(s) hidden")
+    return kept.findings
+
+
+def absolute_path(project: LintProject) -> Callable[[Finding], Path]:
+    def where(finding: Finding) -> Path:
+        addon = project.addon_set.addons.get(finding.module)
+        return addon.root / finding.path if addon is not None else Path(finding.path)
+
+    return where
+
+
+def display_path(project: LintProject) -> Callable[[Finding], str]:
+    """Findings hold root-relative paths; CI wants them relative to the working directory."""
+    cwd = Path.cwd().resolve()
+
+    def display(finding: Finding) -> str:
+        addon = project.addon_set.addons.get(finding.module)
+        if not finding.path or addon is None:
+            return finding.path
+        full = addon.root / finding.path
+        try:
+            return full.relative_to(cwd).as_posix()
+        except ValueError:
+            return full.as_posix()
+
+    return display
+
+
+def emit(args: argparse.Namespace, report: Report) -> None:
+    text = render(args.format, report)
+    if args.output:
+        Path(args.output).write_text(text, encoding="utf-8")
+        summary = report.summary
+        verdict = "FAILED" if report.failed else "ok"
+        print(
+            f"{verdict}: {summary.errors} error(s), {summary.warnings} warning(s), {summary.infos} info "
+            f"in {len(report.modules)} module(s); {args.format} report written to {args.output}"
+        )
+    else:
+        sys.stdout.write(text)
+
+
+class progress:
+    """A rich progress bar on an interactive terminal; nothing in CI or when piped."""
+
+    def __init__(self, total: int) -> None:
+        self.total = total
+        self.bar: Any = None
+
+    def __enter__(self) -> Advance:
+        interactive = sys.stderr.isatty() and os.environ.get("CI", "").lower() not in ("true", "1")
+        if not interactive or self.total == 0:
+            return lambda what, count: None
+        from rich.progress import Progress
+
+        self.bar = Progress(transient=True)
+        self.bar.start()
+        task = self.bar.add_task("checking", total=self.total)
+        return lambda what, count: self.bar.update(task, advance=count, description=what)
+
+    def __exit__(self, *exc: object) -> None:
+        if self.bar is not None:
+            self.bar.stop()
