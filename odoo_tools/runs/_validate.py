@@ -1,11 +1,9 @@
 """Install, upgrade or test modules in a real Odoo, in a disposable database, and say why not.
 
-One validation: find odoo-bin and its version; work out the dependency closure of the modules
-(auto_install included); clone the template database that already holds those dependencies
-(built on first use, see ``dbcache``) or start from an empty database (``use_cache=False``); run
-odoo-bin on the clone; read each module's state from the database and the findings and test
-results from the log; drop the database (unless kept). Cancellation kills odoo-bin's process
-group and still drops the database: the cleanup is synchronous, so it cannot be interrupted.
+Find odoo-bin; check what Odoo would refuse up front; clone the template that holds the dependency
+closure (built on first use, see ``_dbcache``) or start empty; run odoo-bin; read module states from
+the database and findings/tests from the log; drop the database. Cancellation kills odoo-bin's
+process group and still drops it: the cleanup is synchronous, so it cannot be interrupted.
 """
 
 from __future__ import annotations
@@ -14,7 +12,6 @@ import asyncio
 import os
 import time
 from collections.abc import Callable, Sequence
-from pathlib import Path
 
 from odoo_tools.addons import AddonSet, discover_addons
 from odoo_tools.findings import Finding
@@ -288,12 +285,10 @@ class OdooRunner:
         since = time.monotonic()
         env = child_env(self.config.pg, self.config.base_env or os.environ)
         python = interpreter_of(odoo.path, odoo.python)
-        findings = await preflight(addons, run.modules, python=python, roots=self._roots(odoo), env=env)
+        roots = [*self.config.addons_paths, *odoo.core_addons]
+        findings = await preflight(addons, run.modules, python=python, roots=roots, env=env)
         run.spent("preflight", since)
         return findings
-
-    def _roots(self, odoo: OdooBin) -> list[Path]:
-        return [*self.config.addons_paths, *odoo.core_addons]
 
     def _refused(
         self, run: RunState, odoo: OdooBin, addons: AddonSet, findings: list[Finding]

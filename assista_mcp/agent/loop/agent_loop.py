@@ -14,6 +14,7 @@ from typing import Any, Literal
 import anyio
 
 from assista_mcp.agent.events import StreamEvent, Usage
+from assista_mcp.agent.loop import tool_calls
 from assista_mcp.agent.loop.approvals import ApprovalRequest, Approvals
 from assista_mcp.agent.loop.change_preview import describe_change
 from assista_mcp.agent.loop.history import INTERRUPTED, History, tool_message
@@ -167,7 +168,7 @@ class AgentLoop:
                 continue
             finally:
                 self._in_model_call = False
-            return _with_unique_ids(reply, self.step, self.history.call_ids())
+            return tool_calls.with_unique_ids(reply, self.step, self.history.call_ids())
         raise ModelError("The conversation still does not fit the context window after condensing.")
 
     async def _fit_context_window(self) -> None:
@@ -294,15 +295,3 @@ class AgentLoop:
         data = {"status": status, "session_id": self.session_id}
         self.emit(StreamEvent(type="end", text=text, usage=total, data=data))
         return TurnResult(status=status, text=text, steps=steps, usage=usage)
-
-
-def _with_unique_ids(reply: ModelReply, step: int, taken: set[str]) -> ModelReply:
-    """Some models send empty ids, or ids repeated within an answer or across the session (the
-    stream's stand-ins restart at call_1); results must pair with exactly one call."""
-    seen = set(taken)
-    calls = []
-    for index, call in enumerate(reply.tool_calls):
-        call_id = call.id if call.id and call.id not in seen else f"call_{step}_{index + 1}"
-        seen.add(call_id)
-        calls.append(call.model_copy(update={"id": call_id}))
-    return reply.model_copy(update={"tool_calls": calls})

@@ -8,7 +8,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from assista_mcp.agent.loop.toolset import ToolInfo, Toolset
-from assista_mcp.agent.model.client import ToolCall
+from assista_mcp.agent.model.client import ModelReply, ToolCall
 from assista_mcp.effects import Effect, PathEffects, call_effect, paths_of
 from odoo_tools.errors import InvalidInput
 
@@ -95,3 +95,15 @@ def read_groups(prepared: list[Prepared]) -> list[list[Prepared]]:
         else:
             groups.append([item])
     return groups
+
+
+def with_unique_ids(reply: ModelReply, step: int, taken: set[str]) -> ModelReply:
+    """Some models send empty ids, or ids repeated within an answer or across the session (the
+    stream's stand-ins restart at call_1); results must pair with exactly one call."""
+    seen = set(taken)
+    calls = []
+    for index, call in enumerate(reply.tool_calls):
+        call_id = call.id if call.id and call.id not in seen else f"call_{step}_{index + 1}"
+        seen.add(call_id)
+        calls.append(call.model_copy(update={"id": call_id}))
+    return reply.model_copy(update={"tool_calls": calls})
