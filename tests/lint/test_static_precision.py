@@ -211,3 +211,19 @@ def test_broken_xml_the_manifest_does_not_load_is_not_an_error(tmp_path: Path) -
     )
     errors = [f for f in _static(tmp_path, "x") if f.severity == "error"]
     assert errors == []
+
+
+def test_inline_tree_sub_view_is_a_warning_a_tree_view_an_error(tmp_path: Path) -> None:
+    # Real Odoo 18 (odoo18-ce) installs a form whose one2many holds an inline <tree>: not an error.
+    arch = (
+        '<record id="{id}" model="ir.ui.view">\n  <field name="model">res.partner</field>\n'
+        '  <field name="arch" type="xml">\n{arch}\n  </field>\n</record>\n'
+    )
+    inline = '<form><field name="child_ids">\n<tree><field name="name"/></tree>\n</field></form>'
+    top = '<tree>\n<field name="name"/>\n</tree>'
+    views = arch.format(id="f", arch=inline) + arch.format(id="t", arch=top)
+    xml = XML_HEAD + "<odoo>\n" + views + "</odoo>\n"
+    _module(tmp_path, "x", ["base"], ["views/v.xml"], {"views/v.xml": xml})
+    trees = [f for f in _static(tmp_path, "x", "18.0") if f.code == "removed-tree"]
+    found = sorted((f.line or 0, f.severity) for f in trees)
+    assert [severity for _, severity in found] == ["warning", "error"]  # the inline one comes first

@@ -98,7 +98,7 @@ def _arch_element(element: etree._Element, module: str, line: int, scan: XmlScan
             at = _attribute_line(lines, line, name)
             scan.constructs.append(Construct(name, at, inline=_in_inline_view(element)))
     if element.tag == "tree":
-        scan.constructs.append(Construct("tree", line))
+        scan.constructs.append(Construct("tree", line, inline=_in_inline_view(element)))
     if element.tag == "button" and element.get("type") == "action":
         match = _ACTION_IN_ARCH.fullmatch(element.get("name", ""))
         if match:
