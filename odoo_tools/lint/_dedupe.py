@@ -15,6 +15,7 @@ the files in the manifest's load order, as Odoo does): OCA's per-file view is th
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Sequence
 
 from odoo_tools.findings import Finding
@@ -60,10 +61,16 @@ def drop_duplicates(findings: Sequence[Finding], checks: Sequence[str]) -> list[
     static = {(f.module, f.code) for f in findings if f.source == "static"}
     kept: dict[tuple[object, ...], Finding] = {}
     order: list[tuple[object, ...]] = []
+    mentions: Counter[tuple[object, ...]] = Counter()
     for finding in findings:
         if static_ran and _judged_by_static(finding, static):
             continue
         key = _key(finding)
+        if key is not None and KINDS.get((finding.source, finding.code)) == "missing-file":
+            # A file listed missing in both "data" and "demo" is two problems to one source: the
+            # n-th mention of a source merges only with the n-th mention of another.
+            mentions[(finding.source, *key)] += 1
+            key = (*key, mentions[(finding.source, *key)])
         if key is None:
             order.append((id(finding),))
             kept[(id(finding),)] = finding
