@@ -12,7 +12,13 @@ from odoo_tools.addons._discovery import (
     odoo_source_from_bin,
 )
 from odoo_tools.addons._manifest import ManifestCache, find_manifest_file
-from odoo_tools.addons._series import SUPPORTED_SERIES, SeriesInfo, detect_series, series_major
+from odoo_tools.addons._series import (
+    SUPPORTED_SERIES,
+    SeriesInfo,
+    detect_series,
+    series_major,
+    series_of_version,
+)
 
 __all__ = [
     "SUPPORTED_SERIES",
@@ -26,4 +32,5 @@ __all__ = [
     "odoo_core_roots",
     "odoo_source_from_bin",
     "series_major",
+    "series_of_version",
 ]

@@ -7,6 +7,9 @@ import json
 import stat
 from pathlib import Path
 
+import pytest
+
+from odoo_tools.lint import FileDigests, LintCache, lint_addons_sync, load_project
 from odoo_tools.lint._core import core_graph
 from tests.lint.conftest import run_cli
 from tests.lint.test_static_checks import XML_HEAD, _module, _static
@@ -24,7 +27,50 @@ def test_bundled_lists_know_core_modules_per_series() -> None:
     assert core.series == "18.0" and {"base", "sale", "stock", "mail", "web"} <= core.depends.keys()
     assert "sale_subscription" not in core.depends  # Enterprise modules are not core
     assert core.models["crm.team"] == "sales_team" and core.models["sale.order"] == "sale"
-    assert core_graph("17.0").depends  # a series without its own list takes the nearest one
+    assert core_graph("15.0").series == "16.0"  # a series without its own list takes the nearest one
+    assert {s: core_graph(s).series for s in ("16.0", "17.0", "18.0", "19.0")} == {
+        s: s for s in ("16.0", "17.0", "18.0", "19.0")
+    }
+
+
+# (series, a core module of that series only among its neighbours, a module it does not have)
+PER_SERIES = [
+    ("16.0", "website_sale_delivery", "account_audit_trail"),  # merged into website_sale in 17.0
+    ("17.0", "account_audit_trail", "website_sale_delivery"),
+    ("18.0", "hr_contract", "html_builder"),
+    ("19.0", "html_builder", "hr_contract"),  # hr_contract merged into hr in 19.0
+]
+
+
+def _series_module(root: Path, series: str, depends: list[str], files: dict[str, str]) -> None:
+    _module(root, "mine", depends, [], files)
+    manifest = root / "mine" / "__manifest__.py"
+    manifest.write_text(manifest.read_text().replace("17.0.1.0.0", f"{series}.1.0.0"))
+
+
+@pytest.mark.parametrize(("series", "own", "absent"), PER_SERIES)
+def test_each_series_uses_its_own_core_list(tmp_path: Path, series: str, own: str, absent: str) -> None:
+    """The module's series (its manifest version) picks the list: a core module of that series is
+    a known dependency; one the series does not ship is reported (an info: another repository?)."""
+    _series_module(tmp_path, series, ["base", own, absent], {})
+    payload = _check(tmp_path, "--addons-path", str(tmp_path), "--odoo-series", "18.0")
+    missing = [f for f in payload["findings"] if f["code"] == "missing-dependency"]  # type: ignore[attr-defined]
+    assert [(f["severity"], absent in f["message"], own in f["message"]) for f in missing] == [
+        ("info", True, False)
+    ]
+    assert payload["series"] == series
+    assert any(f"bundled Odoo {series} list" in n for n in payload["notes"])  # type: ignore[attr-defined]
+
+
+def test_core_model_owner_follows_the_series(tmp_path: Path) -> None:
+    """res.users.settings is mail's model in 16.0 and base's from 17.0 on."""
+    model = 'from odoo import models\n\nclass S(models.Model):\n    _inherit = "res.users.settings"\n'
+    files = {"__init__.py": "from . import m\n", "m.py": model}
+    for series, flagged in (("16.0", True), ("17.0", False)):
+        root = tmp_path / series
+        _series_module(root, series, ["base"], files)
+        codes = {f.code for f in _static(root, "mine")}
+        assert ("model-not-in-dependencies" in codes) is flagged, series
 
 
 def test_core_dependencies_are_not_findings_and_core_refs_are_checked(tmp_path: Path) -> None:
@@ -99,3 +145,19 @@ def test_odoo_python_finds_a_pip_installed_odoo(tmp_path: Path) -> None:
     python.chmod(python.stat().st_mode | stat.S_IEXEC)
     payload = _check(tmp_path, "--addons-path", str(addons), "--odoo-python", str(python))
     assert "xml-id-undefined" in _codes(payload) and not _limited(payload)
+
+
+def test_a_module_of_another_series_than_the_project_uses_its_own_list(tmp_path: Path) -> None:
+    """Most manifests say 18.0 (the project's series); a 16.0 module among them still sees 16.0's
+    core modules, not 18.0's."""
+    _series_module(tmp_path, "16.0", ["website_sale_delivery"], {})
+    for name in ("a", "b"):
+        _module(tmp_path, name, ["base"], [], {})
+        manifest = tmp_path / name / "__manifest__.py"
+        manifest.write_text(manifest.read_text().replace("17.0.1.0.0", "18.0.1.0.0"))
+    project = load_project([tmp_path])
+    assert project.series == "18.0"
+    run = lint_addons_sync(
+        project, [project.addon_set.get("mine")], ["static"], cache=LintCache(None), digests=FileDigests()
+    )
+    assert [f.message for f in run.findings if f.code == "missing-dependency"] == []
