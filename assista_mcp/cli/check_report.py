@@ -11,15 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from odoo_tools.findings import Finding
-from odoo_tools.lint import (
-    LineReader,
-    LintProject,
-    changed_lines,
-    on_changed_lines,
-    read_baseline,
-    without_known,
-    write_baseline,
-)
+from odoo_tools.lint import AdoptionOptions, LintProject, adopt
 from odoo_tools.lint.reporters import Report, render
 
 Advance = Callable[[str, int], None]
@@ -29,33 +21,16 @@ def adopted(
     args: argparse.Namespace, project: LintProject, findings: list[Finding], notes: list[str]
 ) -> list[Finding]:
     """--new-only and --baseline: what is left to report, with a note on what was hidden."""
-    where = absolute_path(project)
-    if args.new_only:
-        kept = on_changed_lines(findings, changed_lines(Path.cwd(), args.base), where)
-        notes.append(
-            f"new-only: {kept.hidden} finding(s) on lines unchanged since {args.base or 'the base'} hidden"
-        )
-        findings = kept.findings
-    if not args.baseline:
-        return findings
-    path, reader = Path(args.baseline), LineReader(where)
-    if args.update_baseline or not path.exists():
-        count = write_baseline(path, findings, reader)
-        notes.append(
-            f"baseline {path} written with {count} known finding(s); later runs fail only on new ones"
-        )
-        return []
-    kept = without_known(findings, read_baseline(path), reader)
-    notes.append(f"baseline {path}: {kept.hidden} known finding(s) hidden")
-    return kept.findings
-
-
-def absolute_path(project: LintProject) -> Callable[[Finding], Path]:
-    def where(finding: Finding) -> Path:
-        addon = project.addon_set.addons.get(finding.module)
-        return addon.root / finding.path if addon is not None else Path(finding.path)
-
-    return where
+    options = AdoptionOptions(
+        baseline=Path(args.baseline) if args.baseline else None,
+        update_baseline=args.update_baseline,
+        new_only=args.new_only,
+        base=args.base,
+        repositories=(Path.cwd(),),
+    )
+    result = adopt(project, findings, options)
+    notes.extend(result.notes)
+    return result.findings
 
 
 def display_path(project: LintProject) -> Callable[[Finding], str]:

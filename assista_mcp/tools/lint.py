@@ -16,13 +16,15 @@ from assista_mcp.context import AppContext, Ctx, app
 from assista_mcp.tools._base import ToolSpec, one_or_many
 from assista_mcp.tools._text import answer, finding_text
 from odoo_tools.addons import Addon
-from odoo_tools.errors import InvalidInput
+from odoo_tools.errors import InvalidInput, NotFound
 from odoo_tools.findings import SEVERITY_RANK, Finding, Severity
 from odoo_tools.lint import (
+    AdoptionOptions,
     LintCache,
     LintProject,
     LintRun,
     Summary,
+    adopt,
     lint_addons,
     load_project,
     summarize,
@@ -43,7 +45,9 @@ class LintResult(BaseModel):
     findings: list[Finding]
     from_cache: list[str] = Field(description="'check:module' pairs answered from the cache (unchanged)")
     seconds: float
-    note: str = Field(default="", description="Set when findings were left out (limit, min_severity)")
+    note: str = Field(
+        default="", description="Set when findings were left out (limit, min_severity, baseline, new_only)"
+    )
 
     def render(self) -> str:
         """A verdict line, then one line per finding (``path:line: severity [check code] message``)."""
@@ -68,17 +72,65 @@ ModulesArg = Annotated[
     Field(description="Several module names or paths inside modules, instead of module."),
 ]
 
+BaselineArg = Annotated[
+    str | None,
+    Field(
+        description="A baseline file of known findings (recorded by `assista-odoo check --baseline "
+        "FILE`), relative to an addons root: only findings not in it are returned (and decide "
+        "passed); the note says how many known ones were hidden."
+    ),
+]
+NewOnlyArg = Annotated[
+    bool,
+    Field(description="Only findings on lines changed since the git base (as a review bot annotates a PR)."),
+]
+BaseArg = Annotated[
+    str | None,
+    Field(description="Git base for new_only: a branch, tag or commit (default: origin/HEAD, main, master)."),
+]
+
 
 async def _run(
-    ctx: AppContext, modules: list[str], checks: list[str] | None, min_severity: Severity, limit: int
+    ctx: AppContext,
+    modules: list[str],
+    checks: list[str] | None,
+    min_severity: Severity,
+    limit: int,
+    adoption: tuple[str | None, bool, str | None] = (None, False, None),
 ) -> LintResult:
     project = await anyio.to_thread.run_sync(_load, ctx)
     addons = await anyio.to_thread.run_sync(_select, ctx, project, modules)
+    options = _adoption_options(ctx, addons, *adoption)
     run = await lint_addons(
         project, addons, checks, cache=LintCache(ctx.settings.cache_dir), digests=ctx.lint_digests
     )
-    result = _result(run, project.series, min_severity, limit)
+    adopted = await anyio.to_thread.run_sync(adopt, project, run.findings, options)
+    run.findings = adopted.findings
+    result = _result(run, project.series, min_severity, limit, adopted.notes)
     return answer(result, result.render())
+
+
+def _adoption_options(
+    ctx: AppContext, addons: list[Addon], baseline: str | None, new_only: bool, base: str | None
+) -> AdoptionOptions:
+    """The same adoption as ``check --baseline FILE --new-only --base REF``; the baseline stays
+    inside the sandbox and is only read here (it is recorded by ``check``)."""
+    if base is not None and not new_only:
+        raise InvalidInput("base is only used with new_only.", "Pass new_only=true with base, or drop base.")
+    path = None
+    if baseline is not None:
+        try:
+            path = ctx.workspace.resolve(baseline, purpose="read").path
+        except NotFound:
+            raise NotFound(
+                f"The baseline {baseline!r} does not exist.",
+                "Record it once with `assista-odoo check --baseline FILE` (paths are relative to an "
+                "addons root), or call without baseline.",
+            ) from None
+    roots = tuple(dict.fromkeys(addon.root for addon in addons))
+    return AdoptionOptions(
+        baseline=path, write_missing=False, new_only=new_only, base=base, repositories=roots
+    )
 
 
 async def lint_module(
@@ -98,15 +150,20 @@ async def lint_module(
     limit: Annotated[
         int, Field(description="At most this many findings are returned.", ge=1)
     ] = DEFAULT_LIMIT,
+    baseline: BaselineArg = None,
+    new_only: NewOnlyArg = False,
+    base: BaseArg = None,
 ) -> LintResult:
     """Lint one or many Odoo modules the way OCA's CI does and return findings as data.
 
     Use it after editing Python, XML, CSV or the manifest. Each finding has file:line, a
     severity ('error' fails CI, 'warning' informs) and a hint saying how to fix it. Fix the
     errors, then call it again: unchanged modules are answered from the cache instantly.
+    On a legacy repository, pass the CI's baseline or new_only to see only what is new.
     """
     chosen = one_or_many(module, modules, "module")
-    return await _run(app(ctx), chosen, list(checks) if checks else None, min_severity, limit)
+    checks_run: list[str] | None = list(checks) if checks else None
+    return await _run(app(ctx), chosen, checks_run, min_severity, limit, (baseline, new_only, base))
 
 
 async def check_module(
@@ -115,13 +172,17 @@ async def check_module(
     min_severity: Annotated[
         Severity, Field(description="Leave out findings below this severity ('info' keeps all).")
     ] = "info",
+    baseline: BaselineArg = None,
+    new_only: NewOnlyArg = False,
+    base: BaseArg = None,
 ) -> LintResult:
     """Run every static check on one module: pylint-odoo, flake8, OCA's XML/CSV/PO checks
     and cross-file checks (data files listed and present, access rules for new models,
     models and xml ids reachable through the dependencies, constructs removed in the
-    project's Odoo series). No database needed. Call it before install_module.
+    project's Odoo series). No database needed. Call it before install_module. On a legacy
+    repository, pass the CI's baseline or new_only to see only what is new.
     """
-    return await _run(app(ctx), [module], None, min_severity, DEFAULT_LIMIT)
+    return await _run(app(ctx), [module], None, min_severity, DEFAULT_LIMIT, (baseline, new_only, base))
 
 
 TOOLS = (
@@ -156,12 +217,14 @@ def _select(ctx: AppContext, project: LintProject, names: list[str]) -> list[Add
     return project.select(targets)
 
 
-def _result(run: LintRun, series: str | None, min_severity: Severity, limit: int) -> LintResult:
+def _result(
+    run: LintRun, series: str | None, min_severity: Severity, limit: int, notes: list[str]
+) -> LintResult:
     findings = run.findings
     floor = SEVERITY_RANK[min_severity]
     kept = [f for f in findings if SEVERITY_RANK[f.severity] >= floor]
     kept.sort(key=lambda f: (f.module, f.path, -SEVERITY_RANK[f.severity], f.line or 0))
-    notes = []
+    notes = list(notes)
     if len(kept) < len(findings):
         notes.append(f"{len(findings) - len(kept)} finding(s) below {min_severity} left out")
     if len(kept) > limit:

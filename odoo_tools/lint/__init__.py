@@ -6,11 +6,13 @@ Public API:
   (``.select(targets)`` -> addons, ``.series``, ``.addon_set``);
 - ``lint_addons(project, addons, checks=None, cache=..., digests=..., jobs=None,
   on_progress=None) -> LintRun`` (async) and ``lint_addons_sync``; ``CHECKS``;
-- ``LintCache(directory)``, ``FileDigests()``; ``summarize(findings)``.
+- ``LintCache(directory)``, ``FileDigests()``; ``summarize(findings)``;
+- ``adopt(project, findings, AdoptionOptions(...)) -> Adopted``: baseline and new-only.
 """
 
 from __future__ import annotations
 
+from odoo_tools.lint._adoption import Adopted, AdoptionOptions, adopt
 from odoo_tools.lint._baseline import (
     LineReader,
     on_changed_lines,
@@ -34,12 +36,15 @@ __all__ = [
     "DEFAULT_PYLINTRC",
     "DEFAULT_PYLINTRC_MANDATORY",
     "SEARCH_DEPTH",
+    "Adopted",
+    "AdoptionOptions",
     "FileDigests",
     "LineReader",
     "LintCache",
     "LintProject",
     "LintRun",
     "Summary",
+    "adopt",
     "changed_files",
     "changed_lines",
     "changed_modules",

@@ -6,8 +6,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import git
 import pytest
 from mcp import Client
+
+from tests.lint.conftest import run_cli
+from tests.lint.test_adoption import OLD
+from tests.lint.test_static_checks import _module
 
 pytestmark = pytest.mark.anyio
 
@@ -73,3 +78,67 @@ async def test_paths_outside_the_sandbox_and_unknown_modules_are_errors(
         assert unknown.is_error and "list_modules" in unknown.content[0].text  # type: ignore[union-attr]
         bad_check = await client.call_tool("lint_module", {"modules": "library_base", "checks": ["eslint"]})
         assert bad_check.is_error
+
+
+def _legacy_repo(root: Path) -> Path:
+    """A git repository whose addons root is its top: one module with a known problem, committed,
+    and a baseline recorded by ``check`` (as CI does once when adopting the gate)."""
+    _module(root, "shop", ["base"], [], {"models.py": OLD})
+    (root / "shop" / "__init__.py").write_text("from . import models\n", encoding="utf-8")
+    repo = git.Repo.init(root)
+    repo.git.add(A=True)
+    repo.git.commit(m="old", author="t <t@e>", env={"GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@e"})
+    result = run_cli(["check", "--baseline", "baseline.json"], root, root.parent / "cache")
+    assert result.returncode == 0 and (root / "baseline.json").is_file(), result.stdout + result.stderr
+    models = root / "shop" / "models.py"  # lines added above the known problem, a new one below
+    text = models.read_text().replace("class A", "# a comment\n# another\n\n\nclass A")
+    models.write_text(text + "\n    def b(self):\n        return undefined_b\n")
+    return root
+
+
+def _error_lines(result: Any) -> list[int]:
+    data = result.structured_content
+    assert not result.is_error and data is not None, result.content
+    return sorted(f["line"] for f in data["findings"] if f["severity"] == "error")
+
+
+async def test_lint_tools_take_the_ci_baseline_and_new_only(
+    server_for: Callable[..., Any], tmp_path: Path
+) -> None:
+    """The same adoption as check --baseline / --new-only --base: only what is new is returned."""
+    root = _legacy_repo(tmp_path / "repo")
+    async with Client(server_for(root)) as client:
+        everything = await client.call_tool("lint_module", {"module": "shop", "checks": ["flake8"]})
+        known_hidden = await client.call_tool(
+            "lint_module", {"module": "shop", "checks": ["flake8"], "baseline": "baseline.json"}
+        )
+        checked = await client.call_tool(
+            "check_module", {"module": "shop", "baseline": "baseline.json", "min_severity": "error"}
+        )
+        changed = await client.call_tool(
+            "lint_module", {"module": "shop", "checks": ["flake8"], "new_only": True, "base": "HEAD"}
+        )
+    assert _error_lines(everything) == [12, 15]
+    assert _error_lines(known_hidden) == [15] and known_hidden.structured_content["passed"] is False  # type: ignore[index]
+    note = known_hidden.structured_content["note"]  # type: ignore[index]
+    assert "baseline.json:" in note and "known finding(s) hidden" in note and ": 0 known" not in note
+    assert _error_lines(checked) == [15]
+    assert _error_lines(changed) == [15] and "new-only:" in changed.structured_content["note"]  # type: ignore[index]
+
+
+async def test_lint_adoption_bad_input_is_a_clear_error(
+    server_for: Callable[..., Any], tmp_path: Path
+) -> None:
+    root = _legacy_repo(tmp_path / "repo")
+    (tmp_path / "outside.json").write_text((root / "baseline.json").read_text())
+    async with Client(server_for(root)) as client:
+        missing = await client.call_tool("lint_module", {"module": "shop", "baseline": "nope.json"})
+        outside = await client.call_tool("check_module", {"module": "shop", "baseline": "../outside.json"})
+        lone_base = await client.call_tool("lint_module", {"module": "shop", "base": "HEAD"})
+        bad_base = await client.call_tool(
+            "lint_module", {"module": "shop", "checks": ["flake8"], "new_only": True, "base": "no-such-ref"}
+        )
+    assert missing.is_error and "assista-odoo check --baseline" in missing.content[0].text  # type: ignore[union-attr]
+    assert outside.is_error
+    assert lone_base.is_error and "new_only" in lone_base.content[0].text  # type: ignore[union-attr]
+    assert bad_base.is_error and "no-such-ref" in bad_base.content[0].text  # type: ignore[union-attr]

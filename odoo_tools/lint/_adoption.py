@@ -1,0 +1,80 @@
+"""Adopting the gate on an existing repository, in one place for ``check`` and the MCP tools:
+``new_only`` keeps the findings on lines changed since a git base, ``baseline`` hides the known
+ones; each says in a note what it hid."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from odoo_tools.errors import NotFound
+from odoo_tools.findings import Finding
+from odoo_tools.lint._baseline import (
+    LineReader,
+    on_changed_lines,
+    read_baseline,
+    without_known,
+    write_baseline,
+)
+from odoo_tools.lint._changes import changed_lines
+from odoo_tools.lint._project import LintProject
+
+
+@dataclass(frozen=True)
+class AdoptionOptions:
+    baseline: Path | None = None  # known findings (fingerprints)
+    update_baseline: bool = False  # rewrite ``baseline`` with today's findings
+    write_missing: bool = True  # a baseline that does not exist yet is written (check's first run)
+    new_only: bool = False  # only findings on lines changed since ``base``
+    base: str | None = None  # git base for ``new_only`` (None: origin/HEAD, main...)
+    repositories: Sequence[Path] = ()  # where to look for the git repositories (``new_only``)
+
+
+@dataclass
+class Adopted:
+    findings: list[Finding]
+    notes: list[str] = field(default_factory=list)
+
+
+def adopt(project: LintProject, findings: list[Finding], options: AdoptionOptions) -> Adopted:
+    """What is left to report once ``options`` applied, with a note on what was hidden."""
+    where = absolute_path(project)
+    notes: list[str] = []
+    if options.new_only:
+        changed: dict[Path, set[int] | None] = {}
+        for start in dict.fromkeys(options.repositories or (Path.cwd(),)):
+            changed.update(changed_lines(start, options.base))
+        kept = on_changed_lines(findings, changed, where)
+        notes.append(
+            f"new-only: {kept.hidden} finding(s) on lines unchanged since {options.base or 'the base'} hidden"
+        )
+        findings = kept.findings
+    path = options.baseline
+    if path is None:
+        return Adopted(findings, notes)
+    reader = LineReader(where)
+    if options.update_baseline or (options.write_missing and not path.exists()):
+        count = write_baseline(path, findings, reader)
+        notes.append(
+            f"baseline {path} written with {count} known finding(s); later runs fail only on new ones"
+        )
+        return Adopted([], notes)
+    if not path.exists():
+        raise NotFound(
+            f"The baseline {path} does not exist.",
+            "Record it once: assista-odoo check --baseline FILE --update-baseline.",
+        )
+    kept = without_known(findings, read_baseline(path), reader)
+    notes.append(f"baseline {path}: {kept.hidden} known finding(s) hidden")
+    return Adopted(kept.findings, notes)
+
+
+def absolute_path(project: LintProject) -> Callable[[Finding], Path]:
+    """Where a finding's file is on disk (findings hold addons-root-relative paths)."""
+
+    def where(finding: Finding) -> Path:
+        addon = project.addon_set.addons.get(finding.module)
+        return addon.root / finding.path if addon is not None else Path(finding.path)
+
+    return where
