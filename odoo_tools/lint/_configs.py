@@ -50,6 +50,7 @@ class LintConfig:
     used: tuple[str, ...] = field(default=())  # the project files this configuration came from
     # Sources whose tool we run in a newer version than the repository pins: (source, pinned, ours).
     drift: tuple[tuple[str, str, str], ...] = ()
+    hooks_pin: str | None = None  # the oca-odoo-pre-commit-hooks rev the pre-commit pins, if any
 
     @functools.cached_property
     def mandatory_messages(self) -> frozenset[str] | None:
@@ -101,6 +102,7 @@ def config_for_root(root: Path, profile: str | None = None) -> LintConfig:
         ignored=(pylintrc.ignored if pylintrc else ()) + (safe_flake.ignored if safe_flake else ()),
         used=tuple(dict.fromkeys(used)),
         drift=_drift(pre_commit.pins),
+        hooks_pin=pre_commit.pins.get("oca-hooks"),
     )
 
 
@@ -124,6 +126,11 @@ def _drift(pins: dict[str, str]) -> tuple[tuple[str, str, str], ...]:
         if pinned is not None and pinned < (_version(ours) or ()):
             drift.append((source, rev.lstrip("v"), ours))
     return tuple(drift)
+
+
+def release(text: str) -> tuple[int, ...] | None:
+    """``"v0.0.25"`` -> (0, 0, 25); a rev that is not a version (a commit) -> None."""
+    return _version(text)
 
 
 def _version(text: str) -> tuple[int, ...] | None:

@@ -12,9 +12,12 @@ Our static checks grade themselves the same way in both profiles.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
+from odoo_tools.addons import series_major
 from odoo_tools.findings import SEVERITY_RANK, Finding, Severity
+from odoo_tools.lint._configs import LintConfig, release
 from odoo_tools.lint._imports import loaded_by_odoo
 from odoo_tools.lint._sql_ids import ids_only
 
@@ -50,15 +53,66 @@ HOOK_STYLE = frozenset(
 
 UNDEFINED_NAME = frozenset({("pylint", "E0602"), ("flake8", "F821"), ("ruff", "F821")})
 
+# The oca-odoo-pre-commit-hooks release that brought each check (read from the hooks' git tags;
+# a check not listed is in every release a repository pins, 0.0.7 on). A repository whose CI runs
+# an older release never sees the check: there it is an info, never a warning or an error.
+HOOK_CHECK_SINCE: dict[str, tuple[int, ...]] = {
+    "po-pretty-format": (0, 0, 26),
+    "xml-oe-structure-missing-id": (0, 0, 26),
+    "po-duplicate-model-definition": (0, 0, 29),
+    "xml-duplicate-template-id": (0, 0, 29),
+    "xml-record-missing-id": (0, 0, 29),
+    "file-not-used": (0, 1, 2),
+    "xml-deprecated-oe-chatter": (0, 1, 2),
+    "xml-header-missing": (0, 1, 8),
+    "xml-header-wrong": (0, 1, 8),
+    "prefer-readme-rst": (0, 2, 4),
+    "xml-field-bool-without-eval": (0, 2, 5),
+    "xml-field-numeric-without-eval": (0, 2, 5),
+    "xml-deprecated-qweb-directive-15": (0, 2, 17),  # t-esc/t-raw -> t-out
+    "weblate-component-too-long": (0, 2, 18),
+    "xml-tag-position": (0, 2, 23),  # after 0.2.22, at the latest in 0.2.27 (ours)
+    "xml-deprecated-res-groups-category-id": (0, 2, 23),
+}
+# What OCA's repository template pins (a repository without its own pin follows the template).
+TEMPLATE_HOOKS_RELEASE = {"18.0": (0, 0, 33), "19.0": (0, 1, 7)}
+TEMPLATE_HOOKS_RELEASE_BEFORE_18 = (0, 0, 25)
+
+
+@dataclass(frozen=True)
+class HooksRelease:
+    """The oca-odoo-pre-commit-hooks release a repository's CI runs, and who says so."""
+
+    version: tuple[int, ...]
+    who: str  # "the repository's pre-commit pins" / "OCA's repository template for 17.0 pins"
+
+
+def hooks_ci_release(config: LintConfig, series: str | None) -> HooksRelease | None:
+    """The repository's pre-commit pin, else OCA's template's for the series; None when unknown
+    (a commit pin, or a series after 19.0)."""
+    if config.hooks_pin is not None:
+        version = release(config.hooks_pin)
+        return HooksRelease(version, "the repository's pre-commit pins") if version else None
+    major = series_major(series)
+    if major is None:
+        return None
+    version = TEMPLATE_HOOKS_RELEASE_BEFORE_18 if major < 18 else TEMPLATE_HOOKS_RELEASE.get(f"{major}.0")
+    return HooksRelease(version, f"OCA's repository template for {major}.0 pins") if version else None
+
 
 def regrade(
-    findings: list[Finding], oca: bool, module_dir: Path | None = None, drift: frozenset[str] = frozenset()
+    findings: list[Finding],
+    oca: bool,
+    module_dir: Path | None = None,
+    drift: frozenset[str] = frozenset(),
+    hooks: HooksRelease | None = None,
 ) -> list[Finding]:
     """``findings`` as graded by the adapters (OCA's way), in the chosen grading. OCA's grading
     keeps pylint's and flake8's verdicts but grades OCA's hooks like the default does: the hooks
     we pin have checks (XML header style...) the versions OCA repositories pin never had. Nor does
     it fail on a message of a tool the repository pins older (``drift``) unless the message breaks
-    something: the rule may not exist, or be narrower, in the pinned version."""
+    something: the rule may not exist, or be narrower, in the pinned version. A hooks check newer
+    than ``hooks`` (the release the repository's CI runs) is an info in both gradings."""
     out = []
     for finding in findings:
         if oca and finding.source != "oca-hooks" and finding.source not in drift:
@@ -68,6 +122,13 @@ def regrade(
         if oca and SEVERITY_RANK[finding.severity] < SEVERITY_RANK[severity]:
             severity = finding.severity  # never stricter than OCA's own verdict
         update: dict[str, object] = {"severity": severity}
+        since = HOOK_CHECK_SINCE.get(finding.code) if finding.source == "oca-hooks" else None
+        if since and hooks and hooks.version < since and severity != "info":
+            update["severity"] = "info"
+            update["message"] = finding.message + (
+                f" (a check of oca-odoo-pre-commit-hooks {_dotted(since)}+; {hooks.who} "
+                f"{_dotted(hooks.version)}, which does not report it)"
+            )
         if (finding.source, finding.code) in UNDEFINED_NAME and module_dir is not None and not oca:
             path = module_dir.parent / finding.path
             if not loaded_by_odoo(module_dir, path):
@@ -82,6 +143,10 @@ def regrade(
             )
         out.append(finding.model_copy(update=update))
     return out
+
+
+def _dotted(version: tuple[int, ...]) -> str:
+    return ".".join(str(part) for part in version)
 
 
 def _ids_only(finding: Finding, oca: bool, module_dir: Path | None) -> bool:

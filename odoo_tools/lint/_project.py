@@ -9,7 +9,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from odoo_tools.addons import Addon, AddonSet, ManifestCache, detect_series, discover_addons
+from odoo_tools.addons import (
+    Addon,
+    AddonSet,
+    ManifestCache,
+    detect_series,
+    discover_addons,
+    series_of_version,
+)
 from odoo_tools.errors import InvalidInput, NotFound
 from odoo_tools.findings import Finding
 from odoo_tools.lint._configs import LintConfig, config_for_root, config_note
@@ -46,6 +53,12 @@ class LintProject:
         if addon.root not in self._configs:
             self._configs[addon.root] = config_for_root(addon.root, self.profile)
         return self._configs[addon.root]
+
+    def series_of(self, addon: Addon) -> str | None:
+        """The series ``addon`` is written for: its manifest's version prefix ("16.0.1.0.0"), else
+        the project's (most manifests, or --odoo-series)."""
+        own = series_of_version(addon.manifest.version) if addon.manifest.parsed else None
+        return own or self.series
 
     def checkable(self) -> list[Addon]:
         """Every installable addon of the project's own (writable) roots, by name, plus those

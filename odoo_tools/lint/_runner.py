@@ -22,7 +22,7 @@ from odoo_tools.lint._common import ByModule, failure_for_all
 from odoo_tools.lint._configs import LintConfig
 from odoo_tools.lint._dedupe import drop_duplicates
 from odoo_tools.lint._flake8 import run_flake8
-from odoo_tools.lint._grading import regrade
+from odoo_tools.lint._grading import hooks_ci_release, regrade
 from odoo_tools.lint._oca_hooks import run_oca_hooks
 from odoo_tools.lint._project import LintProject
 from odoo_tools.lint._pylint import run_pylint
@@ -122,6 +122,7 @@ async def lint_addons(
             configs[name].oca_grading,
             project.addon_set.addons[name].path,
             frozenset(source for source, _, _ in configs[name].drift),
+            hooks_ci_release(configs[name], project.series_of(project.addon_set.addons[name])),
         )
     ]
     run.findings = sort_findings(drop_duplicates(everything, selected))

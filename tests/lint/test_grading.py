@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 from odoo_tools.findings import Finding
-from odoo_tools.lint._grading import default_severity, regrade
+from odoo_tools.lint._grading import HooksRelease, default_severity, regrade
 from tests.lint.conftest import run_cli
 from tests.lint.test_static_checks import XML_HEAD, _module, _static
 
@@ -125,3 +125,45 @@ def test_sql_formatted_with_record_ids_only_is_not_a_security_error(tmp_path: Pa
     found = json.loads(run_cli(args, tmp_path, tmp_path / "c").stdout)["findings"]
     graded = sorted((f["line"], f["severity"]) for f in found if f["symbol"] == "sql-injection")
     assert graded == [(9, "warning"), (12, "error")]
+
+
+QWEB = XML_HEAD + '<odoo>\n    <template id="t">\n        <span t-esc="o.name"/>\n    </template>\n</odoo>\n'
+
+
+def _t_esc(root: Path, pin: str | None) -> dict[str, str]:
+    """The t-esc finding of a 17.0 module, in a repository whose pre-commit pins the OCA hooks
+    at ``pin`` (None: no configuration at all)."""
+    _module(root / "addons", "shop", ["base"], ["views/t.xml"], {"views/t.xml": QWEB})
+    (root / ".git").mkdir()
+    if pin is not None:
+        (root / ".pre-commit-config.yaml").write_text(
+            "repos:\n  - repo: https://github.com/OCA/odoo-pre-commit-hooks\n"
+            f"    rev: {pin}\n    hooks:\n      - id: oca-checks-odoo-module\n",
+            encoding="utf-8",
+        )
+    args = ["check", "--addons-path", str(root / "addons"), "--checks", "oca-hooks", "--format", "json"]
+    result = run_cli(args, root, root / "cache")
+    findings = json.loads(result.stdout)["findings"]
+    (found,) = [f for f in findings if f["code"] == "xml-deprecated-qweb-directive-15"]
+    return {"severity": found["severity"], "message": found["message"], "line": found["line"]}
+
+
+def test_a_hooks_check_newer_than_the_ci_release_is_an_info(tmp_path: Path) -> None:
+    """t-esc -> t-out is a check of the hooks 0.2.17+: a repository whose CI runs 0.0.25 (OCA's
+    pin up to 17.0) never sees it, so it is no warning there; with no configuration, OCA's
+    template pin for the series decides; a repository pinning a release that has it gets it."""
+    pinned_old = _t_esc(tmp_path / "old", "v0.0.25")
+    assert pinned_old["severity"] == "info" and pinned_old["line"] == 4
+    assert "0.2.17+; the repository's pre-commit pins 0.0.25" in pinned_old["message"]
+    template = _t_esc(tmp_path / "none", None)
+    assert template["severity"] == "info" and "template for 17.0 pins 0.0.25" in template["message"]
+    assert _t_esc(tmp_path / "new", "v0.2.27")["severity"] == "warning"
+
+
+def test_hooks_release_grading_table() -> None:
+    t_esc = _f("oca-hooks", "xml-deprecated-qweb-directive-15")
+    old, new = HooksRelease((0, 0, 33), "pins"), HooksRelease((0, 2, 17), "pins")
+    assert [f.severity for f in regrade([t_esc], oca=True, hooks=old)] == ["info"]
+    assert [f.severity for f in regrade([t_esc], oca=False, hooks=new)] == ["warning"]
+    duplicate = _f("oca-hooks", "xml-duplicate-record-id")  # in every release: never lowered
+    assert [f.severity for f in regrade([duplicate], oca=False, hooks=old)] == ["error"]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from odoo_tools.addons import Addon, series_major, series_of_version
+from odoo_tools.addons import Addon, series_major
 from odoo_tools.findings import Finding
 from odoo_tools.lint._core import core_graph
 from odoo_tools.lint._static.context import StaticContext
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 def static_findings(project: LintProject, addon: Addon) -> list[Finding]:
     """Every static finding for ``addon``."""
     index = project.index()
-    core = None if project.addon_set.has_odoo_source else core_graph(_series_of(project, addon))
+    core = None if project.addon_set.has_odoo_source else core_graph(project.series_of(addon))
     ctx = StaticContext(
         addon,
         project.addon_set,
@@ -45,13 +45,6 @@ def static_findings(project: LintProject, addon: Addon) -> list[Finding]:
     found += check_refs(ctx, scans)
     found += check_removed(ctx, scans)
     return found
-
-
-def _series_of(project: LintProject, addon: Addon) -> str | None:
-    """The series whose core modules ``addon`` sees: its manifest's version prefix ("16.0.1.0.0"),
-    else the project's (most manifests, or --odoo-series)."""
-    own = series_of_version(addon.manifest.version) if addon.manifest.parsed else None
-    return own or project.series
 
 
 def _module_findings(project: LintProject, ctx: StaticContext) -> list[Finding]:
