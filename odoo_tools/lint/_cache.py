@@ -1,14 +1,17 @@
 """Findings cached by content: one entry per (module, check), under ``<cache_dir>/lint/``.
 
 The key covers the module's files (names and contents), the checker's versions, the
-configuration files and the Odoo series, so an untouched module is answered from disk and a
-touched one is re-checked. File digests come from ``odoo_tools.storage.FileDigests`` (kept per
+configuration files, the Odoo series and our own checking code (``code_digest``: every file of
+the ``odoo_tools`` package, so a fixed check never answers from a stale entry and nobody has to
+remember to bump a version), so an untouched module is answered from disk and a touched one is
+re-checked. File digests come from ``odoo_tools.storage.FileDigests`` (kept per
 (mtime_ns, size), bounded), so a long-lived server does not re-read unchanged files.
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import json
 import os
@@ -27,13 +30,26 @@ _FINDINGS = TypeAdapter(list[Finding])
 _TOOLS: tuple[str, ...] = ("pylint", "pylint-odoo", "astroid", "flake8", "pycodestyle", "pyflakes")
 _TOOLS += ("mccabe", "oca-odoo-pre-commit-hooks", "ruff", "assista-odoo")
 
+# Whatever produces findings lives in this package (lint, addons, index, findings...): its files
+# are part of every key.
+CODE_ROOT = Path(__file__).resolve().parent.parent
 
-# Bump when what a check reports for the same files changes (a cached answer would be stale).
-FINDINGS_VERSION = 5
+
+@functools.cache
+def code_digest(root: Path = CODE_ROOT) -> str:
+    """One digest over the names and contents of every file of our checking code (``.py`` and
+    data such as bundled rc files and core-module lists); read once per process (~1 MB)."""
+    digest = hashlib.sha256()
+    for path in _files(root):
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0")
+        digest.update(hashlib.sha256(path.read_bytes()).digest())
+    return digest.hexdigest()
 
 
+@functools.cache
 def tool_versions() -> str:
-    versions = [f"findings={FINDINGS_VERSION}"]
+    """The pinned linters' versions and our code's digest: a change to either re-checks."""
+    versions = [f"code={code_digest()}"]
     for name in _TOOLS:
         try:
             versions.append(f"{name}={metadata.version(name)}")
