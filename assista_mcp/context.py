@@ -13,6 +13,7 @@ import logging
 import threading
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from dataclasses import replace
 from typing import Any, Generic, TypeVar
 
 import anyio
@@ -90,7 +91,8 @@ class AppContext:
         self.workspace: Workspace = settings.workspace()
         _finish_interrupted_writes(self.workspace)
         self._index = Lazy(lambda: build_index(settings))
-        self._runner = Lazy(lambda: OdooRunner(runner_config(settings)))
+        # long-lived: the warm worker pays off from the second validation of a template on
+        self._runner = Lazy(lambda: OdooRunner(replace(runner_config(settings), warm=settings.warm_worker)))
         self._lint_digests = Lazy(FileDigests)
         self._manifests = Lazy(ManifestCache)
         self._connections = 0
@@ -134,6 +136,7 @@ class AppContext:
         runner = self._runner.drop()
         if runner is not None:
             await anyio.to_thread.run_sync(runner.wait_idle)
+            runner.close()
 
 
 Ctx = Context[AppContext, Any]

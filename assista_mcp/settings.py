@@ -117,6 +117,11 @@ class Settings(BaseModel):
     ] = 600.0
     no_cache: bool = Field(default=False, description="Odoo runs start from an empty database")
     keep_db: bool = Field(default=False, description="Keep the database of each Odoo run")
+    warm_worker: bool = Field(
+        default=True,
+        description="The server (serve, run, chat) forks odoo-bin from a warm worker that imported Odoo "
+        "once; false: a cold odoo-bin per run. One-shot commands (check, odoo install) always run cold",
+    )
     db_prefix: Annotated[str, TRUSTED] = Field(
         default="assista_", description="Prefix of every database we create"
     )

@@ -81,8 +81,8 @@ async def run_process(
     err: list[str] = []
     assert proc.stdout is not None and proc.stderr is not None
     readers = asyncio.gather(
-        _pump(proc.stdout, out, on_stdout_line),
-        _pump(proc.stderr, err, on_stderr_line),
+        pump_lines(proc.stdout, out, on_stdout_line),
+        pump_lines(proc.stderr, err, on_stderr_line),
         _feed(proc, stdin_data),
     )
     timed_out = False
@@ -124,8 +124,8 @@ def run_process_sync(argv: Sequence[str], **kwargs: object) -> ProcessResult:
     return asyncio.run(run_process(argv, **kwargs))  # type: ignore[arg-type]
 
 
-async def _pump(stream: asyncio.StreamReader, sink: list[str], callback: LineCallback | None) -> None:
-    """Collect output and hand complete lines to ``callback``.
+async def pump_lines(stream: asyncio.StreamReader, sink: list[str], callback: LineCallback | None) -> None:
+    """Collect output and hand complete lines to ``callback`` (also used for a warm odoo-bin's log).
 
     Reads fixed-size chunks and splits lines itself: ``readline`` fails on lines longer than the
     stream's buffer limit (64 KiB), and a child may print a longer one (JSON, a huge traceback).

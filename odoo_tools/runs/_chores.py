@@ -9,7 +9,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from odoo_tools.runs._result import Action
+from odoo_tools.runs._result import Action, WarmUse
+from odoo_tools.runs._warm import WarmWorker
 
 ProgressFn = Callable[[int, int, str], None]
 log = logging.getLogger("odoo_tools.runs._validate")
@@ -27,6 +28,8 @@ class RunState:
     on_progress: ProgressFn | None
     log_parts: list[str] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)
+    worker: WarmWorker | None = None  # the warm worker for the modules' runs, if any
+    warm: WarmUse = field(default_factory=WarmUse)
 
     def spent(self, phase: str, since: float) -> None:
         self.timings[phase] = round(self.timings.get(phase, 0.0) + time.monotonic() - since, 3)
@@ -34,6 +37,12 @@ class RunState:
     def progress(self, k: int, n: int, message: str) -> None:
         if self.on_progress is not None:
             self.on_progress(k, n, message)
+
+    def fall_back(self, why: str) -> None:
+        """The warm worker failed this validation: the rest runs cold, and the log says why."""
+        self.worker = None
+        self.warm = WarmUse(status="cold", note=why)
+        self.log_parts.append(f"# assista-odoo: {why}\n")
 
     def write_log(self, log_dir: Path) -> Path:
         """The run's whole log in ``log_dir``, keeping the newest KEEP_LOGS logs."""

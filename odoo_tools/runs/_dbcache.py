@@ -231,6 +231,9 @@ class TemplateCache:
         except (OSError, ValueError):
             return None
 
+    def record(self, template: str) -> TemplateInfo | None:  # None: absent or unreadable
+        return self._read_meta(template)
+
     def _touch(self, template: str) -> None:
         info = self._read_meta(template)
         if info is not None:

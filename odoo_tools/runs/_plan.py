@@ -39,6 +39,7 @@ class RunnerConfig:
     background_drop: bool = True  # drop a finished run's database after answering
     base_env: Mapping[str, str] | None = None  # default: our environment (filtered for the child)
     extra_env: Mapping[str, str] = field(default_factory=dict)  # passed to odoo-bin as given
+    warm: bool = False  # fork odoo-bin from a warm worker (see _warm): for long-lived processes
 
 
 def check_modules(modules: Sequence[str], action: str = "install") -> list[str]:

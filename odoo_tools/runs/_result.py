@@ -11,6 +11,7 @@ from pydantic import BaseModel, Field
 
 from odoo_tools.findings import Finding
 from odoo_tools.odoo_log import OdooLogReport, TestCounts, TestResult, kinds
+from odoo_tools.runs._odoo_bin import OdooRun
 
 Action = Literal["install", "upgrade", "test"]
 NOT_INSTALLED = "not-installed"
@@ -40,6 +41,17 @@ class TemplateUse(BaseModel):
     )
 
 
+class WarmUse(BaseModel):
+    status: Literal["off", "warm", "cold"] = Field(
+        default="off",
+        description="warm: the modules' odoo-bin runs were forks of the warm worker (Odoo already "
+        "imported); cold: a fresh odoo-bin although the worker is on (note says why); off: not used",
+    )
+    note: str = Field(
+        default="", description="Why it was cold although on, or that the worker was (re)started and why"
+    )
+
+
 class ValidationResult(BaseModel):
     """The answer of install_module / upgrade_module / test_module (one or several modules)."""
 
@@ -63,6 +75,7 @@ class ValidationResult(BaseModel):
         "(building it), odoo (the runs), cleanup (drop); the rest is our own bookkeeping",
     )
     timed_out: bool = False
+    warm: WarmUse = Field(default_factory=WarmUse, description="Whether the warm worker ran odoo-bin")
 
 
 def judge(
@@ -98,6 +111,33 @@ def judge(
         hint = "Read the log tail in the traceback field, or the raw log."
         findings.append(_finding(ODOO_EXIT, "", f"odoo-bin exited with code {exit_code}.", log, hint))
     return outcomes, findings
+
+
+def answer(
+    action: Action, modules: Sequence[str], states: dict[str, str], last: tuple[OdooRun, OdooLogReport],
+    odoo_version: str, template: TemplateUse, upgraded: Sequence[str],
+) -> ValidationResult:  # fmt: skip
+    """The answer of a run of the modules themselves: the database's states, the last run's log."""
+    odoo_run, report = last
+    outcomes, findings = judge(
+        action, modules, states, report, exit_code=odoo_run.returncode, timed_out=odoo_run.timed_out,
+        log=odoo_run.log, upgraded=upgraded,
+    )  # fmt: skip
+    ok = is_ok(outcomes, findings, report.tests)
+    return ValidationResult(
+        action=action,
+        ok=ok,
+        summary=summarize(action, ok, outcomes, findings, report.tests),
+        modules=outcomes,
+        findings=findings,
+        tests=report.tests,
+        tests_total=report.tests_total,
+        duration_seconds=0.0,
+        odoo_version=odoo_version,
+        template=template,
+        exit_code=odoo_run.returncode,
+        timed_out=odoo_run.timed_out,
+    )
 
 
 def is_ok(

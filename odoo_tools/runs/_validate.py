@@ -44,12 +44,11 @@ from odoo_tools.runs._result import (
     Action,
     TemplateUse,
     ValidationResult,
+    answer,
     dependency_failure,
-    is_ok,
-    judge,
     not_run,
-    summarize,
 )
+from odoo_tools.runs._warm_runs import WarmCrashed, WarmRuns
 
 __all__ = ["OdooRunner", "RunnerConfig"]
 
@@ -70,6 +69,12 @@ class OdooRunner:
         self._odoo: OdooBin | None = None
         self._core: AddonSet | None = None
         self._chores = Chores()
+        self._warm = WarmRuns(self.log_dir) if config.warm else None
+
+    def close(self) -> None:
+        """End the warm worker, if any (it also ends by itself when our process does)."""
+        if self._warm is not None:
+            self._warm.close()
 
     async def odoo(self) -> OdooBin:
         if self._odoo is None:
@@ -104,7 +109,12 @@ class OdooRunner:
         async with self.pg.async_advisory_lock(RUN_LOCK_PREFIX + run.database):  # "in use" for prune
             finished = False
             try:
-                result = await self._validate(run, odoo, addons, use_cache)
+                try:
+                    result = await self._validate(run, odoo, addons, use_cache)
+                except WarmCrashed as crash:  # said, then the whole validation again, cold
+                    self.cache.drop_database(run.database)
+                    run.fall_back(f"{crash}; validated again with a cold odoo-bin")
+                    result = await self._validate(run, odoo, addons, use_cache)
                 finished = True
             finally:
                 cleanup = time.monotonic()
@@ -119,6 +129,7 @@ class OdooRunner:
         result.duration_seconds = round(time.monotonic() - started, 3)
         result.timings = run.timings
         result.log_path = str(log_path)
+        result.warm = run.warm
         kept = keep and result.template.status != "build_failed"  # no clone was ever made
         result.database = run.database if kept else ""
         return result
@@ -141,6 +152,8 @@ class OdooRunner:
         template = await self._prepare_database(run, odoo, addons, use_cache)
         if template.status == "build_failed":
             return self._dependency_failure(run, odoo, template)
+        if self._warm is not None and run.warm.status == "off" and template.name:
+            self._pick_worker(run, odoo, addons, template.name)
         if run.action == "upgrade":
             first = await self._odoo_run(run, odoo, RunSpec(run.database, install=run.modules, demo=run.demo))
             if not all(s == "installed" for s in self._states(run).values()):
@@ -150,6 +163,13 @@ class OdooRunner:
         if spec.test_modules and last[1].port_busy:  # another process took the port meanwhile
             last = await self._odoo_run(run, odoo, self._target_spec(run))
         return self._result(run, odoo, template, last, upgraded=last[1].loaded_modules)
+
+    def _pick_worker(self, run: RunState, odoo: OdooBin, addons: AddonSet, template: str) -> None:
+        assert self._warm is not None and self._core is not None
+        argv = build_argv(odoo, RunSpec(run.database), addons_paths=self.config.addons_paths,
+                          data_dir=self.cache.data_dir, pg=self.config.pg)  # fmt: skip
+        record, core = self.cache.record(template), list(self._core.addons)
+        run.worker, run.warm = self._warm.worker_for(odoo, argv, self._env(), record, addons, core)
 
     def _target_spec(self, run: RunState) -> RunSpec:
         if run.action == "upgrade":
@@ -216,8 +236,6 @@ class OdooRunner:
         argv = build_argv(
             odoo, spec, addons_paths=self.config.addons_paths, data_dir=self.cache.data_dir, pg=self.config.pg
         )
-        env = child_env(self.config.pg, self.config.base_env or os.environ, self.cache.data_dir)
-        env.update(self.config.extra_env)
         tracker = ProgressTracker()
 
         def on_line(line: str) -> None:
@@ -229,51 +247,33 @@ class OdooRunner:
 
         run.log_parts.append(f"# assista-odoo {phase}: {' '.join(argv)}\n")
         since = time.monotonic()
-        odoo_run = await run_odoo(argv, env=env, timeout=self.config.timeout, on_line=on_line)
+        odoo_run = None
+        if run.worker is not None and self._warm is not None and phase != "template":
+            command = len(odoo.command())
+            odoo_run = await self._warm.run(run.worker, run.warm, argv, command, self.config.timeout, on_line)
+        if odoo_run is None:
+            odoo_run = await run_odoo(argv, env=self._env(), timeout=self.config.timeout, on_line=on_line)
         run.spent("odoo_template" if phase == "template" else "odoo", since)
         run.log_parts.append(odoo_run.log)
         run.log_parts.append(f"# exit_code={odoo_run.returncode} seconds={odoo_run.seconds:.2f}\n")
         report = parse_odoo_log(odoo_run.log, roots=self.config.addons_paths, modules=run.modules)
         return odoo_run, report
 
+    def _env(self) -> dict[str, str]:
+        env = child_env(self.config.pg, self.config.base_env or os.environ, self.cache.data_dir)
+        env.update(self.config.extra_env)
+        return env
+
     def _states(self, run: RunState) -> dict[str, str]:
         return self.pg.module_states(run.database, run.modules)
 
     # -- answers ---------------------------------------------------------------------------------
     def _result(
-        self,
-        run: RunState,
-        odoo: OdooBin,
-        template: TemplateUse,
-        last: tuple[OdooRun, OdooLogReport],
+        self, run: RunState, odoo: OdooBin, template: TemplateUse, last: tuple[OdooRun, OdooLogReport],
         upgraded: Sequence[str],
-    ) -> ValidationResult:
-        odoo_run, report = last
-        outcomes, findings = judge(
-            run.action,
-            run.modules,
-            self._states(run),
-            report,
-            exit_code=odoo_run.returncode,
-            timed_out=odoo_run.timed_out,
-            log=odoo_run.log,
-            upgraded=upgraded,
-        )
-        ok = is_ok(outcomes, findings, report.tests)
-        return ValidationResult(
-            action=run.action,
-            ok=ok,
-            summary=summarize(run.action, ok, outcomes, findings, report.tests),
-            modules=outcomes,
-            findings=findings,
-            tests=report.tests,
-            tests_total=report.tests_total,
-            duration_seconds=0.0,
-            odoo_version=odoo.version,
-            template=template,
-            exit_code=odoo_run.returncode,
-            timed_out=odoo_run.timed_out,
-        )
+    ) -> ValidationResult:  # fmt: skip
+        states = self._states(run)
+        return answer(run.action, run.modules, states, last, odoo.version, template, upgraded)
 
     def _dependency_failure(self, run: RunState, odoo: OdooBin, template: TemplateUse) -> ValidationResult:
         log = "".join(run.log_parts)
