@@ -28,7 +28,8 @@ def pip_odoo(tmp_path: Path) -> tuple[Path, str]:
         (site / "odoo" / "addons" / name / "__manifest__.py").write_text(manifest)
     (site / "odoo" / "__init__.py").write_text("raise SystemExit('never imported by us')\n")
     scripts = tmp_path / "bin"
-    shutil.copytree(STUB_ODOO_BIN.parent, scripts)  # the stand-in, named like pip's console script
+    # the stand-in, named like pip's console script (its own ``odoo`` package stays behind)
+    shutil.copytree(STUB_ODOO_BIN.parent, scripts, ignore=shutil.ignore_patterns("odoo"))
     (scripts / "odoo-bin").rename(scripts / "odoo")
     python = scripts / "python"
     python.write_text(f'#!/bin/sh\nPYTHONPATH={site} exec {sys.executable} "$@"\n')
