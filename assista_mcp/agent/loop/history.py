@@ -3,6 +3,11 @@
 The stored history (SessionStore) is never rewritten; condensing only changes the view sent to
 the model: ``[summary of messages[:cut]] + messages[cut:]``. Cuts fall only before a user or an
 assistant message, so a tool result is never separated from the call that asked for it.
+
+Every view is also ``paired``: providers refuse a tool result that does not directly follow the
+call it answers, and a call without a result (LiteLLM's Gemini route fails with "Missing
+corresponding tool call", Anthropic answers 400). The loop never writes such a history, but a
+stored one may hold it (two runs appending to one session, a plugin editing the messages).
 """
 
 from __future__ import annotations
@@ -24,12 +29,12 @@ class History:
 
     def view(self) -> list[dict[str, Any]]:
         if self.summary is None:
-            return list(self.messages)
+            return paired(self.messages)
         head: list[dict[str, Any]] = [{"role": "user", "content": SUMMARY_PREFIX + self.summary}]
         request = self._current_request()
         if request is not None and request < self.cut:
             head.append(self.messages[request])  # the task itself is kept word for word
-        return head + self.messages[self.cut :]
+        return paired(head + self.messages[self.cut :])
 
     def next_cut(self) -> int | None:
         """Where to condense up to next, or None when nothing more can be condensed."""
@@ -73,6 +78,29 @@ class History:
             if self.messages[index].get("role") == "user":
                 return index
         return None
+
+
+def paired(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``messages`` where each tool result directly follows the assistant message whose call it
+    answers, once, and each call has a result: a stray result is left out of what the model sees
+    (the stored history keeps it), a call without one is answered as not finished."""
+    out: list[dict[str, Any]] = []
+    waiting: list[str] = []  # calls of the last assistant message not answered yet, in order
+    in_results = False  # only tool results since that assistant message
+    for message in messages:
+        if message.get("role") == "tool":
+            call_id = message.get("tool_call_id")
+            if in_results and call_id in waiting:
+                waiting.remove(call_id)
+                out.append(message)
+            continue
+        out.extend(tool_message(call_id, INTERRUPTED) for call_id in waiting)
+        calls = message.get("tool_calls") if message.get("role") == "assistant" else None
+        waiting = [c.get("id") for c in calls or []]
+        in_results = bool(waiting)
+        out.append(message)
+    out.extend(tool_message(call_id, INTERRUPTED) for call_id in waiting)
+    return out
 
 
 def tool_message(call_id: str, text: str) -> dict[str, Any]:

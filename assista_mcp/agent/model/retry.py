@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Literal
 
+from assista_mcp.agent.model.provider_errors import provider_message
 from assista_mcp.redaction import redact
 
 RETRYABLE_STATUS = frozenset({408, 409, 425, 429})
@@ -22,6 +23,9 @@ MAX_REASON_CHARS = 400
 # "litellm.RateLimitError: RateLimitError: OpenAIException - <what the provider said>"
 ERROR_PREFIX = re.compile(r"^(?:litellm\.)?[A-Z][A-Za-z]*(?::| -)\s+")
 FailureKind = Literal["retry", "context_window", "fatal"]
+# LiteLLM refuses, before sending, a history where a tool result does not answer a call of the
+# assistant message before it; it says so as a 500, which no retry can fix.
+UNPAIRED_TOOL_RESULT = "Missing corresponding tool call"
 
 
 @dataclass(frozen=True)
@@ -36,6 +40,14 @@ def classify(exc: BaseException) -> Failure:
     """Sort an exception raised while calling or streaming from a model."""
     status = _status_code(exc)
     detail = _describe(exc)
+    if UNPAIRED_TOOL_RESULT in str(exc):
+        return Failure(
+            "fatal",
+            "The conversation could not be sent: a tool result does not follow the tool call it "
+            "answers (a fault in assista-odoo's history, not in the provider)",
+            "Continue in a new session (run without --continue/--session) and report this with "
+            "`assista-odoo sessions export`.",
+        )
     if _is_context_window(exc):
         return Failure("context_window", f"The conversation no longer fits the model's context: {detail}")
     if _is_timeout(exc) or _is_timeout(getattr(exc, "original_exception", None)):
@@ -148,8 +160,10 @@ def _is_transient(exc: BaseException) -> bool:
 
 
 def _describe(exc: BaseException) -> str:
-    """The provider's own words: LiteLLM's stacked class-name prefixes and repeats removed."""
-    text = " ".join(str(exc).split()).split(" Original exception:")[0]
+    """The provider's own words: the message of its JSON error body when there is one, else the
+    text with LiteLLM's stacked class-name prefixes, tracebacks and repeats removed."""
+    raw = str(exc).split("Traceback (most recent call last)")[0]
+    text = provider_message(raw) or " ".join(raw.split()).split(" Original exception:")[0]
     while match := ERROR_PREFIX.match(text):
         text = text[match.end() :]
     text = redact(text or type(exc).__name__)
