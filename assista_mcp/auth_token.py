@@ -44,6 +44,15 @@ def resolve_token(home: Path, token_file: Path | None, env_value: str | None) ->
     return AuthToken(_checked(_load_or_create(path), str(path)), str(path))
 
 
+def existing_default_token(home: Path) -> AuthToken | None:
+    """The token a local server generated under ``home``, or None when there is none (a client
+    never creates it: a server without the file was started with another token, or none)."""
+    path = default_token_path(home)
+    if not path.exists():
+        return None
+    return AuthToken(_checked(_read_private(path), str(path)), str(path))
+
+
 def _checked(token: str, source: str) -> str:
     if len(token) < MIN_LENGTH or any(c.isspace() or not c.isprintable() for c in token):
         raise ConfigError(

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 from datetime import datetime
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import anyio
@@ -70,6 +71,13 @@ def _add_agent_flags(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--mcp-server", action="append", default=[], metavar="[NAME=]CMD", help="stdio server")
     group.add_argument("--mcp-url", action="append", default=[], metavar="[NAME=]URL", help="HTTP server")
     group.add_argument(
+        "--auth-token-file",
+        type=Path,
+        metavar="FILE",
+        help="bearer token for --mcp-url servers (default: ASSISTA_AUTH_TOKEN, else for a loopback "
+        "URL the token file `serve --transport http` made in the data folder)",
+    )
+    group.add_argument(
         "--read-only-tool",
         action="append",
         default=[],
@@ -125,6 +133,7 @@ def _options(args: argparse.Namespace) -> AgentOptions:
         events_jsonl=args.events == "jsonl",
         mcp_servers=args.mcp_server,
         mcp_urls=args.mcp_url,
+        auth_token_file=args.auth_token_file,
         read_only_tools=args.read_only_tool,
         safety=SafetyOptions(
             plugins=args.plugin,

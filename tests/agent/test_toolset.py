@@ -115,7 +115,7 @@ async def test_streamable_http_server_by_url(tmp_path: Path, addons: Path) -> No
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    # --no-auth: --mcp-url has no way to send a bearer token yet (loopback, test-only server)
+    # --no-auth: this one is about the transport; test_mcp_url_auth.py sends the bearer token
     argv = [sys.executable, "-m", "assista_mcp", "serve", "--transport", "http", "--port", str(port)]
     argv.append("--no-auth")
     proc = await anyio.open_process([*argv, "--addons-path", str(addons)], stderr=subprocess.DEVNULL)

@@ -16,19 +16,27 @@ from __future__ import annotations
 import json
 import re
 import shlex
-from collections.abc import Sequence
+import sys
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from typing import Any
 from urllib.parse import urlsplit
 
+if sys.version_info < (3, 11):  # pragma: no cover
+    from exceptiongroup import BaseExceptionGroup
+
+import httpx2
 import jsonschema  # type: ignore[import-untyped]
 from mcp import Client
+from mcp.client import Transport
 from mcp.client.stdio import StdioServerParameters
+from mcp.client.streamable_http import streamable_http_client
 from mcp.server.mcpserver import MCPServer
 from mcp.types import CallToolResult, TextContent, Tool
 
+from assista_mcp.auth_token import AuthToken
 from assista_mcp.effects import TOOLS, Effect
 from assista_mcp.server import build_server
 from assista_mcp.settings import Settings
@@ -41,6 +49,7 @@ _NAMED = re.compile(r"^([A-Za-z][A-Za-z0-9_-]{0,30})=(.+)$", re.DOTALL)
 _UNSAFE = re.compile(r"[^A-Za-z0-9_-]+")
 
 ServerTarget = MCPServer | StdioServerParameters | str
+HTTP_TIMEOUT, HTTP_READ_TIMEOUT = 30.0, 300.0  # the SDK's own defaults for streamable HTTP
 
 
 @dataclass(frozen=True)
@@ -48,6 +57,8 @@ class ServerSpec:
     name: str
     target: ServerTarget
     own: bool = False
+    # Sent with every HTTP request (the bearer token): kept out of repr, so out of any message.
+    headers: Mapping[str, str] = field(default_factory=dict, repr=False)
 
 
 @dataclass(frozen=True)
@@ -93,14 +104,18 @@ def stdio_spec(raw: str, taken: set[str]) -> ServerSpec:
     return ServerSpec(_unique(base, taken), StdioServerParameters(command=argv[0], args=argv[1:]))
 
 
-def url_spec(raw: str, taken: set[str]) -> ServerSpec:
-    """``[NAME=]URL`` -> a streamable HTTP server spec."""
+def url_spec(
+    raw: str, taken: set[str], token_for: Callable[[str], AuthToken | None] | None = None
+) -> ServerSpec:
+    """``[NAME=]URL`` -> a streamable HTTP server spec, sending ``token_for(URL)`` as a bearer token."""
     name, url = _split_name(raw)
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise InvalidInput(f"--mcp-url {url!r} is not an http(s) URL.", "Example: http://127.0.0.1:8765/mcp")
     base = name or _UNSAFE.sub("_", parts.hostname)
-    return ServerSpec(_unique(base, taken), url)
+    token = token_for(url) if token_for else None
+    headers = {"Authorization": f"Bearer {token.value}"} if token else {}
+    return ServerSpec(_unique(base, taken), url, headers=headers)
 
 
 def _split_name(raw: str) -> tuple[str, str]:
@@ -144,14 +159,27 @@ class Toolset:
     async def __aexit__(self, *exc: object) -> None:
         await self._stack.aclose()
 
+    async def _target(self, spec: ServerSpec) -> ServerTarget | Transport:
+        """A URL with headers gets its own HTTP client (the SDK's timeouts) carrying them."""
+        if not isinstance(spec.target, str) or not spec.headers:
+            return spec.target
+        timeout = httpx2.Timeout(HTTP_TIMEOUT, read=HTTP_READ_TIMEOUT)
+        http = await self._stack.enter_async_context(
+            httpx2.AsyncClient(headers=dict(spec.headers), timeout=timeout)
+        )
+        return streamable_http_client(spec.target, http_client=http)
+
     async def _connect(self, spec: ServerSpec, namespaced: bool) -> None:
         try:
-            client = await self._stack.enter_async_context(Client(spec.target))
+            client = await self._stack.enter_async_context(Client(await self._target(spec)))
             listed = await _list_all_tools(client)
         except Exception as exc:
+            cause = _innermost(exc)
             raise ConfigError(
-                f"Could not connect to MCP server {spec.name!r}: {type(exc).__name__}: {exc}.",
-                "Check the command or URL given with --mcp-server / --mcp-url.",
+                f"Could not connect to MCP server {spec.name!r}: {type(cause).__name__}: {cause}.",
+                "Check the command or URL given with --mcp-server / --mcp-url. An assista-odoo HTTP "
+                "server wants its bearer token: --auth-token-file FILE or ASSISTA_AUTH_TOKEN (for a "
+                "loopback URL, the token file in the data folder is read by itself).",
             ) from exc
         self._clients[spec.name] = client
         if client.instructions:
@@ -207,6 +235,13 @@ async def _list_all_tools(client: Client) -> list[Tool]:
         cursor = page.next_cursor
         if not cursor:
             return tools
+
+
+def _innermost(exc: BaseException) -> BaseException:
+    """The first leaf of task-group wrapping (the SDK's transports fail inside task groups)."""
+    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
+        exc = exc.exceptions[0]
+    return exc
 
 
 def _tool_info(spec: ServerSpec, tool: Tool, namespaced: bool, read_only_tools: Sequence[str]) -> ToolInfo:

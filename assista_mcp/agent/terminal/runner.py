@@ -12,6 +12,7 @@ import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 
 if sys.version_info < (3, 11):  # pragma: no cover
     from exceptiongroup import BaseExceptionGroup
@@ -26,10 +27,12 @@ from assista_mcp.agent.loop.protected import ProtectedPaths
 from assista_mcp.agent.loop.sessions import SessionInfo, SessionStore
 from assista_mcp.agent.loop.stdin_lines import StdinLines
 from assista_mcp.agent.loop.toolset import OWN_SERVER, ServerSpec, Toolset, own_spec, stdio_spec, url_spec
+from assista_mcp.agent.loop.url_auth import bearer_token
 from assista_mcp.agent.model.client import ModelClient
 from assista_mcp.agent.safety.safety_net import SafetyNet, SafetyOptions, report_printer
 from assista_mcp.agent.terminal.approval_prompt import terminal_prompter
 from assista_mcp.agent.terminal.render import ConsoleRenderer, JsonlRenderer
+from assista_mcp.auth_token import AuthToken
 from assista_mcp.settings import Settings
 from odoo_tools.errors import ConfigError, NotFound
 
@@ -42,6 +45,7 @@ class AgentOptions:
     events_jsonl: bool = False
     mcp_servers: list[str] = field(default_factory=list)
     mcp_urls: list[str] = field(default_factory=list)
+    auth_token_file: Path | None = None  # bearer token for --mcp-url servers (as serve's own flag)
     read_only_tools: list[str] = field(default_factory=list)  # foreign tools the user marked read-only
     interactive: bool | None = None  # None: a terminal on stdin decides
     hooks: object | None = None  # one more plugin object (see safety/plugins.py)
@@ -63,7 +67,13 @@ def server_specs(options: AgentOptions) -> list[ServerSpec]:
     with contextlib.redirect_stdout(sys.stderr):  # stdout may carry --events jsonl only
         specs = [own_spec(options.settings)]
     specs += [stdio_spec(raw, taken) for raw in options.mcp_servers]
-    specs += [url_spec(raw, taken) for raw in options.mcp_urls]
+    settings = options.settings
+    env_token = settings.auth_token.get_secret_value() if settings.auth_token else None
+
+    def token_for(url: str) -> AuthToken | None:
+        return bearer_token(url, settings.home, options.auth_token_file, env_token)
+
+    specs += [url_spec(raw, taken, token_for) for raw in options.mcp_urls]
     return specs
 
 
