@@ -110,6 +110,10 @@ def _written(arguments: Mapping[str, Any]) -> PathEffects:
     return PathEffects(written=_path_args(arguments))
 
 
+def _baseline_written(arguments: Mapping[str, Any]) -> PathEffects:
+    return PathEffects(written=tuple(_strings(arguments.get("baseline"))))
+
+
 def _deleted(arguments: Mapping[str, Any]) -> PathEffects:
     return PathEffects(deleted=_path_args(arguments))
 
@@ -194,6 +198,7 @@ TOOLS: Mapping[str, ToolEffect] = {
     # lint (never runs project code: project configurations' plugins and hooks are ignored)
     "lint_module": _READ,
     "check_module": _READ,
+    "save_lint_baseline": ToolEffect(Effect.EDIT, _baseline_written, idempotent=True),
     # real Odoo runs
     "install_module": _RUN,
     "upgrade_module": _RUN,

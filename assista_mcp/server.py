@@ -13,7 +13,7 @@ from assista_mcp import __version__, prompts, resources
 from assista_mcp.context import AppContext
 from assista_mcp.errors_mw import ClearErrors
 from assista_mcp.settings import Settings
-from assista_mcp.tools import files, files_write, knowledge, lint, odoo
+from assista_mcp.tools import files, files_write, knowledge, lint, lint_baseline, odoo
 from assista_mcp.tools._base import ToolSpec
 from assista_mcp.tools._renamed import RenamedArguments
 
@@ -34,6 +34,7 @@ TOOLS: tuple[ToolSpec, ...] = (
     *files_write.TOOLS,
     *knowledge.TOOLS,
     *lint.TOOLS,
+    *lint_baseline.TOOLS,
     *odoo.TOOLS,
     *prompts.TOOLS,
 )

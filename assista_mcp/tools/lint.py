@@ -75,9 +75,9 @@ ModulesArg = Annotated[
 BaselineArg = Annotated[
     str | None,
     Field(
-        description="A baseline file of known findings (recorded by `assista-odoo check --baseline "
-        "FILE`), relative to an addons root: only findings not in it are returned (and decide "
-        "passed); the note says how many known ones were hidden."
+        description="A baseline file of known findings (recorded by save_lint_baseline or "
+        "`assista-odoo check --baseline FILE`), relative to an addons root: only findings not in it "
+        "are returned (and decide passed); the note says how many known ones were hidden."
     ),
 ]
 NewOnlyArg = Annotated[
@@ -114,7 +114,7 @@ def _adoption_options(
     ctx: AppContext, addons: list[Addon], baseline: str | None, new_only: bool, base: str | None
 ) -> AdoptionOptions:
     """The same adoption as ``check --baseline FILE --new-only --base REF``; the baseline stays
-    inside the sandbox and is only read here (it is recorded by ``check``)."""
+    inside the sandbox and is only read here (save_lint_baseline or ``check`` record it)."""
     if base is not None and not new_only:
         raise InvalidInput("base is only used with new_only.", "Pass new_only=true with base, or drop base.")
     path = None
@@ -124,8 +124,8 @@ def _adoption_options(
         except NotFound:
             raise NotFound(
                 f"The baseline {baseline!r} does not exist.",
-                "Record it once with `assista-odoo check --baseline FILE` (paths are relative to an "
-                "addons root), or call without baseline.",
+                "Record it once with save_lint_baseline or `assista-odoo check --baseline FILE` (paths "
+                "are relative to an addons root), or call without baseline.",
             ) from None
     roots = tuple(dict.fromkeys(addon.root for addon in addons))
     return AdoptionOptions(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -138,7 +139,39 @@ async def test_lint_adoption_bad_input_is_a_clear_error(
         bad_base = await client.call_tool(
             "lint_module", {"module": "shop", "checks": ["flake8"], "new_only": True, "base": "no-such-ref"}
         )
-    assert missing.is_error and "assista-odoo check --baseline" in missing.content[0].text  # type: ignore[union-attr]
+    assert missing.is_error and "save_lint_baseline" in missing.content[0].text  # type: ignore[union-attr]
     assert outside.is_error
     assert lone_base.is_error and "new_only" in lone_base.content[0].text  # type: ignore[union-attr]
     assert bad_base.is_error and "no-such-ref" in bad_base.content[0].text  # type: ignore[union-attr]
+
+
+async def test_save_lint_baseline_records_what_lint_and_check_then_hide(
+    server_for: Callable[..., Any], tmp_path: Path
+) -> None:
+    """The write side of check --baseline FILE --update-baseline, as an edit tool: what it records,
+    lint_module and the CLI gate both read back."""
+    root = tmp_path / "addons"
+    _module(root, "shop", ["base"], [], {"models.py": OLD})
+    (root / "shop" / "__init__.py").write_text("from . import models\n", encoding="utf-8")
+    async with Client(server_for(root)) as client:
+        tools = {t.name: t for t in (await client.list_tools()).tools}
+        saved = await client.call_tool("save_lint_baseline", {"baseline": "known.json"})
+        escape = await client.call_tool("save_lint_baseline", {"baseline": "../escape.json"})
+        models = root / "shop" / "models.py"
+        models.write_text(models.read_text() + "\n    def b(self):\n        return undefined_b\n")
+        after = await client.call_tool(
+            "lint_module", {"module": "shop", "checks": ["flake8"], "baseline": "known.json"}
+        )
+    annotations = tools["save_lint_baseline"].annotations
+    assert annotations is not None and annotations.read_only_hint is False
+    data = saved.structured_content
+    assert not saved.is_error and data is not None and data["modules"] == ["shop"] and data["recorded"] > 0
+    assert (root / "known.json").is_file()
+    assert escape.is_error and not (tmp_path / "escape.json").exists()
+    assert _error_lines(after) == [11]
+    gate = run_cli(
+        ["check", "--checks", "flake8", "--format", "json", "--baseline", "known.json"], root, tmp_path / "c"
+    )
+    assert gate.returncode == 1
+    lines = [f["line"] for f in json.loads(gate.stdout)["findings"] if f["severity"] == "error"]
+    assert lines == [11]
