@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from odoo_tools.errors import ConfigError
-from odoo_tools.files import atomic_write_bytes
+from odoo_tools.storage import atomic_write_bytes
 
 if sys.version_info >= (3, 11):
     import tomllib

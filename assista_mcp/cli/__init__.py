@@ -10,34 +10,47 @@ import argparse
 import contextlib
 import sys
 from collections.abc import Sequence
+from types import ModuleType
 
 from assista_mcp import __version__
-from assista_mcp.cli import agent_cmds, check, odoo_cmds, safety, serve, trust_cmd
-from assista_mcp.cli.help import add_examples
 from assista_mcp.cli.signals import terminate_like_interrupt
 from assista_mcp.redaction import redact
 from odoo_tools.errors import AssistaError
 
-SUBCOMMANDS = (serve, check, odoo_cmds, agent_cmds, safety, trust_cmd)
+SUBCOMMAND_MODULES = ("serve", "check", "odoo_cmds", "agent_cmds", "safety", "trust_cmd")
+# `check` from a pre-commit hook or CI must start fast: when it is the command, only its own
+# module is imported (the agent's, the server's... take ~0.5 s to import and are not needed).
+ALONE = {"check": "check"}
 # Commands that may leave odoo-bin or a database behind: SIGTERM/SIGHUP clean up like Ctrl-C.
 CLEAN_UP_ON_TERMINATE = ("serve", "odoo", "check", "doctor", "templates")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The whole command line; with ``only``, just that sub-command's module (same parser)."""
     parser = argparse.ArgumentParser(
         prog="assista-odoo",
         description="MCP server, bundled agent and CI gate for Odoo addon developers.",
     )
     parser.add_argument("--version", action="version", version=f"assista-odoo {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for module in SUBCOMMANDS:
+    for module in _subcommands(only):
         module.add_parsers(subparsers)
+    from assista_mcp.cli.help import add_examples
+
     add_examples(subparsers)
     return parser
 
 
+def _subcommands(only: str | None) -> list[ModuleType]:
+    import importlib
+
+    names = [only] if only else SUBCOMMAND_MODULES
+    return [importlib.import_module(f"assista_mcp.cli.{name}") for name in names]
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    words = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(ALONE.get(words[0]) if words else None)
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help()

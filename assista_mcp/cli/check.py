@@ -23,9 +23,9 @@ from odoo_tools.findings import Finding, sort_findings
 from odoo_tools.lint import (
     CHECKS,
     SEARCH_DEPTH,
-    FileDigests,
     LintCache,
     LintProject,
+    StoredDigests,
     changed_files,
     changed_modules,
     core_roots_from_python,
@@ -88,16 +88,18 @@ class LintProducer:
     def produce(self, ctx: CheckContext) -> list[Finding]:
         checks = _checks(ctx.args)
         ctx.checks.extend(checks)
-        cache = LintCache(None if ctx.args.no_cache else ctx.settings.cache_dir)
+        cache_dir = None if ctx.args.no_cache else ctx.settings.cache_dir
+        digests = StoredDigests(cache_dir, ctx.project.roots)  # a fresh process re-reads only edits
         run = lint_addons_sync(
             ctx.project,
             ctx.addons,
             checks,
-            cache=cache,
-            digests=FileDigests(),
+            cache=LintCache(cache_dir),
+            digests=digests,
             jobs=ctx.args.jobs,
             on_progress=ctx.advance,
         )
+        digests.save()
         return run.findings
 
 

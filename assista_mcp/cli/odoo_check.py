@@ -13,13 +13,12 @@ import asyncio
 from typing import TYPE_CHECKING
 
 from assista_mcp.cli.common import add_odoo_flags
-from assista_mcp.odoo_config import runner_config
 from odoo_tools.addons import Addon
 from odoo_tools.findings import Finding
-from odoo_tools.runs import Action, OdooRunner
 
 if TYPE_CHECKING:
     from assista_mcp.cli.check import CheckContext
+    from odoo_tools.runs import Action, OdooRunner
 
 
 class OdooProducer:
@@ -42,6 +41,10 @@ class OdooProducer:
     def produce(self, ctx: CheckContext) -> list[Finding]:
         if not _enabled(ctx.args):
             return []
+        # Imported here: a check without --install must not pay for the runner at start.
+        from assista_mcp.odoo_config import runner_config
+        from odoo_tools.runs import OdooRunner
+
         action: Action = "test" if ctx.args.test else "install"
         ctx.checks.append(f"odoo-{action}")
         runner = OdooRunner(runner_config(ctx.settings))

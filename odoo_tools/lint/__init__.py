@@ -6,7 +6,8 @@ Public API:
   (``.select(targets)`` -> addons, ``.series``, ``.addon_set``);
 - ``lint_addons(project, addons, checks=None, cache=..., digests=..., jobs=None,
   on_progress=None) -> LintRun`` (async) and ``lint_addons_sync``; ``CHECKS``;
-- ``LintCache(directory)``, ``FileDigests()``; ``summarize(findings)``;
+- ``LintCache(directory)``, ``FileDigests()``, ``StoredDigests(cache_dir, roots)`` (file digests kept
+  between processes: ``.save()`` after a run); ``summarize(findings)``;
 - ``adopt(project, findings, AdoptionOptions(...)) -> Adopted``: baseline and new-only.
 """
 
@@ -24,6 +25,7 @@ from odoo_tools.lint._cache import LintCache
 from odoo_tools.lint._changes import changed_files, changed_lines, changed_modules, shard
 from odoo_tools.lint._configs import DEFAULT_FLAKE8, DEFAULT_PYLINTRC, DEFAULT_PYLINTRC_MANDATORY
 from odoo_tools.lint._core import core_roots_from_python, split_core_roots
+from odoo_tools.lint._digests import StoredDigests
 from odoo_tools.lint._project import LintProject, load_project
 from odoo_tools.lint._runner import CHECKS, LintRun, lint_addons, lint_addons_sync, validate_checks
 from odoo_tools.lint._summary import Summary, summarize
@@ -43,6 +45,7 @@ __all__ = [
     "LintCache",
     "LintProject",
     "LintRun",
+    "StoredDigests",
     "Summary",
     "adopt",
     "changed_files",

@@ -17,16 +17,16 @@ from dataclasses import dataclass, field
 from odoo_tools.addons import Addon
 from odoo_tools.errors import InvalidInput
 from odoo_tools.findings import Finding, sort_findings
-from odoo_tools.lint._cache import LintCache, cache_key, folder_digest, tool_versions
+from odoo_tools.lint._cache import LintCache, tool_versions
 from odoo_tools.lint._common import ByModule, failure_for_all
 from odoo_tools.lint._configs import LintConfig
 from odoo_tools.lint._dedupe import drop_duplicates
 from odoo_tools.lint._flake8 import run_flake8
 from odoo_tools.lint._grading import hooks_ci_release, regrade
+from odoo_tools.lint._keys import Keys
 from odoo_tools.lint._oca_hooks import run_oca_hooks
 from odoo_tools.lint._project import LintProject
 from odoo_tools.lint._pylint import run_pylint
-from odoo_tools.lint._static import static_findings
 from odoo_tools.storage import FileDigests
 
 CHECKS = ("pylint", "flake8", "oca-hooks", "static")
@@ -80,15 +80,14 @@ async def lint_addons(
     selected = validate_checks(checks)
     jobs = max(1, jobs or default_jobs())
     run = LintRun(modules=[a.name for a in addons], checks=selected, series=project.series)
-    module_digest = _digest_memo(digests)
-    versions = tool_versions()
+    keys_of = Keys(project, digests, tool_versions())
     results: dict[str, ByModule] = {}
     keys: dict[tuple[str, str], str] = {}
     pending: dict[str, list[Addon]] = {}
     for check in selected:
         results[check] = {}
         for addon in addons:
-            key = _key(check, addon, project, module_digest, versions)
+            key = keys_of.key(check, addon)
             keys[(check, addon.name)] = key
             hit = cache.get(key)
             if hit is None:
@@ -151,35 +150,6 @@ def lint_addons_sync(*args: object, **kwargs: object) -> LintRun:
     return asyncio.run(lint_addons(*args, **kwargs))  # type: ignore[arg-type]
 
 
-def _key(
-    check: str,
-    addon: Addon,
-    project: LintProject,
-    module_digest: Callable[[Addon], str],
-    versions: str,
-) -> str:
-    series = project.series or ""
-    if check == "static":
-        # Static checks read the module's dependencies too: their content is part of the key.
-        closure = sorted(project.addon_set.closure([addon.name]) - {addon.name})
-        deps = [f"{n}={module_digest(project.addon_set.addons[n])}" for n in closure]
-        return cache_key(check, addon.name, module_digest(addon), series, versions, *deps)
-    config = project.config_for(addon).fingerprint
-    return cache_key(check, addon.name, module_digest(addon), series, versions, config)
-
-
-def _digest_memo(digests: FileDigests) -> Callable[[Addon], str]:
-    """Each module's digest once per run: a module is also a dependency of many others."""
-    known: dict[str, str] = {}
-
-    def module_digest(addon: Addon) -> str:
-        if addon.name not in known:
-            known[addon.name] = folder_digest(digests, addon.path)
-        return known[addon.name]
-
-    return module_digest
-
-
 def _batches(addons: list[Addon], project: LintProject, jobs: int) -> list[list[Addon]]:
     """At most ``jobs`` batches per configuration, balanced by file count (largest first)."""
     by_root: dict[str, list[Addon]] = {}
@@ -228,6 +198,8 @@ async def _bounded(
 async def _static(
     addons: list[Addon], project: LintProject, on_progress: Progress | None
 ) -> tuple[str, ByModule]:
+    from odoo_tools.lint._static import static_findings  # the code index: imported when needed
+
     found = await asyncio.to_thread(lambda: {a.name: static_findings(project, a) for a in addons})
     if on_progress is not None:
         on_progress("static", len(addons))

@@ -1,0 +1,104 @@
+"""Cache keys per (check, module): each covers exactly what that check reads.
+
+- pylint reads the module's Python files and looks at which other files exist (manifest checks:
+  resource-not-exist, missing-readme): names of every file, contents of ``.py``;
+- flake8 / ruff read the Python files (and ruff a ``pyproject.toml``/``ruff.toml`` beside them);
+- the OCA hooks read the manifest and the data files (XML, CSV, PO) and which files exist;
+- the static checks read the whole project (a reference into any module, duplicates across
+  modules): their key covers every module of the project and the read-only ones it uses.
+So editing a Python file re-runs neither the OCA hooks nor anything on other modules except the
+(cheap) static checks, and editing an XML file never re-runs pylint or flake8.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from odoo_tools.addons import Addon
+from odoo_tools.lint._cache import SKIPPED_DIRS, cache_key
+from odoo_tools.lint._project import LintProject
+from odoo_tools.storage import FileDigests
+
+MANIFESTS = frozenset({"__manifest__.py", "__openerp__.py"})
+PYTHON_CONFIGS = frozenset({"pyproject.toml", "ruff.toml", ".ruff.toml", "setup.cfg", "tox.ini", ".flake8"})
+
+
+def _reads_content(check: str, rel: str) -> bool | None:
+    """Whether ``check`` reads the file's content (True), only its existence (False), or
+    ignores it (None)."""
+    name = rel.rsplit("/", 1)[-1]
+    python = rel.endswith(".py")
+    if check == "pylint":
+        return python
+    if check == "flake8":
+        return True if python or name in PYTHON_CONFIGS else None
+    if check == "oca-hooks":
+        return not python or name in MANIFESTS
+    return True
+
+
+@dataclass
+class Keys:
+    """Keys for one run; each module's files are listed and digested once."""
+
+    project: LintProject
+    digests: FileDigests
+    versions: str
+    _listed: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
+
+    def key(self, check: str, addon: Addon) -> str:
+        series = self.project.series or ""
+        if check == "static":
+            return cache_key(check, addon.name, self._project_digest, series, self.versions)
+        config = self.project.config_for(addon).fingerprint
+        return cache_key(check, addon.name, self._check_digest(check, addon), series, self.versions, config)
+
+    def _check_digest(self, check: str, addon: Addon) -> str:
+        digest = hashlib.sha256()
+        for rel, file_digest in self._module_files(addon):
+            reads = _reads_content(check, rel)
+            if reads is not None:
+                digest.update(f"{rel}\0{file_digest if reads else '-'}\0".encode())
+        return digest.hexdigest()
+
+    def _module_files(self, addon: Addon) -> list[tuple[str, str]]:
+        if addon.name not in self._listed:
+            self._listed[addon.name] = [
+                (rel, self.digests.file_digest(path, st)) for rel, path, st in _walk(str(addon.path))
+            ]
+        return self._listed[addon.name]
+
+    @functools.cached_property
+    def _project_digest(self) -> str:
+        """Every own module (name, folder, files) and the read-only modules they depend on."""
+        addon_set = self.project.addon_set
+        own = [a for a in addon_set.addons.values() if not a.readonly]
+        used = (addon_set.addons[n] for n in addon_set.closure([a.name for a in own]) if n in addon_set)
+        readonly = [a for a in used if a.readonly]
+        digest = hashlib.sha256(repr(sorted(str(f) for f in addon_set.findings)).encode())
+        for addon in sorted([*own, *readonly], key=lambda a: (a.readonly, a.name)):
+            digest.update(f"{addon.name}\0{addon.path}\0{addon.readonly}\0".encode())
+            digest.update(self._check_digest("static", addon).encode())
+        return digest.hexdigest()
+
+
+def _walk(folder: str, prefix: str = "") -> Iterator[tuple[str, str, os.stat_result]]:
+    """(relative posix path, path, stat) of every file under ``folder``, sorted, skipping what
+    ``_cache`` skips (caches, hidden folders, compiled files); one ``scandir`` per folder."""
+    try:
+        entries = sorted(os.scandir(folder), key=lambda e: e.name)
+    except OSError:
+        return
+    for entry in entries:
+        try:
+            if entry.is_dir(follow_symlinks=False):  # like os.walk: never into a linked folder
+                if entry.name not in SKIPPED_DIRS and not entry.name.startswith("."):
+                    yield from _walk(entry.path, f"{prefix}{entry.name}/")
+            elif entry.is_file() and not entry.name.endswith((".pyc", ".pyo")):
+                yield f"{prefix}{entry.name}", entry.path, entry.stat()
+        except OSError:
+            continue
