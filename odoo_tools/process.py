@@ -99,6 +99,7 @@ async def run_process(
         await _kill_group(proc)
         with contextlib.suppress(Exception):
             await asyncio.wait_for(readers, KILL_GRACE_SECONDS)
+        _release(proc)  # a grandchild outside the group may still hold the pipes
     except BaseException:
         try:
             await _kill_group(proc)
@@ -108,6 +109,7 @@ async def run_process(
             _signal_group(proc.pid, signal.SIGKILL)
             readers.cancel()
             readers.add_done_callback(_retrieve)  # no "exception never retrieved" noise
+            _release(proc)
         raise
     return ProcessResult(
         argv=tuple(argv),
@@ -155,6 +157,16 @@ async def _feed(proc: asyncio.subprocess.Process, data: bytes | None) -> None:
         proc.stdin.write(data)
         await proc.stdin.drain()
         proc.stdin.close()
+
+
+def _release(proc: asyncio.subprocess.Process) -> None:
+    """Close the child's transport now. After a cancel (or a timeout whose pipes stay open) the
+    loop may stop before the child's exit and end of output are delivered; a transport left open
+    is closed later by the garbage collector, on a closed loop: "Event loop is closed", reported
+    in whichever test happened to collect it. asyncio offers no public close on Process."""
+    transport = getattr(proc, "_transport", None)
+    if transport is not None:
+        transport.close()
 
 
 def _retrieve(future: asyncio.Future[Any]) -> None:

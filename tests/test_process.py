@@ -112,3 +112,41 @@ async def test_cancellation_kills_the_whole_process_group(tmp_path: Path) -> Non
     with pytest.raises(asyncio.CancelledError):
         await task
     assert _wait_gone(int(pid_file.read_text()))
+
+
+# Ignores SIGTERM and leaves a grandchild in its own session holding the output pipes, so no end
+# of output can arrive before the loop closes.
+_HOLDS_PIPES = (
+    "import signal, subprocess, sys, time\n"
+    "signal.signal(signal.SIGTERM, signal.SIG_IGN)\n"
+    "subprocess.Popen(['sleep', '3'], start_new_session=True)\n"
+    "print('started', flush=True)\n"
+    "time.sleep(60)\n"
+)
+
+
+def test_a_cancelled_run_leaves_no_open_transport_behind() -> None:
+    # K7: an MCP cancel (an anyio cancel scope) and then the loop closing (asyncio.run, a test's
+    # loop) left the child's transport open; the garbage collector closed it later on the closed
+    # loop: "Event loop is closed", reported by whichever test happened to collect it.
+    import gc
+
+    import anyio
+
+    async def cancelled_run() -> None:
+        async with anyio.create_task_group() as group:
+            started = anyio.Event()
+            argv = [PY, "-c", _HOLDS_PIPES]
+            group.start_soon(lambda: run_process(argv, on_stdout_line=lambda _line: started.set()))
+            await started.wait()
+            group.cancel_scope.cancel()
+
+    unraisable: list[str] = []
+    pytest_hook = sys.unraisablehook
+    sys.unraisablehook = lambda u: unraisable.append(f"{u.exc_type.__name__}: {u.exc_value}")
+    try:
+        anyio.run(cancelled_run)
+        gc.collect()
+    finally:
+        sys.unraisablehook = pytest_hook
+    assert unraisable == []
