@@ -104,7 +104,7 @@ def test_file_listed_twice_is_one_finding_at_the_manifest(tmp_path: Path) -> Non
     found = [f for f in _static(tmp_path, "x") if f.code == "duplicate-xml-id"]
     assert len(found) == 1
     assert found[0].path == "x/__manifest__.py" and "twice" in found[0].message
-    assert found[0].severity == "warning"
+    assert found[0].severity == "info"
 
 
 def test_qweb_key_is_ignored_since_15(tmp_path: Path) -> None:
