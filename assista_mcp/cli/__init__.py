@@ -13,9 +13,9 @@ from collections.abc import Sequence
 from types import ModuleType
 
 from assista_mcp import __version__
-from assista_mcp.cli.signals import terminate_like_interrupt
 from assista_mcp.redaction import redact
 from odoo_tools.errors import AssistaError
+from odoo_tools.process import terminate_like_interrupt
 
 SUBCOMMAND_MODULES = ("serve", "check", "odoo_cmds", "agent_cmds", "safety", "trust_cmd")
 # `check` from a pre-commit hook or CI must start fast: when it is the command, only its own

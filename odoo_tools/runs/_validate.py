@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from odoo_tools.addons import AddonSet, discover_addons
 from odoo_tools.findings import Finding
 from odoo_tools.odoo_log import OdooLogReport, ProgressTracker, parse_odoo_log
+from odoo_tools.process import terminate_like_interrupt
 from odoo_tools.runs._chores import Chores, ProgressFn, RunState
 from odoo_tools.runs._dbcache import RUN_LOCK_PREFIX, TemplateCache, TemplateInfo, template_key
 from odoo_tools.runs._externals import interpreter_of
@@ -84,9 +85,11 @@ class OdooRunner:
 
     def validate_sync(self, action: Action, modules: Sequence[str], **options: object) -> ValidationResult:
         """Blocking form: returns once the run's database is gone too (a spare clone may still
-        be in the making). Loops over many modules overlap better with ``validate`` + ``wait_idle``."""
-        result = asyncio.run(self.validate(action, modules, **options))  # type: ignore[arg-type]
-        self.wait_idle(only="drop-")
+        be in the making). Loops over many modules overlap better with ``validate`` + ``wait_idle``.
+        SIGTERM/SIGHUP clean up like Ctrl-C meanwhile: no odoo-bin and no database is left behind."""
+        with terminate_like_interrupt():
+            result = asyncio.run(self.validate(action, modules, **options))  # type: ignore[arg-type]
+            self.wait_idle(only="drop-")
         return result
 
     async def validate(
