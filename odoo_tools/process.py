@@ -13,6 +13,7 @@ import codecs
 import contextlib
 import os
 import signal
+import subprocess
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -123,6 +124,52 @@ async def run_process(
         seconds=time.monotonic() - started,
         timed_out=timed_out,
     )
+
+
+class EarlyProcess:
+    """A child started before its input is known, so it loads its imports while the caller works
+    out what to ask (a linter's warm start); ``finish`` hands it its input and waits like
+    ``run_process``, ``discard`` ends it unused. Own session: a timeout, a cancellation or a
+    discard kills the whole group. ``stdin`` closed without input tells the child to exit."""
+
+    def __init__(self, argv: Sequence[str], *, cwd: Path | str, env: Mapping[str, str]) -> None:
+        self.argv = tuple(argv)
+        self._proc = subprocess.Popen(
+            self.argv,
+            cwd=str(cwd),
+            env=dict(env),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            start_new_session=True,
+        )
+        self._started = time.monotonic()
+
+    async def finish(self, stdin_data: bytes, timeout: float | None = 600.0) -> ProcessResult:
+        timed_out = False
+        try:
+            out, err = await asyncio.to_thread(self._proc.communicate, stdin_data, timeout)
+        except subprocess.TimeoutExpired:
+            timed_out = True
+            self.discard()
+            out, err = self._proc.communicate()
+        except BaseException:
+            self.discard()  # the thread's communicate returns once the group is gone
+            raise
+        return ProcessResult(
+            argv=self.argv,
+            returncode=-9 if timed_out else self._proc.returncode,
+            stdout=out.decode("utf-8", "replace"),
+            stderr=err.decode("utf-8", "replace"),
+            seconds=time.monotonic() - self._started,
+            timed_out=timed_out,
+        )
+
+    def discard(self) -> None:
+        if self._proc.poll() is None:
+            _signal_group(self._proc.pid, signal.SIGKILL)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self._proc.wait(KILL_GRACE_SECONDS)  # reaped: no zombie left behind
 
 
 def run_process_sync(argv: Sequence[str], **kwargs: object) -> ProcessResult:

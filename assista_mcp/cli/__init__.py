@@ -41,6 +41,24 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+def _early_linters(words: list[str]) -> list[str]:
+    """The linters `check` will likely run, started before its imports so they load theirs
+    meanwhile (a guess from the words: a wrong one costs an unused process, never a result)."""
+    if {"-h", "--help"} & set(words):
+        return []
+    wanted = ["pylint", "oca-hooks"]
+    for position, word in enumerate(words):
+        if word == "--checks":
+            value = words[position + 1] if position + 1 < len(words) else ""
+        elif word.startswith("--checks="):
+            value = word.partition("=")[2]
+        else:
+            continue
+        chosen = {c.strip() for c in value.split(",")}
+        wanted = [tool for tool in wanted if tool in chosen]
+    return wanted
+
+
 def _subcommands(only: str | None) -> list[ModuleType]:
     import importlib
 
@@ -50,6 +68,10 @@ def _subcommands(only: str | None) -> list[ModuleType]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
+    if words[:1] == ["check"]:
+        from odoo_tools.lint import start_spares
+
+        start_spares(_early_linters(words[1:]))
     parser = build_parser(ALONE.get(words[0]) if words else None)
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):

@@ -8,29 +8,73 @@ Public API:
   on_progress=None) -> LintRun`` (async) and ``lint_addons_sync``; ``CHECKS``;
 - ``LintCache(directory)``, ``FileDigests()``, ``StoredDigests(cache_dir, roots)`` (file digests kept
   between processes: ``.save()`` after a run); ``summarize(findings)``;
+- ``start_spares(tools)``: start pylint / the OCA hooks early (a CLI, first thing);
 - ``adopt(project, findings, AdoptionOptions(...)) -> Adopted``: baseline and new-only.
+
+Names are imported on first use (PEP 562): a worker or a caller that needs one private module
+(``_spares``, ``_digests``) does not pay for the whole package (pydantic models, the index).
 """
 
 from __future__ import annotations
 
-from odoo_tools.lint._adoption import Adopted, AdoptionOptions, adopt
-from odoo_tools.lint._baseline import (
-    LineReader,
-    on_changed_lines,
-    read_baseline,
-    without_known,
-    write_baseline,
-)
-from odoo_tools.lint._cache import LintCache
-from odoo_tools.lint._changes import changed_files, changed_lines, changed_modules, shard
-from odoo_tools.lint._configs import DEFAULT_FLAKE8, DEFAULT_PYLINTRC, DEFAULT_PYLINTRC_MANDATORY
-from odoo_tools.lint._core import core_roots_from_python, split_core_roots
-from odoo_tools.lint._digests import StoredDigests
-from odoo_tools.lint._project import LintProject, load_project
-from odoo_tools.lint._runner import CHECKS, LintRun, lint_addons, lint_addons_sync, validate_checks
-from odoo_tools.lint._summary import Summary, summarize
-from odoo_tools.lint._targets import SEARCH_DEPTH, roots_for_targets
-from odoo_tools.storage import FileDigests
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from odoo_tools.lint._adoption import Adopted, AdoptionOptions, adopt
+    from odoo_tools.lint._baseline import (
+        LineReader,
+        on_changed_lines,
+        read_baseline,
+        without_known,
+        write_baseline,
+    )
+    from odoo_tools.lint._cache import LintCache
+    from odoo_tools.lint._changes import changed_files, changed_lines, changed_modules, shard
+    from odoo_tools.lint._configs import DEFAULT_FLAKE8, DEFAULT_PYLINTRC, DEFAULT_PYLINTRC_MANDATORY
+    from odoo_tools.lint._core import core_roots_from_python, split_core_roots
+    from odoo_tools.lint._digests import StoredDigests
+    from odoo_tools.lint._project import LintProject, load_project
+    from odoo_tools.lint._runner import CHECKS, LintRun, lint_addons, lint_addons_sync, validate_checks
+    from odoo_tools.lint._spares import start_spares
+    from odoo_tools.lint._summary import Summary, summarize
+    from odoo_tools.lint._targets import SEARCH_DEPTH, roots_for_targets
+    from odoo_tools.storage import FileDigests
+
+_WHERE = {
+    "Adopted": "odoo_tools.lint._adoption",
+    "AdoptionOptions": "odoo_tools.lint._adoption",
+    "CHECKS": "odoo_tools.lint._runner",
+    "DEFAULT_FLAKE8": "odoo_tools.lint._configs",
+    "DEFAULT_PYLINTRC": "odoo_tools.lint._configs",
+    "DEFAULT_PYLINTRC_MANDATORY": "odoo_tools.lint._configs",
+    "FileDigests": "odoo_tools.storage",
+    "LineReader": "odoo_tools.lint._baseline",
+    "LintCache": "odoo_tools.lint._cache",
+    "LintProject": "odoo_tools.lint._project",
+    "LintRun": "odoo_tools.lint._runner",
+    "SEARCH_DEPTH": "odoo_tools.lint._targets",
+    "StoredDigests": "odoo_tools.lint._digests",
+    "Summary": "odoo_tools.lint._summary",
+    "adopt": "odoo_tools.lint._adoption",
+    "changed_files": "odoo_tools.lint._changes",
+    "changed_lines": "odoo_tools.lint._changes",
+    "changed_modules": "odoo_tools.lint._changes",
+    "core_roots_from_python": "odoo_tools.lint._core",
+    "lint_addons": "odoo_tools.lint._runner",
+    "lint_addons_sync": "odoo_tools.lint._runner",
+    "load_project": "odoo_tools.lint._project",
+    "on_changed_lines": "odoo_tools.lint._baseline",
+    "read_baseline": "odoo_tools.lint._baseline",
+    "roots_for_targets": "odoo_tools.lint._targets",
+    "shard": "odoo_tools.lint._changes",
+    "split_core_roots": "odoo_tools.lint._core",
+    "start_spares": "odoo_tools.lint._spares",
+    "summarize": "odoo_tools.lint._summary",
+    "validate_checks": "odoo_tools.lint._runner",
+    "without_known": "odoo_tools.lint._baseline",
+    "write_baseline": "odoo_tools.lint._baseline",
+}
 
 __all__ = [
     "CHECKS",
@@ -60,8 +104,17 @@ __all__ = [
     "roots_for_targets",
     "shard",
     "split_core_roots",
+    "start_spares",
     "summarize",
     "validate_checks",
     "without_known",
     "write_baseline",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _WHERE:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(_WHERE[name]), name)
+    globals()[name] = value  # later lookups skip this function
+    return value

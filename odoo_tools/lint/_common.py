@@ -3,39 +3,16 @@
 from __future__ import annotations
 
 import importlib.util
-import os
-import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 from odoo_tools.addons import Addon
 from odoo_tools.findings import Finding, Severity
-
-# Linters need none of the project's secrets: the child gets only what Python needs to run.
-_ENV_KEEP = (
-    "PATH",
-    "HOME",
-    "LANG",
-    "LC_ALL",
-    "LC_CTYPE",
-    "TMPDIR",
-    "PYTHONPATH",
-    "VIRTUAL_ENV",
-    "SYSTEMROOT",
-)
-LINTER_TIMEOUT_SECONDS = 900.0
-# How linters are started: from a private working folder (``_safe_config.private_dir``) and, where
-# Python has it (3.11+), with -P, so nothing of the project is importable from the current folder.
-PYTHON: tuple[str, ...] = (sys.executable, "-P") if sys.version_info >= (3, 11) else (sys.executable,)
+from odoo_tools.lint._env import LINTER_TIMEOUT_SECONDS as LINTER_TIMEOUT_SECONDS
+from odoo_tools.lint._env import PYTHON as PYTHON
+from odoo_tools.lint._env import linter_env as linter_env
 
 ByModule = dict[str, list[Finding]]
-
-
-def linter_env() -> dict[str, str]:
-    env = {key: os.environ[key] for key in _ENV_KEEP if key in os.environ}
-    env["PYTHONIOENCODING"] = "utf-8"
-    env["PYTHONDONTWRITEBYTECODE"] = "1"  # never drop __pycache__ into the user's addons
-    return env
 
 
 def missing_package(package: str) -> bool:

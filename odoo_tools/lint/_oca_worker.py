@@ -1,7 +1,8 @@
 """Child-process entry point running oca-odoo-pre-commit-hooks in-process, printing JSON.
 
 The hooks change the working directory while they run, so they get their own process (never a
-thread of ours). Usage: ``python -m odoo_tools.lint._oca_worker [--config FILE] MODULE_DIR...``.
+thread of ours). Usage: ``python -P .../_oca_worker.py [--config FILE] MODULE_DIR...`` (by path:
+it imports only the standard library and the hooks, never this package).
 Output: JSON lines, one ``{module_dir, path, line, column, code, message, info, extra}`` object
 per finding, ``path`` absolute (one object per line keeps every line short for the reader).
 """

@@ -29,6 +29,7 @@ from odoo_tools.lint._common import (
 )
 from odoo_tools.lint._configs import LintConfig
 from odoo_tools.lint._safe_config import private_dir
+from odoo_tools.lint._spares import run_on_spare, take_spare
 from odoo_tools.process import run_process
 
 SOURCE = "pylint"
@@ -87,12 +88,12 @@ async def run_pylint(addons: Sequence[Addon], config: LintConfig, series: str | 
             "pylint-odoo is not installed, so the pylint checks did not run.",
             "Install it: pip install pylint-odoo (or reinstall assista-odoo).",
         )
-    result = await run_process(
-        pylint_argv(addons, config, series),
-        env=linter_env(),
-        cwd=private_dir(),
-        timeout=LINTER_TIMEOUT_SECONDS,
-    )
+    argv = pylint_argv(addons, config, series)
+    spare = take_spare(SOURCE)  # a pylint started early has its imports loaded already
+    if spare is not None:
+        result = await run_on_spare(spare, argv[len(PYTHON) + 2 :], LINTER_TIMEOUT_SECONDS)
+    else:
+        result = await run_process(argv, env=linter_env(), cwd=private_dir(), timeout=LINTER_TIMEOUT_SECONDS)
     try:
         messages = json.loads(result.stdout)["messages"]
     except (ValueError, KeyError, TypeError):

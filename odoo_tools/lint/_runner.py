@@ -27,6 +27,7 @@ from odoo_tools.lint._keys import Keys
 from odoo_tools.lint._oca_hooks import run_oca_hooks
 from odoo_tools.lint._project import LintProject
 from odoo_tools.lint._pylint import run_pylint
+from odoo_tools.lint._spares import discard_spares
 from odoo_tools.storage import FileDigests
 
 CHECKS = ("pylint", "flake8", "oca-hooks", "static")
@@ -97,6 +98,7 @@ async def lint_addons(
                 run.cached.setdefault(check, []).append(addon.name)
     if on_progress is not None:
         on_progress("cache", sum(len(names) for names in run.cached.values()))
+    discard_spares(keep=pending)  # an early linter with nothing to do leaves the CPU to the rest
     limit = asyncio.Semaphore(jobs)
     tasks = [
         _bounded(limit, check, batch, project, on_progress)
@@ -106,7 +108,11 @@ async def lint_addons(
     ]
     if pending.get("static"):
         tasks.append(_static(pending["static"], project, on_progress))
-    for check, found in await asyncio.gather(*tasks):
+    try:
+        gathered = await asyncio.gather(*tasks)
+    finally:
+        discard_spares()  # early linter processes no batch needed
+    for check, found in gathered:
         for name, findings in found.items():
             results[check][name] = findings
             cache.put(keys[(check, name)], findings)
