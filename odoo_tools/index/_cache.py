@@ -10,6 +10,7 @@ every write is atomic (temp file + rename).
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import os
 import re
@@ -126,7 +127,19 @@ class IndexCache:
                 shard.unlink(missing_ok=True)
 
 
-_HEADER = json.dumps({"version": CACHE_VERSION}).encode() + b"\n"
+INDEX_CODE = Path(__file__).resolve().parent
+
+
+def code_digest(folder: Path = INDEX_CODE) -> str:
+    """The index's own code (its parsers): a change re-reads every file on the next start, so a
+    fixed parser never answers from a stale cache, whether or not CACHE_VERSION was bumped."""
+    digest = hashlib.sha256()
+    for path in sorted(folder.glob("*.py")):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()
+
+
+_HEADER = json.dumps({"version": CACHE_VERSION, "code": code_digest()}).encode() + b"\n"
 
 
 def _read_shard(shard: Path) -> dict[str, CacheEntry]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -60,6 +61,24 @@ def test_a_new_process_reuses_the_disk_cache(tree: Path, tmp_path: Path) -> None
     stats = restarted.refresh()
     assert stats.parsed == [] and restarted.parse_count == 0
     assert restarted.find_model("fleet.vehicle").defined_in[0].module == "fleet_base"
+
+
+def test_a_change_to_the_index_code_rereads_every_file(tree: Path, tmp_path: Path) -> None:
+    """No hand-bumped version: a cache written by other parser code is never trusted."""
+    import shutil
+
+    from odoo_tools.index import _cache
+
+    _new_index(tree, tmp_path / "cache").refresh()
+    code = tmp_path / "code"
+    shutil.copytree(_cache.INDEX_CODE, code, ignore=shutil.ignore_patterns("__pycache__"))
+    assert _cache.code_digest(code) == _cache.code_digest()
+    (code / "_xml_index.py").write_text("# a fixed parser\n", encoding="utf-8")
+    other = json.dumps({"version": _cache.CACHE_VERSION, "code": _cache.code_digest(code)}).encode() + b"\n"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_cache, "_HEADER", other)  # what the changed code would write and expect
+        restarted = _new_index(tree, tmp_path / "cache")
+        assert len(restarted.refresh().parsed) == _python_files(tree)
 
 
 def test_removed_file_and_removed_module(tree: Path, tmp_path: Path) -> None:
