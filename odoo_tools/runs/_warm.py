@@ -73,6 +73,7 @@ class WarmWorker:
         self.active = 0
         self.retired = False
         self._ready: str | None = None  # "" ready, else why not
+        self._waiting: asyncio.Task[None] | None = None
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         self._control = ours
         log_dir.mkdir(parents=True, exist_ok=True)
@@ -103,14 +104,21 @@ class WarmWorker:
         return self.process.poll() is None and self._ready in (None, "")
 
     async def ready(self) -> str:
-        """Empty once the worker has imported everything, else why it will not serve."""
+        """Empty once the worker has imported everything, else why it will not serve. Concurrent
+        callers share one wait: the worker answers once."""
         if self._ready is None:
-            try:
-                answer = await asyncio.wait_for(self._receive(), READY_SECONDS)
-                self._ready = "" if "ready" in answer else f"it failed to start: {answer.get('error')}"
-            except (OSError, ValueError, asyncio.TimeoutError) as exc:
-                self._ready = f"it did not start ({type(exc).__name__}: {exc})"
-        return self._ready
+            loop = asyncio.get_running_loop()
+            if self._waiting is None or self._waiting.get_loop() is not loop:
+                self._waiting = loop.create_task(self._wait_ready())
+            await asyncio.shield(self._waiting)
+        return self._ready or ""
+
+    async def _wait_ready(self) -> None:
+        try:
+            answer = await asyncio.wait_for(self._receive(), READY_SECONDS)
+            self._ready = "" if "ready" in answer else f"it failed to start: {answer.get('error')}"
+        except (OSError, ValueError, asyncio.TimeoutError) as exc:
+            self._ready = f"it did not start ({type(exc).__name__}: {exc})"
 
     async def _receive(self) -> dict[str, Any]:
         message = await asyncio.get_running_loop().sock_recv(self._control, MAX_MESSAGE)

@@ -56,7 +56,7 @@ class RealOdoo:
         self.series = asyncio.run(self.runner(root).odoo()).series
         self.recorded: set[str] = set()
 
-    def runner(self, addons: Path, *more_roots: Path) -> OdooRunner:
+    def runner(self, addons: Path, *more_roots: Path, warm: bool = False) -> OdooRunner:
         config = RunnerConfig(
             addons_paths=[addons, *more_roots],
             cache_dir=self.cache_dir,
@@ -65,6 +65,7 @@ class RealOdoo:
             odoo_python=ODOO_PYTHON,
             db_prefix=self.prefix,
             timeout=900.0,
+            warm=warm,
         )
         return OdooRunner(config)
 
@@ -346,3 +347,42 @@ def test_what_odoo_refuses_before_installing_is_said_without_running_it(odoo: Re
     result = odoo.validate(variant)
     assert not result.ok and result.template.status == "skipped"
     assert "odoo" not in result.timings
+
+
+# Issue I's moonshot: a fork of the warm worker answers exactly as a cold odoo-bin
+WARM_CASES = [
+    ("good", "install", "library_base"), ("good", "test", "library_base"),
+    ("good", "upgrade", "library_base"), ("test_fail", "test", "library_base"),
+    ("no_access", "install", "library_base"),
+    ("deprecation", "install", "library_base"), ("good", "install", "library_nope"),
+    *((variant, "install", "library_base") for variant in sorted(BROKEN)),
+]  # fmt: skip
+
+
+def _verdict(result: ValidationResult) -> tuple[object, ...]:
+    return (
+        result.ok,
+        [(m.module, m.state, m.ok) for m in result.modules],
+        sorted((f.kind, f.path or "", f.line or 0, f.severity) for f in result.findings),
+        sorted((t.name, t.status, t.path or "", t.line or 0) for t in result.tests),
+    )
+
+
+@pytest.mark.parametrize(("variant", "action", "module"), WARM_CASES)
+def test_the_warm_worker_answers_as_a_cold_odoo_bin(
+    odoo: RealOdoo, variant: str, action: str, module: str
+) -> None:
+    addons = odoo.variant(variant)
+    cold = odoo.runner(addons).validate_sync(action, [module])  # type: ignore[arg-type]
+    runner = odoo.runner(addons, warm=True)
+    try:
+        warm = runner.validate_sync(action, [module])  # type: ignore[arg-type]
+        again = runner.validate_sync(action, [module])  # type: ignore[arg-type]
+    finally:
+        runner.close()
+    assert cold.warm.status == "off"
+    if cold.template.status == "skipped":  # refused up front: Odoo never ran
+        assert warm.warm.status == "off"
+    else:
+        assert warm.warm.status == again.warm.status == "warm", (warm.warm, again.warm)
+    assert _verdict(warm) == _verdict(cold) == _verdict(again)

@@ -16,6 +16,9 @@ from pathlib import Path
 
 import pytest
 
+from assista_mcp.context import AppContext
+from assista_mcp.odoo_config import runner_config
+from assista_mcp.settings import load_settings
 from odoo_tools.runs._pg import Pg
 from odoo_tools.runs._result import ValidationResult
 from odoo_tools.runs._validate import OdooRunner, RunnerConfig
@@ -114,6 +117,14 @@ async def test_one_worker_serves_edits_of_the_module(make_runner: RunnerFactory,
     second = await runner.validate("install", ["library_base"])
     assert first.ok and second.ok and second.warm.status == "warm"
     assert worker is not None and runner._warm is not None and runner._warm.worker is worker
+
+
+@pytest.mark.anyio
+async def test_concurrent_runs_share_one_starting_worker(make_runner: RunnerFactory) -> None:
+    await make_runner(warm=False).validate("install", ["library_base"])  # the template
+    runner = make_runner()
+    results = await asyncio.gather(*(runner.validate("install", ["library_base"]) for _ in range(2)))
+    assert [(r.ok, r.warm.status) for r in results] == [(True, "warm"), (True, "warm")]
 
 
 @pytest.mark.anyio
@@ -224,3 +235,14 @@ def test_the_worker_gets_only_the_cold_child_environment(
     assert runner._warm is not None and runner._warm.worker is not None
     environ = Path(f"/proc/{runner._warm.worker.pid}/environ").read_bytes()
     assert b"sk-secret-of-ours" not in environ and b"ASSISTA_STUB_DELAY" in environ
+
+
+def test_the_server_runs_warm_unless_told_not_to(addons: Path, tmp_path: Path) -> None:
+    """On for the long-lived server (serve, run, chat); ASSISTA_WARM_WORKER=false turns it off.
+    One-shot commands build their runner from runner_config alone: cold."""
+    base = {"ASSISTA_ADDONS_PATH": str(addons), "ASSISTA_HOME": str(tmp_path / "home")}
+    settings = load_settings(env=base, cwd=tmp_path)
+    assert AppContext(settings).runner.config.warm
+    assert not runner_config(settings).warm
+    off = load_settings(env={**base, "ASSISTA_WARM_WORKER": "false"}, cwd=tmp_path)
+    assert not AppContext(off).runner.config.warm
