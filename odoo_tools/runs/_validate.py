@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import os
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from odoo_tools.addons import AddonSet, discover_addons
 from odoo_tools.findings import Finding
@@ -72,8 +72,7 @@ class OdooRunner:
         self._chores = Chores()
         self._warm = WarmRuns(self.log_dir) if config.warm else None
 
-    def close(self) -> None:
-        """End the warm worker, if any (it also ends by itself when our process does)."""
+    def close(self) -> None:  # the warm worker, if any (it also ends when our process does)
         if self._warm is not None:
             self._warm.close()
 
@@ -122,9 +121,7 @@ class OdooRunner:
             finally:
                 cleanup = time.monotonic()
                 if finished and not keep and self.config.background_drop:
-                    self._in_background(
-                        f"drop-{run.database}", lambda: self.cache.drop_database(run.database)
-                    )
+                    self._chores.start(f"drop-{run.database}", lambda: self.cache.drop_database(run.database))
                 elif not (finished and keep):  # failed or cancelled: drop now, before anything else
                     self.cache.drop_database(run.database)
                 log_path = run.write_log(self.log_dir)
@@ -169,10 +166,8 @@ class OdooRunner:
 
     def _pick_worker(self, run: RunState, odoo: OdooBin, addons: AddonSet, template: str) -> None:
         assert self._warm is not None and self._core is not None
-        argv = build_argv(odoo, RunSpec(run.database), addons_paths=self.config.addons_paths,
-                          data_dir=self.cache.data_dir, pg=self.config.pg)  # fmt: skip
-        record, core = self.cache.record(template), list(self._core.addons)
-        run.worker, run.warm = self._warm.worker_for(odoo, argv, self._env(), record, addons, core)
+        argv, env, record = self._argv(odoo, RunSpec(run.database)), self._env(), self.cache.record(template)
+        run.worker, run.warm = self._warm.worker_for(odoo, argv, env, record, addons, self._core.addons)
 
     def _target_spec(self, run: RunState) -> RunSpec:
         if run.action == "upgrade":
@@ -211,7 +206,7 @@ class OdooRunner:
         )
         run.spent("database", since)
         if self.config.spare_clone and outcome.status != "build_failed":
-            self._in_background(f"spare-{key[:8]}", lambda: self.cache.refill_spare(key))
+            self._chores.start(f"spare-{key[:8]}", lambda: self.cache.refill_spare(key))
         if outcome.rebuilt_because:  # said in the answer and the run's log, never silent
             run.log_parts.append(
                 f"# assista-odoo: template {outcome.template} rebuilt: {outcome.rebuilt_because}\n"
@@ -224,9 +219,6 @@ class OdooRunner:
             rebuilt_because=outcome.rebuilt_because,
         )
 
-    def _in_background(self, what: str, work: Callable[[], object]) -> None:
-        self._chores.start(what, work)
-
     def wait_idle(self, only: str = "") -> None:
         """Wait for background chores (``only`` those whose name starts so: "drop-", "spare-")."""
         self._chores.wait(only)
@@ -236,9 +228,7 @@ class OdooRunner:
         self, run: RunState, odoo: OdooBin, spec: RunSpec, phase: str = ""
     ) -> tuple[OdooRun, OdooLogReport]:
         phase = phase or ("test" if spec.test_modules else "upgrade" if spec.update else "install")
-        argv = build_argv(
-            odoo, spec, addons_paths=self.config.addons_paths, data_dir=self.cache.data_dir, pg=self.config.pg
-        )
+        argv = self._argv(odoo, spec)
         tracker = ProgressTracker()
 
         def on_line(line: str) -> None:
@@ -261,6 +251,10 @@ class OdooRunner:
         run.log_parts.append(f"# exit_code={odoo_run.returncode} seconds={odoo_run.seconds:.2f}\n")
         report = parse_odoo_log(odoo_run.log, roots=self.config.addons_paths, modules=run.modules)
         return odoo_run, report
+
+    def _argv(self, odoo: OdooBin, spec: RunSpec) -> list[str]:
+        cfg = self.config
+        return build_argv(odoo, spec, addons_paths=cfg.addons_paths, data_dir=self.cache.data_dir, pg=cfg.pg)
 
     def _env(self) -> dict[str, str]:
         env = child_env(self.config.pg, self.config.base_env or os.environ, self.cache.data_dir)

@@ -9,7 +9,7 @@ crashed is replaced for the next run while this one runs cold. The answer says w
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 
 from odoo_tools.addons import AddonSet
@@ -31,7 +31,7 @@ class WarmRuns:
 
     def worker_for(
         self, odoo: OdooBin, argv: Sequence[str], env: Mapping[str, str], record: TemplateInfo | None,
-        addons: AddonSet, core: Sequence[str],
+        addons: AddonSet, core: Iterable[str],
     ) -> tuple[WarmWorker | None, WarmUse]:  # fmt: skip
         """The worker for a run of this template (started now if needed), or why none."""
         interpreter = interpreter_of(odoo.path, odoo.python)
