@@ -209,12 +209,14 @@ class WarmWorker:
         return reply, int(answer["pid"]), log_read, rest
 
     async def _kill(self, pid: int, finished: asyncio.Future[int]) -> int:
-        _signal_group(pid, signal.SIGTERM)
-        try:
-            return await asyncio.wait_for(asyncio.shield(finished), KILL_GRACE_SECONDS)
-        except asyncio.TimeoutError:
-            _signal_group(pid, signal.SIGKILL)
-            return await asyncio.wait_for(finished, KILL_GRACE_SECONDS)
+        """SIGTERM its group, SIGKILL after a grace period; its exit code (-9 if it never came)."""
+        for sig in (signal.SIGTERM, signal.SIGKILL):
+            _signal_group(pid, sig)
+            with contextlib.suppress(asyncio.TimeoutError):
+                return await asyncio.wait_for(asyncio.shield(finished), KILL_GRACE_SECONDS)
+        finished.cancel()
+        _wait_gone(pid, KILL_GRACE_SECONDS)
+        return -signal.SIGKILL
 
     def close(self) -> None:
         """End the worker (it kills what it still runs) and reap it."""
