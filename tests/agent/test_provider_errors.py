@@ -95,7 +95,7 @@ def _result(call_id: str) -> dict[str, Any]:
     return {"role": "tool", "tool_call_id": call_id, "content": f"result of {call_id}"}
 
 
-# What two runs appending to one session (or a plugin editing the messages) can leave: a result
+# What two runs appending to one session at once can leave: a result
 # after a user message, a result for a call that does not exist, a call never answered.
 UNPAIRED = [
     {"role": "user", "content": "read the notes"},

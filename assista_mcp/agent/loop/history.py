@@ -7,7 +7,7 @@ assistant message, so a tool result is never separated from the call that asked 
 Every view is also ``paired``: providers refuse a tool result that does not directly follow the
 call it answers, and a call without a result (LiteLLM's Gemini route fails with "Missing
 corresponding tool call", Anthropic answers 400). The loop never writes such a history, but a
-stored one may hold it (two runs appending to one session, a plugin editing the messages).
+stored one may hold it (two runs appending to one session at once, a session database edited by hand).
 """
 
 from __future__ import annotations
