@@ -86,6 +86,8 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(DATA_IMPORT, pattern=re.compile(r"Module loading \S+ failed: file .* could not be processed")),
     Rule(SQL_CONSTRAINT, pattern=re.compile(r"violates \S+(?: \S+)? constraint|IntegrityError|Violation\b")),
+    # Odoo 19 lists the addons path before any -i and raises on a folder named otherwise than \w+
+    Rule(UNKNOWN_MODULE, exc_types=("FileNotFoundError",), pattern=re.compile(r"^Invalid module name: ")),
     Rule(MISSING_DATA_FILE, exc_types=("FileNotFoundError",)),
     Rule(PYTHON_SYNTAX, exc_types=("SyntaxError", "IndentationError", "TabError")),
     Rule(PYTHON_IMPORT, exc_types=("ImportError", "ModuleNotFoundError")),

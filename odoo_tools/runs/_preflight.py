@@ -9,6 +9,7 @@ judged only when Odoo's own addons are known (else ``base`` itself would look mi
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -20,6 +21,9 @@ from odoo_tools.runs._externals import refused_externals
 # (interpreter, kind, entry) found met: re-validations skip the probe (a process start). A refused
 # entry is asked again every time: the user is expected to install it and retry.
 _MET: set[tuple[str, str, str]] = set()
+# From 19, odoo/modules/module.py (MODULE_NAME_RE): listing the addons path, which every -i does,
+# raises "Invalid module name" on any module folder named otherwise, whichever module is installed.
+_NAME_FROM_19 = re.compile(r"^\w{1,256}$")
 
 
 async def preflight(
@@ -29,8 +33,14 @@ async def preflight(
     python: str | None,
     roots: Sequence[Path],
     env: Mapping[str, str],
+    major: int = 0,
 ) -> list[Finding]:
-    """Findings that make running Odoo pointless; [] when Odoo should be tried."""
+    """Findings that make running Odoo pointless; [] when Odoo should be tried. ``major``: Odoo's
+    major version (0: unknown)."""
+    if major >= 19:
+        invalid = [a for a in addons.addons.values() if not _NAME_FROM_19.match(a.name)]
+        if invalid:
+            return [_invalid_name(addon, major) for addon in invalid]
     core_known = "base" in addons
     unknown = [t for t in targets if t not in addons] if core_known else []
     findings = [_unknown(name) for name in unknown]
@@ -88,6 +98,20 @@ def _unknown(name: str) -> Finding:
         message=f"Odoo does not know module(s) {name}: there is no such folder in the addons path "
         "(Odoo would ignore it and install nothing).",
         hint=kinds.HINTS[kinds.UNKNOWN_MODULE],
+        kind=kinds.UNKNOWN_MODULE,
+    )
+
+
+def _invalid_name(addon: Addon, major: int) -> Finding:
+    return Finding(
+        source="odoo",
+        code=kinds.UNKNOWN_MODULE,
+        severity="error",
+        module=addon.name,
+        path=addon.manifest.file,
+        message=f"Invalid module name: {addon.name}. Odoo {major}.0 accepts only letters, digits and _ "
+        "in a module's folder name and fails every install while this folder is in the addons path.",
+        hint="Rename the folder (e.g. with _ instead of -) or take it out of the addons path.",
         kind=kinds.UNKNOWN_MODULE,
     )
 

@@ -104,6 +104,8 @@ def judge(
         if state != "installed" and not _explained(module, findings):
             findings.append(_not_installed(module, state, exit_code, log))
         outcomes.append(ModuleOutcome(module=module, state=state, ok=ok, tests=counts))
+    if exit_code == 0 and not timed_out and all(o.ok for o in outcomes):
+        findings = [_went_on(f) if f.kind == kinds.LOG_ERROR else f for f in findings]
     if timed_out:
         hint = "Raise --odoo-timeout, or look for a loop or a blocking call at the end of the log."
         findings.append(_finding(TIMEOUT, "", "odoo-bin did not finish in time and was stopped.", log, hint))
@@ -111,6 +113,14 @@ def judge(
         hint = "Read the log tail in the traceback field, or the raw log."
         findings.append(_finding(ODOO_EXIT, "", f"odoo-bin exited with code {exit_code}.", log, hint))
     return outcomes, findings
+
+
+def _went_on(finding: Finding) -> Finding:
+    """An ERROR line without a failure: Odoo went on and installed (seen: an install hook logging
+    that a native library is missing, "the module will still install"). Worth a look, not a failure:
+    a plain odoo-bin says installed, exit 0."""
+    hint = "Odoo logged this error, yet installed the module and exited 0: " + kinds.HINTS[kinds.LOG_ERROR]
+    return finding.model_copy(update={"severity": "warning", "hint": hint})
 
 
 def answer(

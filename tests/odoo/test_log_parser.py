@@ -74,6 +74,16 @@ def test_shared_broken_logs_give_one_finding_at_file_line(name: str) -> None:
     check(report, SHARED_CASES[name], "lab_demo")
 
 
+def test_an_invalid_module_name_on_19_is_an_unknown_module_not_a_missing_file() -> None:
+    """Odoo 19 raises FileNotFoundError("Invalid module name: ...") for a folder named with '-'
+    (recorded on a real 19.0); it was reported as a missing data file without a place."""
+    log = (SHARED / "19-invalid-module-name-hyphen.log").read_text(encoding="utf-8")
+    report = parse_odoo_log(log, roots=[Path("/nonexistent")], modules=["my-hyphen-zz"])
+    finding = only_finding(report)
+    assert (finding.kind, finding.severity) == (kinds.UNKNOWN_MODULE, "error")
+    assert "Invalid module name: my-hyphen-zz" in finding.message
+
+
 def test_view_error_names_the_view_model_and_field() -> None:
     text = (SHARED / "10-broken-badview-clone.log").read_text()
     report = parse_odoo_log(text, roots=[], modules=["lab_demo"])

@@ -120,6 +120,25 @@ async def test_preflight_says_what_odoo_would_refuse_at_the_manifest_line(tmp_pa
 
 
 @pytest.mark.anyio
+async def test_from_19_a_module_folder_named_with_a_hyphen_is_refused_whatever_is_installed(
+    tmp_path: Path,
+) -> None:
+    """Odoo 19 lists the addons path before any -i and fails on 'my-hyphen-zz' (real 19.0 run:
+    FileNotFoundError: Invalid module name, exit 255), even when installing another module."""
+    for name in ("my-hyphen-zz", "other_zz"):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "__manifest__.py").write_text("{'depends': []}")
+    addons = discover_addons([tmp_path])
+    env = {"PATH": os.environ["PATH"]}
+    for target in ("my-hyphen-zz", "other_zz"):
+        findings = await preflight(addons, [target], python=None, roots=[tmp_path], env=env, major=19)
+        got = [(f.kind, f.module, f.path, f.severity) for f in findings]
+        assert got == [(kinds.UNKNOWN_MODULE, "my-hyphen-zz", "my-hyphen-zz/__manifest__.py", "error")]
+        assert "Invalid module name: my-hyphen-zz" in findings[0].message
+        assert await preflight(addons, [target], python=None, roots=[tmp_path], env=env, major=18) == []
+
+
+@pytest.mark.anyio
 async def test_the_dependency_probe_never_imports_from_the_addons_roots(tmp_path: Path) -> None:
     root = tmp_path / "addons"
     package = root / "evil_pkg"

@@ -79,3 +79,22 @@ def test_nonzero_exit_without_any_explanation_gets_a_finding_with_the_log_tail()
     [finding] = findings
     assert finding.kind == ODOO_EXIT and "something odd" in finding.traceback
     assert not is_ok(outcomes, findings, [])
+
+
+def test_an_error_logged_by_a_module_that_installs_anyway_is_a_warning() -> None:
+    """Real Odoo 19 (third-party itx_security_shield): its install hooks log ERROR "Could not find
+    libintegrity.so" and go on; plain odoo-bin says installed, exit 0. We said 'not ok'."""
+    log = _log("19-install-hook-logs-error-installed.log")
+    report = parse_odoo_log(log, roots=[Path("/srv/addons")], modules=["itx_security_shield"])
+    installed = {"itx_security_shield": "installed"}
+    outcomes, findings = judge("install", ["itx_security_shield"], installed, report, exit_code=0,
+                               timed_out=False, log=log)  # fmt: skip
+    assert is_ok(outcomes, findings, report.tests)
+    logged = [f for f in findings if f.kind == "log-error"]
+    assert len(logged) == 2 and {f.severity for f in logged} == {"warning"}
+    assert "libintegrity.so" in logged[0].message
+    # the same lines where Odoo did fail stay errors
+    outcomes, findings = judge("install", ["itx_security_shield"], {"itx_security_shield": "uninstalled"},
+                               report, exit_code=255, timed_out=False, log=log)  # fmt: skip
+    assert {f.severity for f in findings if f.kind == "log-error"} == {"error"}
+    assert not is_ok(outcomes, findings, report.tests)

@@ -161,3 +161,21 @@ def make_variant(root: Path, variant: str, *, for_stub: bool = False, series: st
     if variant == "no_access":
         (target / "models" / "library_shelf.py").write_text(SHELF_MODEL, encoding="utf-8")
     return target
+
+
+def copy_loan(root: Path, series: str) -> Path:
+    """``fixtures/addons/library_loan`` into ``root``, its list view written for ``series``."""
+    target = root / "library_loan"
+    shutil.copytree(REPO / "fixtures" / "addons" / "library_loan", target)
+    views = target / "views" / "library_loan_views.xml"
+    text = views.read_text(encoding="utf-8")
+    if series in ("16.0", "17.0"):
+        text = (
+            text.replace("<list ", "<tree ")
+            .replace("</list>", "</tree>")
+            .replace(">list,form<", ">tree,form<")
+        )
+    if series == "16.0":
+        text = text.replace('column_invisible="True"', 'invisible="1"')
+    views.write_text(text, encoding="utf-8")
+    return target
