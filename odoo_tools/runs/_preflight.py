@@ -37,10 +37,15 @@ async def preflight(
 ) -> list[Finding]:
     """Findings that make running Odoo pointless; [] when Odoo should be tried. ``major``: Odoo's
     major version (0: unknown)."""
-    if major >= 19:
-        invalid = [a for a in addons.addons.values() if not _NAME_FROM_19.match(a.name)]
-        if invalid:
-            return [_invalid_name(addon, major) for addon in invalid]
+    # Odoo reads every manifest of the addons path before any -i: one bad folder fails them all
+    invalid = [
+        _invalid_name(a, major)
+        for a in addons.addons.values()
+        if major >= 19 and not _NAME_FROM_19.match(a.name)
+    ]
+    invalid += [f for a in addons.addons.values() if (f := _invalid_version(a, major)) is not None]
+    if invalid:
+        return invalid
     core_known = "base" in addons
     unknown = [t for t in targets if t not in addons] if core_known else []
     findings = [_unknown(name) for name in unknown]
@@ -48,6 +53,11 @@ async def preflight(
     if core_known:
         for module, absent in addons.missing_dependencies(known).items():
             findings += [_missing_dependency(addons.addons[module], dep) for dep in absent]
+    if major >= 19:  # Odoo 19 makes a module of another series uninstallable (a warning, state only)
+        closure = addons.closure(known)
+        findings += [
+            _other_series(addons.addons[m], major) for m in sorted(closure) if _foreign(addons, m, major)
+        ]
     if findings or python is None:
         return findings
     scope = [addons.addons[m] for m in sorted(addons.closure(known, auto_install=core_known)) if m in addons]
@@ -113,6 +123,70 @@ def _invalid_name(addon: Addon, major: int) -> Finding:
         "in a module's folder name and fails every install while this folder is in the addons path.",
         hint="Rename the folder (e.g. with _ instead of -) or take it out of the addons path.",
         kind=kinds.UNKNOWN_MODULE,
+    )
+
+
+def _version_refusal(version: str, major: int) -> str:
+    """Odoo's adapt_version (odoo/modules/module.py) for ``major``: its error, '' when accepted."""
+    parts = version.split(".")
+    if major >= 19:
+        serie = f"{major}.0"
+        if not 2 <= len(parts) <= 5:
+            return f"Invalid version {version!r}, must have between 2 and 5 parts"
+        if version.startswith(serie) and not parts[0].isdigit():
+            parts[0] = "".join(c for c in parts[0] if c.isdigit())
+        return "" if all(p.isdigit() and p.isascii() for p in parts) else f"Invalid version {version!r}"
+    if major in (17, 18):  # before 17 any version was taken as it is
+        serie = f"{major}.0"
+        base = (
+            version if version == serie or not version.startswith(serie + ".") else version[len(serie) + 1 :]
+        )
+        if not re.match(r"^[0-9]+\.[0-9]+(?:\.[0-9]+)?$", base):
+            return (
+                f"Invalid version {base!r}. Modules should have a version in format `x.y`, `x.y.z`, "
+                f"`{serie}.x.y` or `{serie}.x.y.z`."
+            )
+    return ""
+
+
+def _foreign(addons: AddonSet, name: str, major: int) -> bool:
+    """Odoo 19's check_version: a version of 4 or 5 numbers must start with the series."""
+    addon = addons.addons.get(name)
+    version = str(addon.manifest.version) if addon is not None else ""
+    return len(version.split(".")) > 3 and not version.startswith(f"{major}.0.")
+
+
+def _other_series(addon: Addon, major: int) -> Finding:
+    return Finding(
+        source="odoo",
+        code=kinds.UNKNOWN_MODULE,
+        severity="error",
+        module=addon.name,
+        path=addon.manifest.file,
+        line=manifest_entry_line(addon.path / Path(addon.manifest.file).name, "version"),
+        message=f"The module {addon.name} has an incompatible version, setting installable=False "
+        f"(version {addon.manifest.version!r} is not of {major}.0): Odoo installs nothing of it.",
+        hint=f"Write a {major}.0.x.y.z version once the module is ported to {major}.0.",
+        kind=kinds.UNKNOWN_MODULE,
+    )
+
+
+def _invalid_version(addon: Addon, major: int) -> Finding | None:
+    refusal = _version_refusal(str(addon.manifest.version), major)
+    if not refusal:
+        return None
+    return Finding(
+        source="odoo",
+        code=kinds.REGISTRY_FAILURE,
+        severity="error",
+        module=addon.name,
+        path=addon.manifest.file,
+        line=manifest_entry_line(addon.path / Path(addon.manifest.file).name, "version"),
+        message=f"Module {addon.name}: invalid manifest. {refusal} Odoo {major}.0 reads every manifest "
+        "of the addons path before installing, so every install fails while this one is there.",
+        hint=f"Write the version for this series ({major}.0.x.y.z, or x.y.z), or take the module out "
+        "of the addons path.",
+        kind=kinds.REGISTRY_FAILURE,
     )
 
 

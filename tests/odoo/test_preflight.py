@@ -139,6 +139,36 @@ async def test_from_19_a_module_folder_named_with_a_hyphen_is_refused_whatever_i
 
 
 @pytest.mark.anyio
+async def test_a_manifest_version_odoo_refuses_fails_fast_at_the_version_line(tmp_path: Path) -> None:
+    """Real Odoo 17: a module with version "18.0.1.0.0" anywhere in the addons path fails every
+    install ("Module library_loan: invalid manifest" / "Invalid version"); we said only that the
+    dependencies' template failed, without a place."""
+    (tmp_path / "ported_zz").mkdir()
+    (tmp_path / "ported_zz" / "__manifest__.py").write_text(
+        "{\n    'name': 'P',\n    'version': '18.0.1.0.0',\n}"
+    )
+    (tmp_path / "other_zz").mkdir()
+    (tmp_path / "other_zz" / "__manifest__.py").write_text("{'version': '1.0'}")
+    addons = discover_addons([tmp_path])
+    env = {"PATH": os.environ["PATH"]}
+    for target in ("ported_zz", "other_zz"):
+        findings = await preflight(addons, [target], python=None, roots=[tmp_path], env=env, major=17)
+        got = [(f.kind, f.module, f.path, f.line) for f in findings]
+        assert got == [(kinds.REGISTRY_FAILURE, "ported_zz", "ported_zz/__manifest__.py", 3)]
+        assert "Invalid version '18.0.1.0.0'" in findings[0].message
+        for accepting in (16, 18):
+            assert (
+                await preflight(addons, [target], python=None, roots=[tmp_path], env=env, major=accepting)
+                == []
+            )
+        # 19 reads it, then makes that one module uninstallable (real 19.0: state uninstallable, exit 0)
+        findings = await preflight(addons, [target], python=None, roots=[tmp_path], env=env, major=19)
+        got = [(f.kind, f.path, f.line) for f in findings]
+        expected = [(kinds.UNKNOWN_MODULE, "ported_zz/__manifest__.py", 3)] if target == "ported_zz" else []
+        assert got == expected
+
+
+@pytest.mark.anyio
 async def test_the_dependency_probe_never_imports_from_the_addons_roots(tmp_path: Path) -> None:
     root = tmp_path / "addons"
     package = root / "evil_pkg"

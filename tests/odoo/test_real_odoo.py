@@ -316,6 +316,18 @@ def test_a_module_named_with_a_hyphen_installs(odoo: RealOdoo) -> None:
     assert [(m.module, m.state) for m in result.modules] == [("my-hyphen-zz", "installed")]
 
 
+def test_a_manifest_version_of_another_series_is_refused_at_its_line(odoo: RealOdoo) -> None:
+    """17 and 18 refuse "16.0.1.0.0" (plain odoo-bin 17: "Module ...: invalid manifest", exit 255)."""
+    if odoo.series not in ("17.0", "18.0"):
+        pytest.skip("16 takes any version, 19 any of 2 to 5 numbers")
+    root = odoo.root / "addons" / f"version_{secrets.token_hex(2)}"
+    _module(root, "ported_zz", "{'name': 'Ported',\n 'version': '16.0.1.0.0',\n 'depends': ['base']}")
+    result = odoo.runner(root).validate_sync("install", ["ported_zz"])
+    assert not result.ok and result.template.status == "skipped"
+    places = {(f.kind, f.path, f.line) for f in result.findings}
+    assert (kinds.REGISTRY_FAILURE, "ported_zz/__manifest__.py", 2) in places, result.findings
+
+
 TEAM_MODEL = """from odoo import fields, models
 
 
