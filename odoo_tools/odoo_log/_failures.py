@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from odoo_tools.findings import Finding
 from odoo_tools.odoo_log import kinds
+from odoo_tools.odoo_log._definitions import find_field
 from odoo_tools.odoo_log._manifest_lines import manifest_entry_line
 from odoo_tools.odoo_log._paths import AddonPath, PathMapper
 from odoo_tools.odoo_log._traceback import Traceback
@@ -139,8 +140,23 @@ def _locate(kind: str, tb: Traceback, ctx: LoadContext, mapper: PathMapper) -> P
     if own:
         deepest = own[-1]
         return Place(deepest.addon, deepest.line)
+    field = FIELD_SETUP_RE.match(message)
+    if field:  # raised by Odoo's field setup (19: unknown comodel): the definition is to blame
+        return _field_place(mapper, field["model"], field["field"])
     if ctx.data_file:
         return Place(mapper.map_relative(ctx.data_file))
+    return Place()
+
+
+FIELD_SETUP_RE = re.compile(r"^Field (?P<model>[\w.]+)\.(?P<field>\w+) with ")
+
+
+def _field_place(mapper: PathMapper, model: str, field: str) -> Place:
+    for module in sorted(mapper.modules):
+        folder = mapper.module_dir(module)
+        found = find_field(folder, model, field) if folder is not None else None
+        if found is not None:
+            return Place(mapper.map_relative(f"{module}/{found.rel}"), found.line)
     return Place()
 
 

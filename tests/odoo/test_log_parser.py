@@ -540,3 +540,21 @@ def test_series_logs_give_kind_file_and_line(log: Path, tmp_path: Path) -> None:
         assert report.odoo_version.startswith(series)
     else:
         assert SERIES_CASES[case] in errors, errors
+
+
+TEAM_MODEL = (
+    "from odoo import fields, models\n\n\nclass ResPartner(models.Model):\n"
+    '    _inherit = "res.partner"\n\n    team_zz_id = fields.Many2one(string="Team")\n'
+)
+
+
+def test_an_unknown_comodel_assertion_on_19_points_at_the_field(tmp_path: Path) -> None:
+    """Real Odoo 19: the field setup asserts (in odoo/orm, no frame of the addon); it was reported
+    without a place. 16-18 only warn about it (see test_log_warnings)."""
+    (tmp_path / "team_zz" / "models").mkdir(parents=True)
+    (tmp_path / "team_zz" / "__manifest__.py").write_text("{'name': 'Team', 'depends': ['base']}")
+    (tmp_path / "team_zz" / "models" / "res_partner.py").write_text(TEAM_MODEL)
+    log = (SHARED / "19-unknown-comodel-assertion.log").read_text(encoding="utf-8")
+    report = parse_odoo_log(log, roots=[tmp_path], modules=["team_zz"])
+    errors = [(f.kind, f.path, f.line) for f in report.findings if f.severity == "error"]
+    assert errors == [(kinds.REGISTRY_FAILURE, "team_zz/models/res_partner.py", 7)]

@@ -350,6 +350,9 @@ def test_a_field_with_an_unknown_comodel_is_a_warning_at_its_line(odoo: RealOdoo
     result = odoo.runner(root).validate_sync("install", ["team_zz"])
     if odoo.series not in ("16.0", "17.0", "18.0"):  # from 19 an assertion: the install fails
         assert result.modules[0].state != "installed" and not result.ok
+        places = {(f.kind, f.severity, f.path, f.line) for f in result.findings}
+        expected = (kinds.REGISTRY_FAILURE, "error", "team_zz/models/res_partner.py", 7)
+        assert expected in places, result.findings
         return
     assert result.modules[0].state == "installed" and result.ok
     places = {(f.kind, f.severity, f.path, f.line) for f in result.findings}
