@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import ast
+import html
 import re
 from dataclasses import dataclass
 
 from odoo_tools.findings import Finding
 from odoo_tools.odoo_log import kinds
-from odoo_tools.odoo_log._definitions import find_field
+from odoo_tools.odoo_log._definitions import find_field, find_model
 from odoo_tools.odoo_log._manifest_lines import manifest_entry_line
 from odoo_tools.odoo_log._paths import AddonPath, PathMapper
 from odoo_tools.odoo_log._traceback import Traceback
@@ -122,7 +123,8 @@ def _locate(kind: str, tb: Traceback, ctx: LoadContext, mapper: PathMapper) -> P
         return _manifest_place(kind, message, ctx, mapper)
     parsing = WHILE_PARSING_RE.search(message)
     if parsing:
-        return _view_or_record_place(parsing, message, mapper)
+        causes = "\n".join(cause.exc_message for cause in tb.causes)
+        return _view_or_record_place(parsing, f"{message}\n{causes}", mapper)
     csv_file = CSV_FILE_RE.search(message)
     if csv_file:
         addon = mapper.map(csv_file["file"]) or mapper.map_relative(csv_file["file"])
@@ -143,6 +145,9 @@ def _locate(kind: str, tb: Traceback, ctx: LoadContext, mapper: PathMapper) -> P
     field = FIELD_SETUP_RE.match(message)
     if field:  # raised by Odoo's field setup (19: unknown comodel): the definition is to blame
         return _field_place(mapper, field["model"], field["field"])
+    missing = MISSING_MODEL_RE.match(message)
+    if missing:  # raised while building the registry: the class that names the model is to blame
+        return _model_place(mapper, missing["model"])
     if ctx.data_file:
         return Place(mapper.map_relative(ctx.data_file))
     return Place()
@@ -160,13 +165,44 @@ def _field_place(mapper: PathMapper, model: str, field: str) -> Place:
     return Place()
 
 
+MISSING_MODEL_RE = re.compile(r"^Model '(?P<model>[\w.]+)' does not exist in registry")
+
+
+def _model_place(mapper: PathMapper, model: str) -> Place:
+    for module in sorted(mapper.modules):
+        folder = mapper.module_dir(module)
+        found = find_model(folder, model) if folder is not None else None
+        if found is not None:
+            addon = mapper.map_relative(f"{module}/{found.rel}")
+            return Place(addon, _line_of(addon, model, after=found.line) or found.line)
+    return Place()
+
+
+INVALID_FIELD_RE = re.compile(r"Invalid field '(?P<field>\w+)' on model")
+MODEL_NOT_FOUND_RE = re.compile(r"Model not found: (?P<model>[\w.]+)")
+NOT_LOCATED_RE = re.compile(r"Element '<\w+ \w+=\"(?P<value>[^\"]+)\"[^']*' cannot be located in parent view")
+
+
+def _record_needles(message: str) -> list[str]:
+    """Texts that the record's guilty line holds, from Odoo's message (first found wins)."""
+    if field := FIELD_MODEL_RE.search(message) or INVALID_FIELD_RE.search(message):
+        return [f'name="{field["field"]}"', f"name='{field['field']}'"]
+    if model := MODEL_NOT_FOUND_RE.search(message):
+        return [model["model"]]
+    if element := NOT_LOCATED_RE.search(message):
+        return [html.unescape(element["value"])]
+    if xmlid := EXTERNAL_ID_RE.search(message):
+        return [xmlid["xmlid"], xmlid["xmlid"].rsplit(".", 1)[-1]]  # the module prefix is optional
+    return []
+
+
 def _view_or_record_place(parsing: re.Match[str], message: str, mapper: PathMapper) -> Place:
-    """``while parsing <file>:<record line>``; a view's own element line is found in the file."""
+    """``while parsing <file>:<record line>``; the record's guilty line is found in the file."""
     addon = mapper.map(parsing["file"]) or mapper.map_relative(parsing["file"])
     line = int(parsing["line"])
-    field = FIELD_MODEL_RE.search(message)
-    if field and addon and addon.local:
-        line = _line_of(addon, f'name="{field["field"]}"', after=line) or line
+    if addon and addon.local:
+        found = (_line_of(addon, needle, after=line) for needle in _record_needles(message))
+        line = next((n for n in found if n), line)
     return Place(addon, line)
 
 

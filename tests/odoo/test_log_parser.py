@@ -558,3 +558,59 @@ def test_an_unknown_comodel_assertion_on_19_points_at_the_field(tmp_path: Path) 
     report = parse_odoo_log(log, roots=[tmp_path], modules=["team_zz"])
     errors = [(f.kind, f.path, f.line) for f in report.findings if f.severity == "error"]
     assert errors == [(kinds.REGISTRY_FAILURE, "team_zz/models/res_partner.py", 7)]
+
+
+# Real Odoo 18 logs of third-party modules broken by one line (names and paths rewritten): Odoo names
+# the record's first line (or no place at all); the guilty line is inside it. Stand-in files put
+# each guilty text at the line it had in the real module.
+THIRD_PARTY = {  # case: (file, {line: text}, kind, line of the break)
+    "data_field": (
+        "lab_estate/data/property_type_data.xml",
+        {5: '<record id="property_type_house" model="real.estate.property.type">',
+         6: '<field name="nme">H</field>'},
+        kinds.XML_DATA,
+        6,
+    ),
+    "view_model": (
+        "lab_estate/views/property_views.xml",
+        {8: '<record id="view_property_form" model="ir.ui.view">',
+         10: '<field name="model">real.estate.propertyy</field>'},
+        kinds.VIEW_VALIDATION,
+        10,
+    ),
+    "xpath": (
+        "lab_names/views/res_partner.xml",
+        {2: '<record id="view_partner_simple_form_firstname" model="ir.ui.view">',
+         6: """<xpath expr="//field[@id='individuel']" position="attributes">"""},
+        kinds.VIEW_VALIDATION,
+        6,
+    ),
+    "inherit_view_ref": (
+        "lab_docs/views/res_config.xml",
+        {3: '<record id="view_knowledge_configuration" model="ir.ui.view">',
+         6: '<field name="inherit_id" ref="base.res_config_setting_view_form" />'},
+        kinds.XML_DATA,
+        6,
+    ),
+    "inherit_model": (
+        "lab_names/models/res_partner.py",
+        {17: "class ResPartner(models.Model):", 18: '    _inherit = "res.partnr"'},
+        kinds.REGISTRY_FAILURE,
+        18,
+    ),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("case", sorted(THIRD_PARTY))
+def test_third_party_failures_point_at_the_guilty_line_not_the_record(case: str, tmp_path: Path) -> None:
+    rel, lines, kind, line = THIRD_PARTY[case]
+    module = rel.split("/")[0]
+    (tmp_path / module).mkdir()
+    (tmp_path / module / "__manifest__.py").write_text("{'depends': ['base']}")
+    target = tmp_path / rel
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text("\n".join(lines.get(n, "") for n in range(1, max(lines) + 3)))
+    log = (SHARED / f"18-thirdparty-{case}.log").read_text(encoding="utf-8")
+    report = parse_odoo_log(log, roots=[tmp_path], modules=[module])
+    errors = [(f.kind, f.path, f.line) for f in report.findings if f.severity == "error"]
+    assert errors == [(kind, rel, line)]
