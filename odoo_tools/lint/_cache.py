@@ -82,11 +82,17 @@ def cache_key(*parts: str) -> str:
     return digest.hexdigest()
 
 
+# Answers kept per key prefix (256 prefixes: ~32k answers). Every edit writes new answers (the
+# static checks' for every module), so without a bound the cache would only grow.
+PER_FOLDER = 128
+
+
 class LintCache:
     """A directory of JSON files; ``directory=None`` turns caching off."""
 
-    def __init__(self, directory: Path | None) -> None:
+    def __init__(self, directory: Path | None, max_per_folder: int = PER_FOLDER) -> None:
         self.directory = directory / "lint" if directory is not None else None
+        self.max_per_folder = max_per_folder
         self.hits = 0
         self.misses = 0
 
@@ -110,3 +116,15 @@ class LintCache:
         with contextlib.suppress(OSError):  # a cache that cannot be written only costs time
             folder.mkdir(parents=True, exist_ok=True)
             atomic_write_text(folder / f"{key}.json", payload)
+            _prune(folder, self.max_per_folder)
+
+
+def _prune(folder: Path, keep: int) -> None:
+    """Drop the oldest written answers of ``folder`` beyond ``keep`` (one is recomputed if needed)."""
+    entries = [e for e in os.scandir(folder) if e.name.endswith(".json")]
+    if len(entries) <= keep:
+        return
+    entries.sort(key=lambda e: e.stat().st_mtime_ns)
+    for entry in entries[: len(entries) - keep]:
+        with contextlib.suppress(OSError):
+            os.unlink(entry.path)

@@ -10,7 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from odoo_tools.lint._cache import CODE_ROOT, code_digest
+from odoo_tools.lint._cache import CODE_ROOT, LintCache, code_digest
 from tests.lint.conftest import FIXTURE_ADDONS
 
 # Runs the static checks with a cache, using whichever odoo_tools PYTHONPATH puts first.
@@ -63,3 +63,14 @@ def test_a_fixed_check_answers_anew_without_a_manual_version_bump(tmp_path: Path
     fixed = run()
     assert fixed["checked"] != {} and fixed["messages"] != first["messages"]
     assert all("(fixed)" in str(m) for m in fixed["messages"])  # type: ignore[attr-defined]
+
+
+def test_the_cache_drops_its_oldest_answers_beyond_its_bound(tmp_path: Path) -> None:
+    cache = LintCache(tmp_path, max_per_folder=2)
+    keys = [f"ab{n}" for n in range(3)]  # one key prefix: one folder
+    for age, key in enumerate(keys):
+        cache.put(key, [])
+        entry = tmp_path / "lint" / "ab" / f"{key}.json"
+        os.utime(entry, (1_000 + age, 1_000 + age))  # written in this order
+    assert cache.get(keys[0]) is None  # the oldest went
+    assert cache.get(keys[1]) == [] and cache.get(keys[2]) == []
