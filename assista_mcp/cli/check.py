@@ -166,6 +166,7 @@ def run_check(args: argparse.Namespace) -> int:
         )
     settings = settings_from_args(args)
     if not settings.addons_paths:  # like ruff or flake8: the paths given, else the current folder
+        _refuse_missing(args.targets)
         roots = roots_for_targets(args.targets)
         if not roots:
             return _nothing_found(args.targets)
@@ -223,6 +224,16 @@ def _roots(settings: Settings) -> tuple[list[Path], list[Path]]:
     if not core and settings.odoo_python:
         core = core_roots_from_python(settings.odoo_python)
     return own, core
+
+
+def _refuse_missing(targets: list[str]) -> None:
+    """A mistyped path is a usage error, never 'nothing to check' (a gate that passes on a typo)."""
+    missing = [t for t in targets if not Path(t).exists()]
+    if missing:
+        raise InvalidInput(
+            f"No such file or folder: {', '.join(missing)}.",
+            "Give a module folder, a folder of modules or a file inside a module.",
+        )
 
 
 def _nothing_found(targets: list[str]) -> int:

@@ -82,6 +82,16 @@ def test_paths_without_addons_path(tmp_path: Path) -> None:
     assert str(empty) in result.stderr + result.stdout
 
 
+def test_a_mistyped_path_is_a_usage_error_not_ok(tmp_path: Path) -> None:
+    root = _repo(tmp_path / "r")
+    module = root / "src" / "addons" / "shop"
+    for target in ([str(tmp_path / "nonexistent")], [str(module), str(module / "modles.py")]):
+        result = run_cli(["check", *target], tmp_path, tmp_path / "cache")
+        out = result.stderr + result.stdout
+        assert result.returncode == 2 and "No such file or folder" in out, out
+        assert target[-1] in out and "ok:" not in out
+
+
 def test_readme_pre_commit_hook_works_with_modules_in_a_subfolder(tmp_path: Path) -> None:
     root = _repo(tmp_path / "r")
     hooks = yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
