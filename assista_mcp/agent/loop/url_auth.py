@@ -3,16 +3,20 @@
 ``serve --transport http`` refuses requests without ``Authorization: Bearer <token>``. The agent
 takes the token from ``--auth-token-file``, else ``ASSISTA_AUTH_TOKEN``, else, for a loopback URL
 only, the token file a local server generated in the data folder (a server on another machine has
-its own). The header lives only in the HTTP client: never in a message, an event or a session.
+its own) and only when the socket listening there belongs to our account (see ``listeners``).
+The header lives only in the HTTP client: never in a message, an event or a session.
 """
 
 from __future__ import annotations
 
 import ipaddress
+import os
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from assista_mcp.agent.loop.listeners import foreign_owners, read_listeners
 from assista_mcp.auth_token import AuthToken, existing_default_token, resolve_token
+from odoo_tools.errors import ConfigError
 
 LOOPBACK_NAMES = ("localhost", "localhost.localdomain")
 
@@ -22,8 +26,29 @@ def bearer_token(url: str, home: Path, token_file: Path | None, env_token: str |
     if token_file is not None or env_token:
         return resolve_token(home, token_file, env_token)
     if is_loopback(url):
-        return existing_default_token(home)
+        token = existing_default_token(home)
+        if token is not None:
+            refuse_foreign_listener(url)
+        return token
     return None
+
+
+def refuse_foreign_listener(url: str) -> None:
+    """Raise when another account listens on the URL's loopback port: it would receive our token."""
+    listeners = read_listeners()
+    if listeners is None:  # no /proc/net (non-Linux): the owner is unknown, the token is sent as before
+        return
+    parts = urlsplit(url)
+    port = parts.port or (443 if parts.scheme == "https" else 80)
+    others = foreign_owners(listeners, port, os.getuid())
+    if others:
+        owners = ", ".join(str(uid) for uid in sorted(others))
+        raise ConfigError(
+            f"The server listening on {parts.hostname}:{port} belongs to another account (uid {owners}), "
+            "so the token from the data folder was not sent to it.",
+            "Start your own `assista-odoo serve --transport http` on a free port, or, if you trust that "
+            "server, pass its token explicitly with --auth-token-file or ASSISTA_AUTH_TOKEN.",
+        )
 
 
 def is_loopback(url: str) -> bool:
