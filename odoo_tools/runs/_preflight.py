@@ -113,16 +113,12 @@ def _unknown(name: str) -> Finding:
 
 
 def _invalid_name(addon: Addon, major: int) -> Finding:
-    return Finding(
-        source="odoo",
-        code=kinds.UNKNOWN_MODULE,
-        severity="error",
-        module=addon.name,
-        path=addon.manifest.file,
-        message=f"Invalid module name: {addon.name}. Odoo {major}.0 accepts only letters, digits and _ "
+    return _manifest_error(
+        addon,
+        kinds.UNKNOWN_MODULE,
+        f"Invalid module name: {addon.name}. Odoo {major}.0 accepts only letters, digits and _ "
         "in a module's folder name and fails every install while this folder is in the addons path.",
-        hint="Rename the folder (e.g. with _ instead of -) or take it out of the addons path.",
-        kind=kinds.UNKNOWN_MODULE,
+        "Rename the folder (e.g. with _ instead of -) or take it out of the addons path.",
     )
 
 
@@ -157,17 +153,13 @@ def _foreign(addons: AddonSet, name: str, major: int) -> bool:
 
 
 def _other_series(addon: Addon, major: int) -> Finding:
-    return Finding(
-        source="odoo",
-        code=kinds.UNKNOWN_MODULE,
-        severity="error",
-        module=addon.name,
-        path=addon.manifest.file,
-        line=manifest_entry_line(addon.path / Path(addon.manifest.file).name, "version"),
-        message=f"The module {addon.name} has an incompatible version, setting installable=False "
+    return _manifest_error(
+        addon,
+        kinds.UNKNOWN_MODULE,
+        f"The module {addon.name} has an incompatible version, setting installable=False "
         f"(version {addon.manifest.version!r} is not of {major}.0): Odoo installs nothing of it.",
-        hint=f"Write a {major}.0.x.y.z version once the module is ported to {major}.0.",
-        kind=kinds.UNKNOWN_MODULE,
+        f"Write a {major}.0.x.y.z version once the module is ported to {major}.0.",
+        "version",
     )
 
 
@@ -175,48 +167,52 @@ def _invalid_version(addon: Addon, major: int) -> Finding | None:
     refusal = _version_refusal(str(addon.manifest.version), major)
     if not refusal:
         return None
-    return Finding(
-        source="odoo",
-        code=kinds.REGISTRY_FAILURE,
-        severity="error",
-        module=addon.name,
-        path=addon.manifest.file,
-        line=manifest_entry_line(addon.path / Path(addon.manifest.file).name, "version"),
-        message=f"Module {addon.name}: invalid manifest. {refusal} Odoo {major}.0 reads every manifest "
+    return _manifest_error(
+        addon,
+        kinds.REGISTRY_FAILURE,
+        f"Module {addon.name}: invalid manifest. {refusal} Odoo {major}.0 reads every manifest "
         "of the addons path before installing, so every install fails while this one is there.",
-        hint=f"Write the version for this series ({major}.0.x.y.z, or x.y.z), or take the module out "
+        f"Write the version for this series ({major}.0.x.y.z, or x.y.z), or take the module out "
         "of the addons path.",
-        kind=kinds.REGISTRY_FAILURE,
+        "version",
     )
 
 
 def _missing_dependency(addon: Addon, dep: str) -> Finding:
-    return Finding(
-        source="odoo",
-        code=kinds.MISSING_DEPENDENCY,
-        severity="error",
-        module=addon.name,
-        path=addon.manifest.file,
-        line=manifest_entry_line(addon.path / Path(addon.manifest.file).name, "depends", dep),
-        message=f'You try to install module "{addon.name}" that depends on module "{dep}". '
+    return _manifest_error(
+        addon,
+        kinds.MISSING_DEPENDENCY,
+        f'You try to install module "{addon.name}" that depends on module "{dep}". '
         "But the latter module is not available in your system.",
-        hint=kinds.HINTS[kinds.MISSING_DEPENDENCY],
-        kind=kinds.MISSING_DEPENDENCY,
+        kinds.HINTS[kinds.MISSING_DEPENDENCY],
+        "depends",
+        dep,
     )
 
 
 def _external(addon: Addon, kind: str, entry: str, reason: str) -> Finding:
+    return _manifest_error(
+        addon,
+        kinds.EXTERNAL_DEPENDENCY,
+        f'Unable to install module "{addon.name}" because an external dependency is not met: ' + reason,
+        kinds.HINTS[kinds.EXTERNAL_DEPENDENCY],
+        "external_dependencies",
+        entry,
+        kind,
+    )
+
+
+def _manifest_error(addon: Addon, kind: str, message: str, hint: str, *key_path: str) -> Finding:
+    """An error Odoo would raise about ``addon``, at its manifest (the entry ``key_path`` names)."""
+    manifest = addon.path / Path(addon.manifest.file).name
     return Finding(
         source="odoo",
-        code=kinds.EXTERNAL_DEPENDENCY,
+        code=kind,
         severity="error",
         module=addon.name,
         path=addon.manifest.file,
-        line=manifest_entry_line(
-            addon.path / Path(addon.manifest.file).name, "external_dependencies", entry, kind
-        ),
-        message=f'Unable to install module "{addon.name}" because an external dependency is not met: '
-        + reason,
-        hint=kinds.HINTS[kinds.EXTERNAL_DEPENDENCY],
-        kind=kinds.EXTERNAL_DEPENDENCY,
+        line=manifest_entry_line(manifest, *key_path) if key_path else None,
+        message=message,
+        hint=hint,
+        kind=kind,
     )
