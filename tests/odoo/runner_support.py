@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from odoo_tools.errors import DatabaseError
+from odoo_tools.runs import ValidationResult
 from odoo_tools.runs._pg import Pg, PgParams
 
 REPO = Path(__file__).resolve().parents[2]
@@ -68,3 +69,14 @@ def join_spare_threads() -> None:
     for thread in threading.enumerate():
         if thread.name.startswith("assista-bg-"):
             thread.join()
+
+
+def verdict(result: ValidationResult) -> tuple[object, ...]:
+    """What must not depend on the path a run took (warm or cold): module states, findings
+    (kind, file, line, severity) and tests."""
+    return (
+        result.ok,
+        [(m.module, m.state, m.ok) for m in result.modules],
+        sorted((f.kind, f.path or "", f.line or 0, f.severity) for f in result.findings),
+        sorted((t.name, t.status, t.path or "", t.line or 0) for t in result.tests),
+    )

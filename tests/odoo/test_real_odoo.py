@@ -31,6 +31,7 @@ from odoo_tools.runs._odoo_bin import RunSpec, build_argv, child_env, run_odoo
 from odoo_tools.runs._pg import Pg, PgParams, new_db_name
 from odoo_tools.runs._result import ValidationResult
 from odoo_tools.runs._validate import OdooRunner, RunnerConfig
+from tests.odoo.runner_support import verdict
 from tests.odoo.variants import copy_loan, make_variant
 
 ODOO_BIN = os.environ.get("ASSISTA_TEST_ODOO_BIN", "")
@@ -376,15 +377,6 @@ WARM_CASES = [
 ]  # fmt: skip
 
 
-def _verdict(result: ValidationResult) -> tuple[object, ...]:
-    return (
-        result.ok,
-        [(m.module, m.state, m.ok) for m in result.modules],
-        sorted((f.kind, f.path or "", f.line or 0, f.severity) for f in result.findings),
-        sorted((t.name, t.status, t.path or "", t.line or 0) for t in result.tests),
-    )
-
-
 @pytest.mark.parametrize(("variant", "action", "module"), WARM_CASES)
 def test_the_warm_worker_answers_as_a_cold_odoo_bin(
     odoo: RealOdoo, variant: str, action: str, module: str
@@ -402,4 +394,4 @@ def test_the_warm_worker_answers_as_a_cold_odoo_bin(
         assert warm.warm.status == "off"
     else:
         assert warm.warm.status == again.warm.status == "warm", (warm.warm, again.warm)
-    assert _verdict(warm) == _verdict(cold) == _verdict(again)
+    assert verdict(warm) == verdict(cold) == verdict(again)

@@ -20,9 +20,8 @@ from assista_mcp.context import AppContext
 from assista_mcp.odoo_config import runner_config
 from assista_mcp.settings import load_settings
 from odoo_tools.runs._pg import Pg
-from odoo_tools.runs._result import ValidationResult
 from odoo_tools.runs._validate import OdooRunner, RunnerConfig
-from tests.odoo.runner_support import STUB_ODOO_BIN, processes_mentioning
+from tests.odoo.runner_support import STUB_ODOO_BIN, processes_mentioning, verdict
 
 RunnerFactory = Callable[..., OdooRunner]
 STUB_ENV = {"ASSISTA_STUB_DELAY": "0", "PYTHONDONTWRITEBYTECODE": "1"}
@@ -63,16 +62,6 @@ def make_runner(pg: Pg, stub_copy: Path, addons: Path, tmp_path: Path) -> Iterat
     assert processes_mentioning(str(tmp_path / "cache")) == []  # no worker, no child
 
 
-def _verdict(result: ValidationResult) -> tuple[object, ...]:
-    """What must not depend on the path: states, findings (kind, file, line, severity), tests."""
-    return (
-        result.ok,
-        [(m.module, m.state, m.ok) for m in result.modules],
-        sorted((f.kind, f.path or "", f.line or 0, f.severity) for f in result.findings),
-        sorted((t.name, t.status, t.path or "", t.line or 0) for t in result.tests),
-    )
-
-
 def _read(path: str) -> str:
     return Path(path).read_text(encoding="utf-8")
 
@@ -92,7 +81,7 @@ async def test_warm_runs_give_the_cold_verdicts(make_runner: RunnerFactory, addo
         expected = await cold.validate(action, [module])  # type: ignore[arg-type]
         got = await warm.validate(action, [module])  # type: ignore[arg-type]
         assert expected.warm.status == "off" and got.warm.status == "warm", got.warm
-        assert _verdict(got) == _verdict(expected), (action, module)
+        assert verdict(got) == verdict(expected), (action, module)
         assert got.summary == expected.summary
         assert "# assista-odoo " in _read(got.log_path)
 
@@ -104,7 +93,7 @@ async def test_broken_module_findings_are_the_same_warm(make_runner: RunnerFacto
     cold = await make_runner(warm=False).validate("install", ["library_base"])
     warm = await make_runner().validate("install", ["library_base"])
     assert not warm.ok and warm.warm.status == "warm"
-    assert _verdict(warm) == _verdict(cold)
+    assert verdict(warm) == verdict(cold)
 
 
 @pytest.mark.anyio
