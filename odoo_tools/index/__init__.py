@@ -12,6 +12,7 @@ from odoo_tools.index._project import ProjectIndex
 from odoo_tools.index._project_map import DEFAULT_BUDGET, MAX_BUDGET, MIN_BUDGET, ProjectMap
 from odoo_tools.index._records import FileData, ModelClass, XmlRecord, qualify
 from odoo_tools.index._tables import Tables
+from odoo_tools.index._xml_lines import attribute_line
 
 __all__ = [
     "DEFAULT_BUDGET",
@@ -29,5 +30,6 @@ __all__ = [
     "Tables",
     "XmlIdInfo",
     "XmlRecord",
+    "attribute_line",
     "qualify",
 ]

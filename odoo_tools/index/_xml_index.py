@@ -1,9 +1,10 @@
 """Records, views, actions, menus, groups, rules and QWeb templates from Odoo XML data files.
 
-Parsed with lxml with entities and network access off (a data file is untrusted input). Line
-numbers come from lxml's ``sourceline``. Files whose root is not ``<odoo>``/``<openerp>`` (OWL
-templates, reports' raw XML...) are indexed as empty; a bare ``<data>`` root loads like ``<odoo>``.
-``ir.model.access`` records become access rules, as the CSV rows do.
+Parsed with lxml with entities and network access off (a data file is untrusted input). A record's
+line is its ``id=`` attribute's (lxml's ``sourceline`` is where the start tag ends). Files whose
+root is not ``<odoo>``/``<openerp>`` (OWL templates, reports' raw XML...) are indexed as empty; a
+bare ``<data>`` root loads like ``<odoo>``. ``ir.model.access`` records become access rules, as the
+CSV rows do.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from odoo_tools.index._records import (
     XmlRecord,
     qualify,
 )
+from odoo_tools.index._xml_lines import attribute_line
 
 VIEW_TYPES = frozenset(
     {"list", "tree", "form", "kanban", "search", "graph", "pivot", "calendar", "gantt", "activity"}
@@ -42,6 +44,7 @@ class _Collected:
     actions: list[ActionDef] = field(default_factory=list)
     rules: list[RuleDef] = field(default_factory=list)
     access: list[AccessRow] = field(default_factory=list)
+    lines: list[str] = field(default_factory=list)  # the source, to place a record at its id=
 
 
 def parse_xml(data: bytes, rel: str, module: str) -> FileData:
@@ -59,7 +62,7 @@ def parse_xml(data: bytes, rel: str, module: str) -> FileData:
             hint="Fix the XML; the file is left out of the code index until then.",
         )
         return FileData(path=rel, module=module, kind="xml", findings=(finding,))
-    out = _Collected()
+    out = _Collected(lines=data.decode("utf-8", errors="replace").splitlines())
     if root.tag in _ROOTS:
         # ``<data noupdate="1">`` as the root means what it means inside ``<odoo>``.
         _walk(root, module, out, noupdate=_is_true(root.get("noupdate")), parent_menu="")
@@ -99,7 +102,7 @@ def _record(node: etree._Element, module: str, out: _Collected, noupdate: bool) 
     if not raw_id:  # records without id are created anonymously; nothing to find by id
         return
     xml_id = qualify(raw_id, module)
-    line = _line(node)
+    line = _id_line(node, out)
     out.records.append(XmlRecord(xml_id, model, line, "record", noupdate))
     values = _field_values(node, module)
     if model == "ir.ui.view":
@@ -194,7 +197,7 @@ def _menuitem(node: etree._Element, module: str, out: _Collected, noupdate: bool
     if not raw_id:
         return
     xml_id = qualify(raw_id, module)
-    line = _line(node)
+    line = _id_line(node, out)
     parent = qualify(node.get("parent", ""), module) or parent_menu
     groups = tuple(qualify(g.lstrip("-"), module) for g in node.get("groups", "").split(",") if g.strip())
     out.records.append(XmlRecord(xml_id, "ir.ui.menu", line, "menuitem", noupdate))
@@ -219,7 +222,7 @@ def _template(node: etree._Element, module: str, out: _Collected, noupdate: bool
     if not raw_id:
         return
     xml_id = qualify(raw_id, module)
-    line = _line(node)
+    line = _id_line(node, out)
     inherit_id = qualify(node.get("inherit_id", ""), module)
     primary = _is_true(node.get("primary"))
     out.records.append(XmlRecord(xml_id, "ir.ui.view", line, "template", noupdate))
@@ -242,7 +245,7 @@ def _legacy_action(node: etree._Element, module: str, out: _Collected, noupdate:
         return
     xml_id = qualify(raw_id, module)
     model = _ACTION_TAGS[str(node.tag)]
-    line = _line(node)
+    line = _id_line(node, out)
     out.records.append(XmlRecord(xml_id, model, line, str(node.tag), noupdate))
     res_model = node.get("res_model") or node.get("model") or ""
     out.actions.append(
@@ -258,6 +261,10 @@ def _eval_refs(text: str, module: str) -> tuple[str, ...]:
         if quote in ("'", '"') and quote in chunk[1:]:
             refs.append(qualify(chunk[1 : chunk.index(quote, 1)], module))
     return tuple(refs)
+
+
+def _id_line(node: etree._Element, out: _Collected) -> int:
+    return attribute_line(out.lines, _line(node), "id")
 
 
 def _line(node: etree._Element) -> int:

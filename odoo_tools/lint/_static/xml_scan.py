@@ -12,7 +12,7 @@ from pathlib import Path
 
 from lxml import etree
 
-from odoo_tools.index import qualify
+from odoo_tools.index import attribute_line, qualify
 
 _PARSER = etree.XMLParser(resolve_entities=False, no_network=True, remove_comments=True)
 _EVAL_REF = re.compile(r"""\bref\(\s*['"]([\w.]+)['"]\s*\)""")
@@ -53,22 +53,28 @@ def scan_xml(path: Path, module: str) -> XmlScan:
             continue
         line = _line(element)
         if element.tag == "field":
-            _field(element, module, line, scan)
+            _field(element, module, line, scan, lines)
         elif element.tag == "menuitem":
             for attr in ("parent", "action"):
                 if element.get(attr):
-                    scan.refs.append(Ref(qualify(element.get(attr, ""), module), line, attr))
+                    at = attribute_line(lines, line, attr)
+                    scan.refs.append(Ref(qualify(element.get(attr, ""), module), at, attr))
         elif element.tag == "template" and element.get("inherit_id"):
-            scan.refs.append(Ref(qualify(element.get("inherit_id", ""), module), line, "inherit_id"))
+            at = attribute_line(lines, line, "inherit_id")
+            scan.refs.append(Ref(qualify(element.get("inherit_id", ""), module), at, "inherit_id"))
         if element.get("groups") and not _in_qweb(element):
-            for group in element.get("groups", "").split(","):
-                if group.strip():
-                    scan.refs.append(Ref(qualify(group.strip().lstrip("!-"), module), line, "groups"))
+            _groups(element, module, attribute_line(lines, line, "groups"), scan)
         if element.tag == "function" or element.tag == "value":
-            _evals(element.get("eval", ""), module, line, scan)
+            _evals(element.get("eval", ""), module, attribute_line(lines, line, "eval"), scan)
         if _in_view_arch(element):
             _arch_element(element, module, line, scan, lines)
     return scan
+
+
+def _groups(element: etree._Element, module: str, line: int, scan: XmlScan) -> None:
+    for group in element.get("groups", "").split(","):
+        if group.strip():
+            scan.refs.append(Ref(qualify(group.strip().lstrip("!-"), module), line, "groups"))
 
 
 def _line(element: etree._Element) -> int:
@@ -76,10 +82,12 @@ def _line(element: etree._Element) -> int:
     return line if isinstance(line, int) else 0
 
 
-def _field(element: etree._Element, module: str, line: int, scan: XmlScan) -> None:
+def _field(element: etree._Element, module: str, line: int, scan: XmlScan, lines: list[str]) -> None:
     if element.get("ref"):
-        scan.refs.append(Ref(qualify(element.get("ref", ""), module), line, "ref"))
-    _evals(element.get("eval", ""), module, line, scan)
+        at = attribute_line(lines, line, "ref")
+        scan.refs.append(Ref(qualify(element.get("ref", ""), module), at, "ref"))
+    if element.get("eval"):
+        _evals(element.get("eval", ""), module, attribute_line(lines, line, "eval"), scan)
     parent = element.getparent()
     in_action = parent is not None and parent.get("model") == "ir.actions.act_window"
     modes = [mode.strip() for mode in (element.text or "").split(",")]
@@ -95,14 +103,15 @@ def _evals(text: str, module: str, line: int, scan: XmlScan) -> None:
 def _arch_element(element: etree._Element, module: str, line: int, scan: XmlScan, lines: list[str]) -> None:
     for name in ("attrs", "states"):
         if element.get(name) is not None:
-            at = _attribute_line(lines, line, name)
+            at = attribute_line(lines, line, name)
             scan.constructs.append(Construct(name, at, inline=_in_inline_view(element)))
     if element.tag == "tree":
         scan.constructs.append(Construct("tree", line, inline=_in_inline_view(element)))
     if element.tag == "button" and element.get("type") == "action":
         match = _ACTION_IN_ARCH.fullmatch(element.get("name", ""))
         if match:
-            scan.refs.append(Ref(qualify(match.group(1), module), line, "button"))
+            at = attribute_line(lines, line, "name")
+            scan.refs.append(Ref(qualify(match.group(1), module), at, "button"))
 
 
 def _source_lines(path: Path) -> list[str]:
@@ -110,18 +119,6 @@ def _source_lines(path: Path) -> list[str]:
         return path.read_text(encoding="utf-8", errors="replace").splitlines()
     except OSError:
         return []
-
-
-def _attribute_line(lines: list[str], tag_line: int, name: str) -> int:
-    """lxml gives the line where a start tag *ends*; the attribute may sit a few lines above."""
-    pattern = re.compile(rf"(^|\s){name}\s*=")
-    for number in range(tag_line, max(0, tag_line - 30), -1):
-        text = lines[number - 1] if 0 < number <= len(lines) else ""
-        if pattern.search(text):
-            return number
-        if "<" in text and number != tag_line:
-            break
-    return tag_line
 
 
 def _in_inline_view(element: etree._Element) -> bool:
