@@ -35,11 +35,11 @@ def _first_command() -> list[str]:
     assert install == "bash scripts/install.sh"
     words = check.split()
     assert words[0] == ".venv/bin/assista-odoo"
-    return words[1:]
+    return list(words[1:])
 
 
 def _shown() -> str:
-    return re.findall(r"```text\n(.*?)```", SETUP, re.DOTALL)[0]
+    return str(re.findall(r"```text\n(.*?)```", SETUP, re.DOTALL)[0])
 
 
 def test_every_tool_check_runs_here_is_installed_by_the_install_script() -> None:

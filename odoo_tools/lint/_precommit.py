@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml  # type: ignore[import-untyped]
+import yaml
 
 PYLINT_REPOS = ("oca/pylint-odoo",)
 HOOK_REPOS = ("oca/odoo-pre-commit-hooks",)

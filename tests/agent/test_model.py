@@ -32,7 +32,9 @@ def client_for(server: ScriptedModelServer, **options: Any) -> ModelClient:
     return ModelClient(TEST_MODEL, api_base=server.api_base, **options)
 
 
-async def complete(client: ModelClient, tools: list[dict[str, Any]] | None = None) -> tuple[ModelReply, list]:
+async def complete(
+    client: ModelClient, tools: list[dict[str, Any]] | None = None
+) -> tuple[ModelReply, list[StreamEvent]]:
     events: list[StreamEvent] = []
     reply = await client.complete(USER, TOOLS if tools is None else tools, events.append)
     return reply, events
@@ -212,7 +214,7 @@ async def test_api_key_never_appears_in_errors_or_output(
 
 async def test_summarize_sends_a_transcript_without_tools(model_server: StartServer) -> None:
     server = model_server([{"text": "  Goal: add isbn field. Edited models/library_book.py.  "}])
-    history = [
+    history: list[dict[str, Any]] = [
         {"role": "user", "content": "Add an isbn field"},
         {
             "role": "assistant",

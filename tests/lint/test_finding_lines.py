@@ -32,7 +32,7 @@ def test_findings_on_multi_line_tags_point_at_the_attribute(tmp_path: Path) -> N
     _module(tmp_path, "x", ["base"], ["views/menus.xml"], {"views/menus.xml": MENUS})
     found = {(f.code, f.line) for f in _static(tmp_path, "x", "18.0") if f.path == "x/views/menus.xml"}
     assert ("duplicate-xml-id", 9) in found  # the second id=, not the /> two lines below
-    undefined = sorted(line for code, line in found if code == "xml-id-not-in-dependencies")
+    undefined = sorted(line or 0 for code, line in found if code == "xml-id-not-in-dependencies")
     assert undefined == [6, 16], found
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 from odoo_tools.findings import Finding
 from odoo_tools.lint._grading import HooksRelease, default_severity, regrade
@@ -130,7 +131,7 @@ def test_sql_formatted_with_record_ids_only_is_not_a_security_error(tmp_path: Pa
 QWEB = XML_HEAD + '<odoo>\n    <template id="t">\n        <span t-esc="o.name"/>\n    </template>\n</odoo>\n'
 
 
-def _t_esc(root: Path, pin: str | None) -> dict[str, str]:
+def _t_esc(root: Path, pin: str | None) -> dict[str, Any]:
     """The t-esc finding of a 17.0 module, in a repository whose pre-commit pins the OCA hooks
     at ``pin`` (None: no configuration at all)."""
     _module(root / "addons", "shop", ["base"], ["views/t.xml"], {"views/t.xml": QWEB})

@@ -120,11 +120,11 @@ async def test_lint_tools_take_the_ci_baseline_and_new_only(
             "lint_module", {"module": "shop", "checks": ["flake8"], "new_only": True, "base": "HEAD"}
         )
     assert _error_lines(everything) == [12, 15]
-    assert _error_lines(known_hidden) == [15] and known_hidden.structured_content["passed"] is False  # type: ignore[index]
-    note = known_hidden.structured_content["note"]  # type: ignore[index]
+    assert _error_lines(known_hidden) == [15] and known_hidden.structured_content["passed"] is False
+    note = known_hidden.structured_content["note"]
     assert "baseline.json:" in note and "known finding(s) hidden" in note and ": 0 known" not in note
     assert _error_lines(checked) == [15]
-    assert _error_lines(changed) == [15] and "new-only:" in changed.structured_content["note"]  # type: ignore[index]
+    assert _error_lines(changed) == [15] and "new-only:" in changed.structured_content["note"]
 
 
 async def test_lint_adoption_bad_input_is_a_clear_error(

@@ -94,7 +94,9 @@ def test_removed_constructs_follow_the_series(tmp_path: Path) -> None:
         </odoo>"""
     )
     _module(tmp_path, "v", ["base"], ["views.xml"], {"views.xml": view})
-    codes = lambda series: sorted({f.code for f in _static(tmp_path, "v", series) if f.source == "static"})  # noqa: E731
+    def codes(series: str) -> list[str]:
+        return sorted({f.code for f in _static(tmp_path, "v", series) if f.source == "static"})
+
     assert codes("16.0") == []
     assert codes("17.0") == ["removed-attrs", "removed-states"]
     assert codes("18.0") == ["removed-attrs", "removed-states", "removed-tree", "removed-view-mode-tree"]

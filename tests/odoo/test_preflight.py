@@ -163,9 +163,11 @@ async def test_a_manifest_version_odoo_refuses_fails_fast_at_the_version_line(tm
             )
         # 19 reads it, then makes that one module uninstallable (real 19.0: state uninstallable, exit 0)
         findings = await preflight(addons, [target], python=None, roots=[tmp_path], env=env, major=19)
-        got = [(f.kind, f.path, f.line) for f in findings]
-        expected = [(kinds.UNKNOWN_MODULE, "ported_zz/__manifest__.py", 3)] if target == "ported_zz" else []
-        assert got == expected
+        placed = [(f.kind, f.path, f.line) for f in findings]
+        expected: list[tuple[str, str, int | None]] = (
+            [(kinds.UNKNOWN_MODULE, "ported_zz/__manifest__.py", 3)] if target == "ported_zz" else []
+        )
+        assert placed == expected
 
 
 @pytest.mark.anyio

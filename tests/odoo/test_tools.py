@@ -54,10 +54,10 @@ async def test_tools_are_listed_with_output_schemas_and_honest_annotations(odoo_
 
 @pytest.mark.anyio
 async def test_install_module_reports_progress_and_structured_result(odoo_server: Any, pg: Pg) -> None:
-    progress: list[tuple[float, float | None, str | None]] = []
+    progress_seen: list[tuple[float, float | None, str | None]] = []
 
-    async def on_progress(value: float, total: float | None, message: str | None) -> None:
-        progress.append((value, total, message))
+    async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+        progress_seen.append((progress, total, message))
 
     async with Client(odoo_server) as client:
         result = await client.call_tool(
@@ -73,9 +73,9 @@ async def test_install_module_reports_progress_and_structured_result(odoo_server
         assert data["template"]["status"] == "built"
         log = await client.read_resource(data["log_resource"])
     assert "Loading module library_loan" in log.contents[0].text  # type: ignore[union-attr]
-    values = [p[0] for p in progress]
+    values = [p[0] for p in progress_seen]
     assert values == sorted(values) and len(set(values)) == len(values)  # strictly increasing
-    assert any(m and "library_loan" in m for _, _, m in progress)
+    assert any(m and "library_loan" in m for _, _, m in progress_seen)
     _drop_templates(pg)
 
 
@@ -110,7 +110,7 @@ async def test_bad_input_is_an_error_result_with_a_hint(odoo_server: Any) -> Non
 async def test_mcp_cancel_kills_odoo_and_drops_the_database(odoo_server: Any, pg: Pg) -> None:
     started = anyio.Event()
 
-    async def on_progress(value: float, total: float | None, message: str | None) -> None:
+    async def on_progress(progress: float, total: float | None, message: str | None) -> None:
         if message and message.startswith("install"):
             started.set()
 

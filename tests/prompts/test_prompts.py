@@ -71,7 +71,7 @@ async def test_the_old_version_argument_still_works_and_says_it_is_deprecated(
     async with Client(server_for(addons)) as client:
         result = await client.call_tool("get_guidelines", {"version": "17.0"})
         developer = await client.get_prompt("odoo_developer", {"version": "16.0"})
-    assert not result.is_error and result.structured_content["series"] == "17.0"  # type: ignore[index]
+    assert not result.is_error and result.structured_content["series"] == "17.0"
     assert "`version` is now `series`" in result.content[-1].text  # type: ignore[union-attr]
     assert "Odoo 16.0" in developer.messages[0].content.text  # type: ignore[union-attr]
 

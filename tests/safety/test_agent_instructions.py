@@ -24,7 +24,8 @@ def test_agents_md_reaches_the_model_in_the_system_message(
 
 def test_both_files_of_every_root_in_order(tmp_path: Path) -> None:
     first, second = tmp_path / "a", tmp_path / "b"
-    first.mkdir(), second.mkdir()
+    first.mkdir()
+    second.mkdir()
     (first / "AGENTS.md").write_text("one", encoding="utf-8")
     (first / "ASSISTA.md").write_text("two", encoding="utf-8")
     (second / "ASSISTA.md").write_text("three", encoding="utf-8")

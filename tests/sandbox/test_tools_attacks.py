@@ -89,7 +89,7 @@ async def test_read_file_reads_nothing_outside(client: Client, tree: Tree) -> No
 async def test_read_file_single_outside_path(client: Client, path: str) -> None:
     result = await client.call_tool("read_file", {"paths": path})
     assert SECRET not in dump(result)
-    assert result.is_error or result.structured_content["files"][0]["error"]  # type: ignore[index]
+    assert result.is_error or result.structured_content["files"][0]["error"]
 
 
 @pytest.mark.parametrize("encoding", ["utf-8", "base64"])
@@ -337,5 +337,5 @@ async def test_a_link_pointing_out_can_be_deleted_or_is_refused_but_target_stays
 async def test_fifo_is_refused_without_hanging(client: Client, tree: Tree) -> None:
     # Opening a FIFO for reading blocks until a writer appears; a refusal proves we never opened it.
     result = await client.call_tool("read_file", {"paths": "fifo"})
-    assert result.is_error or result.structured_content["files"][0]["error"]  # type: ignore[index]
+    assert result.is_error or result.structured_content["files"][0]["error"]
     assert (tree.root / "fifo").is_fifo()

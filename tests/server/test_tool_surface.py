@@ -63,10 +63,10 @@ async def test_one_value_by_the_singular_several_by_the_plural(
         neither = await client.call_tool("read_file", {})
         lint_one = await client.call_tool("lint_module", {"module": "library_base", "checks": ["static"]})
     assert not one.is_error and one.structured_content == old_form.structured_content
-    assert len(several.structured_content["files"]) == 2  # type: ignore[index]
+    assert len(several.structured_content["files"]) == 2
     assert both.is_error and "Both path and paths" in texts(both)[0]
     assert neither.is_error and "No path given" in texts(neither)[0]
-    assert not lint_one.is_error and lint_one.structured_content["modules"] == ["library_base"]  # type: ignore[index]
+    assert not lint_one.is_error and lint_one.structured_content["modules"] == ["library_base"]
 
 
 @pytest.mark.parametrize(
@@ -101,7 +101,7 @@ async def test_read_file_text_is_the_file_itself(server_for: Callable[..., Any],
     _not_a_json_dump(text)
     assert f"==> {MANIFEST} (lines 1-" in text and content in text
     assert "==> no/such.py: not read <==" in text
-    assert result.structured_content["files"][0]["content"] == content  # type: ignore[index]
+    assert result.structured_content["files"][0]["content"] == content
 
 
 async def test_grep_text_reads_like_grep(server_for: Callable[..., Any], addons: Path) -> None:
@@ -109,9 +109,9 @@ async def test_grep_text_reads_like_grep(server_for: Callable[..., Any], addons:
         result = await client.call_tool("grep", {"pattern": "_name = ", "include": ["*.py"]})
     [text] = texts(result)
     _not_a_json_dump(text)
-    first = result.structured_content["matches"][0]  # type: ignore[index]
+    first = result.structured_content["matches"][0]
     assert f"{first['path']}:{first['line']}:{first['text']}" in text.splitlines()
-    assert text.startswith(f"{len(result.structured_content['matches'])} match(es)")  # type: ignore[index]
+    assert text.startswith(f"{len(result.structured_content['matches'])} match(es)")
 
 
 async def test_check_module_text_is_a_verdict_and_one_line_per_finding(
@@ -175,7 +175,7 @@ async def test_every_other_answer_is_plain_text_too(server_for: Callable[..., An
         listing = await client.call_tool("list_directory", {"path": "library_base", "tree": True})
     [text] = texts(edit)
     _not_a_json_dump(text)
-    diff = edit.structured_content["diff"]  # type: ignore[index]
+    diff = edit.structured_content["diff"]
     assert "diff: |" in text and all(f"  {line}" in text for line in diff.splitlines() if line)
     [listed] = texts(listing)
     _not_a_json_dump(listed)

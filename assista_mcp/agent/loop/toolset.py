@@ -28,7 +28,7 @@ if sys.version_info < (3, 11):  # pragma: no cover
     from exceptiongroup import BaseExceptionGroup
 
 import httpx2
-import jsonschema  # type: ignore[import-untyped]
+import jsonschema
 from mcp import Client
 from mcp.client import Transport
 from mcp.client.stdio import StdioServerParameters
