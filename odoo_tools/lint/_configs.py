@@ -28,6 +28,8 @@ CONFIG_DIR = Path(__file__).resolve().parent / "config"
 DEFAULT_PYLINTRC = CONFIG_DIR / "pylintrc"
 DEFAULT_PYLINTRC_MANDATORY = CONFIG_DIR / "pylintrc-mandatory"
 DEFAULT_FLAKE8 = CONFIG_DIR / "flake8.cfg"
+DEFAULT_RUFF = CONFIG_DIR / "ruff.toml"
+RUFF_BY_DEFAULT_SINCE = 17  # OCA's template lints with ruff instead of flake8 from 17.0 (use_ruff)
 
 
 @dataclass(frozen=True)
@@ -71,9 +73,10 @@ class LintConfig:
         return digest.hexdigest()
 
 
-def config_for_root(root: Path, profile: str | None = None) -> LintConfig:
-    """The configuration for the addons root ``root``: project files first, then our defaults.
-    ``profile`` "oca" or "default" forces the grading; otherwise OCA's files select OCA's."""
+def config_for_root(root: Path, profile: str | None = None, series: str | None = None) -> LintConfig:
+    """The configuration for the addons root ``root``: project files first, then our defaults
+    (OCA's template for ``series``: ruff from 17.0, flake8 before). ``profile`` "oca" or
+    "default" forces the grading; otherwise OCA's files select OCA's."""
     folders = _search_folders(root)
     pre_commit = read_pre_commit(_first_file(folders, ".pre-commit-config.yaml"))
     optional, mandatory = _pylintrcs(folders, pre_commit)
@@ -83,7 +86,7 @@ def config_for_root(root: Path, profile: str | None = None) -> LintConfig:
     flake8 = _flake8_file(folders)
     safe_flake = safe_flake8(flake8) if flake8 else None
     ruff = _ruff_file(folders)
-    linter = pre_commit.python_linter or ("ruff" if ruff and not flake8 else "flake8")
+    linter = pre_commit.python_linter or _python_linter(ruff, flake8, series)
     used = [str(p) for p in (pre_commit.path, optional, mandatory) if p is not None]
     used += [str(ruff)] if linter == "ruff" and ruff else [str(flake8)] if flake8 else []
     return LintConfig(
@@ -96,7 +99,7 @@ def config_for_root(root: Path, profile: str | None = None) -> LintConfig:
         pylint_args=pre_commit.pylint_args,
         hooks_disabled=pre_commit.hooks_disabled,
         python_linter=linter,
-        ruff_config=ruff if linter == "ruff" else None,
+        ruff_config=_ruff_config(linter, ruff, chosen_by_pre_commit=bool(pre_commit.python_linter)),
         exclude=pre_commit.exclude,
         top=pre_commit.path.parent if pre_commit.path else None,
         ignored=(pylintrc.ignored if pylintrc else ()) + (safe_flake.ignored if safe_flake else ()),
@@ -151,6 +154,27 @@ def _pylintrcs(folders: list[Path], pre_commit: PreCommit) -> tuple[Path | None,
         optional = next((p for p in listed if p != mandatory), None)
         return optional, mandatory
     return _first_file(folders, ".pylintrc"), _first_file(folders, ".pylintrc-mandatory")
+
+
+def _python_linter(ruff: Path | None, flake8: Path | None, series: str | None) -> str:
+    if ruff and not flake8:
+        return "ruff"
+    if flake8:
+        return "flake8"
+    return "ruff" if uses_ruff_by_default(series) else "flake8"
+
+
+def _ruff_config(linter: str, ruff: Path | None, *, chosen_by_pre_commit: bool) -> Path | None:
+    if linter != "ruff":
+        return None
+    # A pre-commit that runs ruff without a ruff file runs ruff's own defaults; no file at all:
+    # the template's.
+    return ruff or (None if chosen_by_pre_commit else DEFAULT_RUFF)
+
+
+def uses_ruff_by_default(series: str | None) -> bool:
+    major = (series or "").split(".")[0]
+    return major.isdigit() and int(major) >= RUFF_BY_DEFAULT_SINCE
 
 
 def _ruff_file(folders: list[Path]) -> Path | None:

@@ -19,7 +19,7 @@ from odoo_tools.addons import (
 )
 from odoo_tools.errors import InvalidInput, NotFound
 from odoo_tools.findings import Finding
-from odoo_tools.lint._configs import LintConfig, config_for_root, config_note
+from odoo_tools.lint._configs import LintConfig, config_for_root, config_note, uses_ruff_by_default
 
 if TYPE_CHECKING:
     from odoo_tools.index import ProjectIndex
@@ -32,7 +32,7 @@ class LintProject:
     roots: tuple[Path, ...]
     index_provider: Callable[[], ProjectIndex] | None = None
     profile: str | None = None  # "oca" / "default" forces the grading; None: from each root's files
-    _configs: dict[Path, LintConfig] = field(default_factory=dict)
+    _configs: dict[tuple[Path, bool], LintConfig] = field(default_factory=dict)
     _index: ProjectIndex | None = None
 
     def index(self) -> ProjectIndex:
@@ -50,9 +50,12 @@ class LintProject:
         return self.addon_set.graph_findings()
 
     def config_for(self, addon: Addon) -> LintConfig:
-        if addon.root not in self._configs:
-            self._configs[addon.root] = config_for_root(addon.root, self.profile)
-        return self._configs[addon.root]
+        # Without project files the defaults follow the addon's series (ruff from 17.0).
+        series = self.series_of(addon)
+        key = (addon.root, uses_ruff_by_default(series))
+        if key not in self._configs:
+            self._configs[key] = config_for_root(addon.root, self.profile, series)
+        return self._configs[key]
 
     def series_of(self, addon: Addon) -> str | None:
         """The series ``addon`` is written for: its manifest's version prefix ("16.0.1.0.0"), else

@@ -149,3 +149,23 @@ def test_no_configuration_follows_oca_template(tmp_path: Path) -> None:
     payload = json.loads(run_cli(args, repo, tmp_path / "c").stdout)
     assert not [f for f in payload["findings"] if f["code"] == "po-pretty-format"]
     assert any("OCA template defaults" in n for n in payload["notes"])
+
+
+def test_no_configuration_lints_python_as_the_template_does_for_the_series(tmp_path: Path) -> None:
+    """OCA's template runs ruff (with bugbear, isort, pyupgrade...) from 17.0 and flake8 before."""
+    code = "def f(items=[]):\n    return items\n"
+    found = {}
+    for series in ("16.0", "17.0"):
+        repo = tmp_path / series
+        (repo / ".git").mkdir(parents=True)
+        _module(repo / "addons", "shop", ["base"], [], {"models.py": code})
+        manifest = repo / "addons" / "shop" / "__manifest__.py"
+        manifest.write_text(manifest.read_text(encoding="utf-8").replace("17.0.", f"{series}."), "utf-8")
+        args = ["check", "--addons-path", str(repo / "addons"), "--checks", "flake8", "--format", "json"]
+        payload = json.loads(run_cli(args, repo, tmp_path / f"c{series}").stdout)
+        findings = [f for f in payload["findings"] if f["path"].endswith("models.py")]
+        found[series] = {(f["source"], f["code"], f["severity"]) for f in findings}
+        note = next(n for n in payload["notes"] if n.startswith("configuration:"))
+        assert "OCA template defaults" in note
+    assert found["16.0"] == set()  # flake8 without bugbear, as the 16.0 template's flake8 runs here
+    assert found["17.0"] == {("ruff", "B006", "warning")}  # a mutable default argument
