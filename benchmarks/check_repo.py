@@ -10,8 +10,10 @@ source, that many addons are generated. Measured, side by side in one run:
 3. warm after editing one Python file of one module, then one XML file of it (goal: <= 1 s
    each, with a fresh process, as a pre-commit hook runs it);
 4. OCA's pre-commit way on the same files: pylint-odoo with .pylintrc (--exit-zero) and with
-   .pylintrc-mandatory (one process each, as the hook is require_serial), flake8 split over the
-   cores as pre-commit does (goal: cold / that <= 1.0x), and oca-checks-odoo-module for reference.
+   .pylintrc-mandatory (one process each, as the hook is require_serial), then the template's
+   Python style linter for the tree's series: ruff from 17.0 (one process, it uses every core),
+   flake8 split over the cores before, as pre-commit does (goal: cold / that <= 1.0x); and
+   oca-checks-odoo-module for reference.
 """
 
 from __future__ import annotations
@@ -29,7 +31,8 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from odoo_tools.lint import DEFAULT_FLAKE8, DEFAULT_PYLINTRC, DEFAULT_PYLINTRC_MANDATORY
+from odoo_tools.addons import discover_addons, series_of_version
+from odoo_tools.lint import DEFAULT_FLAKE8, DEFAULT_PYLINTRC, DEFAULT_PYLINTRC_MANDATORY, DEFAULT_RUFF
 from odoo_tools.process import ProcessResult, run_process_sync
 
 REPO = Path(__file__).resolve().parent.parent
@@ -85,7 +88,7 @@ def _bench(work: Path, addons: Path, names: list[str], py_files: list[str], repe
         if xml_file
         else float("nan")
     )
-    baseline = _oca_precommit(py_files, env)
+    baseline, style = _oca_precommit(py_files, env, _series(addons))
     hooks = _timed(
         "oca-checks-odoo-module (reference)",
         [sys.executable, "-m", "oca_pre_commit_hooks", "--no-verbose", *[str(addons / n) for n in names]],
@@ -95,7 +98,7 @@ def _bench(work: Path, addons: Path, names: list[str], py_files: list[str], repe
     print(f"cold / warm (unchanged)       = {cold / warm:6.1f}x   (warm {warm:.2f} s)")
     print(f"cold / warm (one .py edited)  = {cold / one:6.1f}x   (warm {one:.2f} s; goal <= 1 s)")
     print(f"cold / warm (one .xml edited) = {cold / one_xml:6.1f}x   (warm {one_xml:.2f} s; goal <= 1 s)")
-    print(f"cold / OCA pre-commit way    = {cold / baseline:6.2f}x  (goal <= 1.0x; pylint x2 + flake8)")
+    print(f"cold / OCA pre-commit way    = {cold / baseline:6.2f}x  (goal <= 1.0x; pylint x2 + {style})")
     print(f"cold / (OCA way + oca hooks) = {cold / (baseline + hooks):6.2f}x")
 
 
@@ -137,8 +140,15 @@ def _repeated(
     return wall
 
 
-def _oca_precommit(py_files: list[str], env: dict[str, str]) -> float:
-    pylint = [sys.executable, "-m", "pylint", "--valid-odoo-versions=18.0", "--score=n"]
+def _series(addons: Path) -> str:
+    """The series most manifests of the tree are written for (the template's pick depends on it)."""
+    found = [series_of_version(a.manifest.version) for a in discover_addons([addons]).addons.values()]
+    series = [s for s in found if s]
+    return max(set(series), key=series.count) if series else "18.0"
+
+
+def _oca_precommit(py_files: list[str], env: dict[str, str], series: str) -> tuple[float, str]:
+    pylint = [sys.executable, "-m", "pylint", f"--valid-odoo-versions={series}", "--score=n"]
     started = time.monotonic()
     _timed(
         "  pylint --rcfile=.pylintrc --exit-zero",
@@ -150,15 +160,21 @@ def _oca_precommit(py_files: list[str], env: dict[str, str]) -> float:
         [*pylint, f"--rcfile={DEFAULT_PYLINTRC_MANDATORY}", *py_files],
         env,
     )
-    chunks = [py_files[i::CORES] for i in range(CORES) if py_files[i::CORES]]
-    flake8 = [sys.executable, "-m", "flake8", f"--config={DEFAULT_FLAKE8}"]
-    chunk_started = time.monotonic()
-    with ThreadPoolExecutor(CORES) as pool:
-        list(pool.map(lambda chunk: _run([*flake8, *chunk], env), chunks))
-    print(f"  {'flake8 (files split over the cores)':<44} {time.monotonic() - chunk_started:7.2f} s")
+    if int(series.split(".")[0]) >= 17:  # OCA's template: ruff instead of flake8 (use_ruff)
+        style = "ruff"
+        ruff = [sys.executable, "-m", "ruff", "check", "--no-fix", "--no-cache", f"--config={DEFAULT_RUFF}"]
+        _timed("  ruff check (the template's .ruff.toml)", [*ruff, *py_files], env)
+    else:
+        style = "flake8"
+        chunks = [py_files[i::CORES] for i in range(CORES) if py_files[i::CORES]]
+        flake8 = [sys.executable, "-m", "flake8", f"--config={DEFAULT_FLAKE8}"]
+        chunk_started = time.monotonic()
+        with ThreadPoolExecutor(CORES) as pool:
+            list(pool.map(lambda chunk: _run([*flake8, *chunk], env), chunks))
+        print(f"  {'flake8 (files split over the cores)':<44} {time.monotonic() - chunk_started:7.2f} s")
     total = time.monotonic() - started
-    print(f"{'OCA pre-commit way (pylint x2 + flake8)':<46} {total:7.2f} s")
-    return total
+    print(f"{f'OCA pre-commit way (pylint x2 + {style})':<46} {total:7.2f} s   (series {series})")
+    return total, style
 
 
 def _timed(label: str, argv: list[str], env: dict[str, str]) -> float:

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from types import ModuleType
 
 from assista_mcp import __version__
@@ -39,6 +41,18 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 
     add_examples(subparsers)
     return parser
+
+
+def _early_cache_dir(words: list[str]) -> Path | None:
+    """Where `check` keeps its cache, guessed before the settings load (``ASSISTA_CACHE_DIR`` or
+    the platform's; a wrong guess only changes which linters start early)."""
+    if "--no-cache" in words:
+        return None
+    if os.environ.get("ASSISTA_CACHE_DIR"):
+        return Path(os.environ["ASSISTA_CACHE_DIR"])
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("assista-odoo"))
 
 
 def _early_linters(words: list[str]) -> list[str]:
@@ -71,7 +85,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if words[:1] == ["check"]:
         from odoo_tools.lint import start_spares
 
-        start_spares(_early_linters(words[1:]))
+        start_spares(_early_linters(words[1:]), cache_dir=_early_cache_dir(words[1:]))
     parser = build_parser(ALONE.get(words[0]) if words else None)
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):

@@ -31,7 +31,12 @@ if TYPE_CHECKING:
     )
     from odoo_tools.lint._cache import LintCache
     from odoo_tools.lint._changes import changed_files, changed_lines, changed_modules, shard
-    from odoo_tools.lint._configs import DEFAULT_FLAKE8, DEFAULT_PYLINTRC, DEFAULT_PYLINTRC_MANDATORY
+    from odoo_tools.lint._configs import (
+        DEFAULT_FLAKE8,
+        DEFAULT_PYLINTRC,
+        DEFAULT_PYLINTRC_MANDATORY,
+        DEFAULT_RUFF,
+    )
     from odoo_tools.lint._core import core_roots_from_python, split_core_roots
     from odoo_tools.lint._digests import StoredDigests
     from odoo_tools.lint._project import LintProject, load_project
@@ -48,6 +53,7 @@ _WHERE = {
     "DEFAULT_FLAKE8": "odoo_tools.lint._configs",
     "DEFAULT_PYLINTRC": "odoo_tools.lint._configs",
     "DEFAULT_PYLINTRC_MANDATORY": "odoo_tools.lint._configs",
+    "DEFAULT_RUFF": "odoo_tools.lint._configs",
     "FileDigests": "odoo_tools.storage",
     "LineReader": "odoo_tools.lint._baseline",
     "LintCache": "odoo_tools.lint._cache",
@@ -81,6 +87,7 @@ __all__ = [
     "DEFAULT_FLAKE8",
     "DEFAULT_PYLINTRC",
     "DEFAULT_PYLINTRC_MANDATORY",
+    "DEFAULT_RUFF",
     "SEARCH_DEPTH",
     "Adopted",
     "AdoptionOptions",

@@ -1,26 +1,25 @@
 """File digests that outlive the process, so a fresh ``check`` re-reads only what changed.
 
 ``StoredDigests`` is a ``FileDigests`` that starts from the digests a previous run saved (one
-JSON file per set of addons roots, under ``<cache_dir>/lint/``) and trusts an entry while the
-file's (mtime_ns, size) is unchanged, like the code index does. A file modified within the last
-seconds is never saved (it could change again within the same mtime tick and keep its size), so
-it is re-read by the next run. JSON only: a cache file must never be able to run code.
+JSON file per set of addons roots, under ``<cache_dir>/lint/``, see ``_digest_store``) and trusts
+an entry while the file's (mtime_ns, size) is unchanged, like the code index does. A file
+modified within the last seconds is saved without its digest (it could change again within the
+same mtime tick and keep its size), so it is re-read by the next run. JSON only: a cache file
+must never be able to run code.
 """
 
 from __future__ import annotations
 
 import contextlib
-import hashlib
-import json
 import os
 import threading
 import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from odoo_tools.lint._digest_store import Entry, read_store, store_path, write_store
 from odoo_tools.storage import UNREADABLE, FileDigests, atomic_write_text
 
-SCHEMA = "file-digests-1"
 RACY_SECONDS = 2  # younger files are re-read next time rather than trusted by their stat
 
 
@@ -29,9 +28,9 @@ class StoredDigests(FileDigests):
 
     def __init__(self, cache_dir: Path | None, roots: Sequence[Path]) -> None:
         super().__init__()
-        self.path = _store_path(cache_dir, roots) if cache_dir is not None else None
+        self.path = store_path(cache_dir, roots) if cache_dir is not None else None
         self._stored = self._load()
-        self._seen: dict[str, tuple[int, int, str]] = {}
+        self._seen: dict[str, Entry] = {}
         self._lock = threading.Lock()
         self.read_count = 0  # files whose content was read this run (tests use it)
 
@@ -42,7 +41,7 @@ class StoredDigests(FileDigests):
         except OSError:
             return UNREADABLE
         known = self._stored.get(name)
-        if known is not None and known[:2] == (st.st_mtime_ns, st.st_size):
+        if known is not None and known[2] and known[:2] == (st.st_mtime_ns, st.st_size):
             digest = known[2]
         else:
             digest = super().file_digest(name, st)
@@ -53,33 +52,21 @@ class StoredDigests(FileDigests):
         return digest
 
     def save(self) -> None:
-        """Keep the digests of the files seen this run (old enough to be trusted next time)."""
+        """Keep the digests of the files seen this run; a file younger than ``RACY_SECONDS``
+        keeps only its stat (the next run re-reads it, and can tell whether it changed again)."""
         if self.path is None:
             return
         settled = time.time_ns() - RACY_SECONDS * 1_000_000_000
         with self._lock:
-            entries = {name: list(entry) for name, entry in self._seen.items() if entry[0] < settled}
-        if entries == {name: list(entry) for name, entry in self._stored.items()}:
+            entries = {
+                name: entry if entry[0] < settled else (entry[0], entry[1], "")
+                for name, entry in self._seen.items()
+            }
+        if entries == self._stored:
             return
         with contextlib.suppress(OSError):  # a cache that cannot be written only costs time
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            atomic_write_text(self.path, json.dumps({"schema": SCHEMA, "files": entries}))
+            atomic_write_text(self.path, write_store(entries))
 
-    def _load(self) -> dict[str, tuple[int, int, str]]:
-        if self.path is None:
-            return {}
-        try:
-            raw = json.loads(self.path.read_bytes())
-            files = raw["files"] if raw.get("schema") == SCHEMA else {}
-            return {
-                name: (int(entry[0]), int(entry[1]), str(entry[2]))
-                for name, entry in files.items()
-                if isinstance(entry, list) and len(entry) == 3
-            }
-        except (OSError, ValueError, KeyError, TypeError, AttributeError):
-            return {}  # missing or damaged: every file is read once more
-
-
-def _store_path(cache_dir: Path, roots: Sequence[Path]) -> Path:
-    key = hashlib.sha256("\0".join(sorted(os.path.realpath(r) for r in roots)).encode()).hexdigest()
-    return cache_dir / "lint" / f"files-{key[:16]}.json"
+    def _load(self) -> dict[str, Entry]:
+        return read_store(self.path) if self.path is not None else {}

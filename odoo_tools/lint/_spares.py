@@ -14,6 +14,7 @@ import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
+from odoo_tools.lint._digest_store import linters_for_changes
 from odoo_tools.lint._env import PYTHON, linter_env
 from odoo_tools.process import EarlyProcess, ProcessResult
 
@@ -22,8 +23,13 @@ TOOLS = ("pylint", "oca-hooks")
 _spares: dict[str, EarlyProcess] = {}
 
 
-def start_spares(tools: Iterable[str], *, busy_too: bool = False) -> None:
-    """Start the ``tools`` among ``TOOLS``, when a core is idle (or ``busy_too``)."""
+def start_spares(tools: Iterable[str], *, cache_dir: Path | None = None, busy_too: bool = False) -> None:
+    """Start the ``tools`` among ``TOOLS`` that files changed since the last run in ``cache_dir``
+    need (a process that will be used costs nothing extra, even on a busy machine); when that
+    cannot be told, all of them, if a core is idle (or ``busy_too``)."""
+    needed = linters_for_changes(tools, cache_dir)
+    if needed is not None:
+        tools, busy_too = needed, True
     if not (busy_too or idle_core()):
         return
     for tool in tools:

@@ -14,6 +14,7 @@ import pytest
 
 from odoo_tools.findings import Finding
 from odoo_tools.lint import FileDigests, LintCache, LintRun, StoredDigests, lint_addons_sync, load_project
+from odoo_tools.lint._digest_store import linters_for_changes
 from tests.lint.conftest import FIXTURE_ADDONS, run_cli
 
 
@@ -108,3 +109,26 @@ def test_stored_digests_trust_old_files_and_reread_edited_ones(tmp_path: Path) -
     for stored in (tmp_path / "cache" / "lint").glob("files-*.json"):
         stored.write_text("{not json", encoding="utf-8")  # a damaged store costs a re-read only
     assert StoredDigests(tmp_path / "cache", [folder]).file_digest(fresh) == digests[fresh]
+
+
+def test_early_linters_follow_what_changed_since_the_last_run(tree: Path, tmp_path: Path) -> None:
+    """``check`` starts early only the linters the changed files need (so a spare is never wasted
+    CPU, even on a busy machine), and cannot tell without an earlier run."""
+    cache = tmp_path / "cache"
+    tools = ["pylint", "oca-hooks"]
+    assert linters_for_changes(tools, cache) is None  # no earlier run
+    _warm(tree, cache)
+    assert linters_for_changes(tools, cache) == []
+    model = tree / "library_loan" / "models" / "library_loan.py"
+    model.write_text(model.read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
+    assert linters_for_changes(tools, cache) == ["pylint"]
+    _warm(tree, cache)  # the edit is seconds old: kept without its digest, re-read next time...
+    assert linters_for_changes(tools, cache) == []  # ...yet known unchanged since
+    model.write_text(model.read_text(encoding="utf-8") + "# again\n", encoding="utf-8")
+    assert linters_for_changes(tools, cache) == ["pylint"]  # a second edit of a young file
+    view = next((tree / "library_loan" / "views").glob("*.xml"))
+    view.write_text(view.read_text(encoding="utf-8") + "<!-- x -->\n", encoding="utf-8")
+    assert linters_for_changes(tools, cache) == ["pylint", "oca-hooks"]
+    (tree / "library_loan" / "README.rst").write_text("new text\n", encoding="utf-8")
+    _warm(tree, cache)
+    assert linters_for_changes(["pylint"], cache) == []
