@@ -35,7 +35,7 @@ from odoo_tools.lint import (
     shard,
     split_core_roots,
 )
-from odoo_tools.lint.reporters import FORMATS, Report
+from odoo_tools.lint.reporters import FORMATS, INCOMPLETE, Report
 
 
 @dataclass
@@ -48,6 +48,7 @@ class CheckContext:
     addons: list[Addon]
     advance: Advance
     checks: list[str] = field(default_factory=list)  # names reported (JUnit cases, SARIF runs)
+    missing_tools: list[str] = field(default_factory=list)  # linters that could not run, with the fix
 
 
 class Producer(Protocol):
@@ -100,6 +101,7 @@ class LintProducer:
             on_progress=ctx.advance,
         )
         digests.save()
+        ctx.missing_tools.extend(run.missing_tools)
         return run.findings
 
 
@@ -191,12 +193,14 @@ def run_check(args: argparse.Namespace) -> int:
     addons = _select(args, project)
     findings: list[Finding] = []
     checks: list[str] = []
+    missing_tools: list[str] = []
     with progress(sum(p.units(args, addons) for p in PRODUCERS)) as advance:
         for producer in PRODUCERS:
             ctx = CheckContext(args, settings, project, addons, advance)
             findings += producer.produce(ctx)
             checks += ctx.checks
-    notes = project.notes(addons)
+            missing_tools += ctx.missing_tools
+    notes = [f"{INCOMPLETE}{line}" for line in missing_tools] + project.notes(addons)
     findings = adopted(args, project, sort_findings(findings), notes)
     report = Report(
         findings=findings,
@@ -210,6 +214,10 @@ def run_check(args: argparse.Namespace) -> int:
         notes=notes,
     )
     emit(args, report)
+    if missing_tools:  # the gate did not run all it was asked to: neither passed nor failed
+        for line in missing_tools:
+            print(f"assista-odoo check: incomplete: {line}", file=sys.stderr)
+        return 2
     return 1 if report.failed else 0
 
 
@@ -263,8 +271,10 @@ def _select(args: argparse.Namespace, project: LintProject) -> list[Addon]:
         wanted = {a.name for a in changed_modules(project, paths, with_dependents=args.with_dependents)}
         addons = [a for a in addons if a.name in wanted]
         picked = ", ".join(sorted(a.name for a in addons)) or "none"
-        print(f"changed since {args.base or 'the default base'}: {len(addons)} module(s): {picked}",
-              file=sys.stderr)
+        print(
+            f"changed since {args.base or 'the default base'}: {len(addons)} module(s): {picked}",
+            file=sys.stderr,
+        )
     if args.shard:
         addons = shard(addons, args.shard)
     return addons

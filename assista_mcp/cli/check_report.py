@@ -55,7 +55,7 @@ def emit(args: argparse.Namespace, report: Report) -> None:
     if args.output:
         Path(args.output).write_text(text, encoding="utf-8")
         summary = report.summary
-        verdict = "FAILED" if report.failed else "ok"
+        verdict = "FAILED" if report.failed else "INCOMPLETE" if report.incomplete else "ok"
         print(
             f"{verdict}: {summary.errors} error(s), {summary.warnings} warning(s), {summary.infos} info "
             f"in {len(report.modules)} module(s); {args.format} report written to {args.output}"

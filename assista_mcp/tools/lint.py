@@ -40,7 +40,7 @@ class LintResult(BaseModel):
     modules: list[str] = Field(description="Modules that were checked")
     checks: list[str] = Field(description="Checks that ran")
     series: str | None = Field(description="Odoo series the checks assumed")
-    passed: bool = Field(description="True when no finding has severity error")
+    passed: bool = Field(description="True when no finding has severity error and every check ran")
     summary: Summary
     findings: list[Finding]
     from_cache: list[str] = Field(description="'check:module' pairs answered from the cache (unchanged)")
@@ -48,16 +48,21 @@ class LintResult(BaseModel):
     note: str = Field(
         default="", description="Set when findings were left out (limit, min_severity, baseline, new_only)"
     )
+    incomplete: list[str] = Field(
+        default_factory=list,
+        description="Checks that could not run (a linter is not installed), each with how to install it",
+    )
 
     def render(self) -> str:
         """A verdict line, then one line per finding (``path:line: severity [check code] message``)."""
         s = self.summary
-        verdict = "passed" if self.passed else "FAILED"
+        verdict = "passed" if self.passed else "FAILED" if s.errors else "INCOMPLETE"
         counts = f"{s.errors} error(s), {s.warnings} warning(s), {s.infos} info(s)"
         lines = [
             f"{', '.join(self.modules) or 'no module'}: {verdict}: {counts}; "
             f"series {self.series or 'unknown'}; checks: {', '.join(self.checks)}"
         ]
+        lines += [f"Incomplete: {line}" for line in self.incomplete]
         lines += [finding_text(finding) for finding in self.findings]
         if self.note:
             lines.append(f"Note: {self.note}")
@@ -235,12 +240,13 @@ def _result(
         modules=run.modules,
         checks=list(run.checks),
         series=series,
-        passed=summary.errors == 0,
+        passed=summary.errors == 0 and not run.missing_tools,
         summary=summary,
         findings=kept,
         from_cache=[f"{check}:{name}" for check, names in run.cached.items() for name in names],
         seconds=round(run.seconds, 3),
         note="; ".join(notes),
+        incomplete=run.missing_tools,
     )
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.metadata
 import importlib.util
 from collections.abc import Sequence
 from pathlib import Path
@@ -15,8 +16,31 @@ from odoo_tools.lint._env import linter_env as linter_env
 ByModule = dict[str, list[Finding]]
 
 
+TOOL_MISSING = "tool-missing"
+
+
 def missing_package(package: str) -> bool:
     return importlib.util.find_spec(package) is None
+
+
+def install_command(distribution: str) -> str:
+    """``pip install NAME==VERSION`` with the version assista-odoo pins (constraints.txt)."""
+    try:
+        requires = importlib.metadata.requires("assista-odoo") or []
+    except importlib.metadata.PackageNotFoundError:
+        requires = []
+    for requirement in requires:
+        pinned = requirement.split(";")[0].strip()
+        if pinned.lower().startswith(distribution.lower() + "=="):
+            return f"pip install {pinned}"
+    return f"pip install {distribution}"
+
+
+def tool_missing(addons: Sequence[Addon], source: str, message: str, distribution: str) -> ByModule:
+    """The linter is absent: one ``tool-missing`` finding per addon, which ``lint_addons`` folds
+    into one note for the run (the environment is broken, not the modules)."""
+    hint = f"Install it: {install_command(distribution)}"
+    return failure_for_all(addons, source, TOOL_MISSING, message, hint)
 
 
 def empty_result(addons: Sequence[Addon]) -> ByModule:

@@ -22,6 +22,7 @@ from odoo_tools.lint._common import (
     owner_of,
     rel_path,
     tail,
+    tool_missing,
 )
 from odoo_tools.lint._configs import LintConfig
 from odoo_tools.lint._ruff import run_ruff
@@ -58,13 +59,7 @@ async def run_flake8(addons: Sequence[Addon], config: LintConfig) -> ByModule:
     if config.python_linter == "ruff":  # the repository lints with ruff: run what it runs
         return await run_ruff(addons, config)
     if missing_package("flake8"):
-        return failure_for_all(
-            addons,
-            SOURCE,
-            "tool-missing",
-            "flake8 is not installed, so it did not run.",
-            "pip install flake8",
-        )
+        return tool_missing(addons, SOURCE, "flake8 is not installed, so it did not run.", "flake8")
     result = await run_process(
         flake8_argv(addons, config), env=linter_env(), cwd=private_dir(), timeout=LINTER_TIMEOUT_SECONDS
     )

@@ -25,6 +25,7 @@ from odoo_tools.lint._common import (
     owner_of,
     rel_path,
     tail,
+    tool_missing,
 )
 from odoo_tools.lint._configs import LintConfig
 from odoo_tools.lint._safe_config import private_dir
@@ -57,12 +58,11 @@ async def run_oca_hooks(addons: Sequence[Addon], config: LintConfig) -> ByModule
     if not addons:
         return {}
     if missing_package("oca_pre_commit_hooks"):
-        return failure_for_all(
+        return tool_missing(
             addons,
             SOURCE,
-            "tool-missing",
             "oca-odoo-pre-commit-hooks is not installed, so the XML/CSV/PO checks did not run.",
-            "pip install oca-odoo-pre-commit-hooks",
+            "oca-odoo-pre-commit-hooks",
         )
     argv = worker_argv(addons, config)
     spare = take_spare(SOURCE)  # a worker started early has the hooks imported already

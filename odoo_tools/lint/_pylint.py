@@ -26,6 +26,7 @@ from odoo_tools.lint._common import (
     owner_of,
     rel_path,
     tail,
+    tool_missing,
 )
 from odoo_tools.lint._configs import LintConfig
 from odoo_tools.lint._safe_config import private_dir
@@ -81,12 +82,8 @@ async def run_pylint(addons: Sequence[Addon], config: LintConfig, series: str | 
     if not addons:
         return {}
     if missing_package("pylint_odoo"):
-        return failure_for_all(
-            addons,
-            SOURCE,
-            "tool-missing",
-            "pylint-odoo is not installed, so the pylint checks did not run.",
-            "Install it: pip install pylint-odoo (or reinstall assista-odoo).",
+        return tool_missing(
+            addons, SOURCE, "pylint-odoo is not installed, so the pylint checks did not run.", "pylint-odoo"
         )
     argv = pylint_argv(addons, config, series)
     spare = take_spare(SOURCE)  # a pylint started early has its imports loaded already

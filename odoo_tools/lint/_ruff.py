@@ -26,6 +26,7 @@ from odoo_tools.lint._common import (
     owner_of,
     rel_path,
     tail,
+    tool_missing,
 )
 from odoo_tools.lint._configs import LintConfig
 from odoo_tools.lint._safe_config import private_dir
@@ -67,9 +68,7 @@ def _selects(path: Path | None) -> bool:
 
 async def run_ruff(addons: Sequence[Addon], config: LintConfig) -> ByModule:
     if missing_package("ruff"):
-        return failure_for_all(
-            addons, SOURCE, "tool-missing", "ruff is not installed, so it did not run.", "pip install ruff"
-        )
+        return tool_missing(addons, SOURCE, "ruff is not installed, so it did not run.", "ruff")
     result = await run_process(
         ruff_argv(addons, config), env=linter_env(), cwd=private_dir(), timeout=LINTER_TIMEOUT_SECONDS
     )

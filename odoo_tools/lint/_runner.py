@@ -18,7 +18,7 @@ from odoo_tools.addons import Addon
 from odoo_tools.errors import InvalidInput
 from odoo_tools.findings import Finding, sort_findings
 from odoo_tools.lint._cache import LintCache, tool_versions
-from odoo_tools.lint._common import ByModule, failure_for_all
+from odoo_tools.lint._common import TOOL_MISSING, ByModule, failure_for_all
 from odoo_tools.lint._configs import LintConfig
 from odoo_tools.lint._dedupe import drop_duplicates
 from odoo_tools.lint._flake8 import run_flake8
@@ -52,6 +52,7 @@ class LintRun:
     cached: dict[str, list[str]] = field(default_factory=dict)  # check -> modules from cache
     checked: dict[str, list[str]] = field(default_factory=dict)  # check -> modules run now
     seconds: float = 0.0
+    missing_tools: list[str] = field(default_factory=list)  # one line per linter that could not run
 
 
 def default_jobs() -> int:
@@ -130,7 +131,9 @@ async def lint_addons(
             hooks_ci_release(configs[name], project.series_of(project.addon_set.addons[name])),
         )
     ]
-    run.findings = sort_findings(drop_duplicates(everything, selected))
+    run.findings, run.missing_tools = split_missing_tools(
+        sort_findings(drop_duplicates(everything, selected))
+    )
     run.seconds = time.monotonic() - started
     return run
 
@@ -210,3 +213,11 @@ async def _static(
     if on_progress is not None:
         on_progress("static", len(addons))
     return "static", found
+
+
+def split_missing_tools(findings: list[Finding]) -> tuple[list[Finding], list[str]]:
+    """The findings minus ``tool-missing`` ones, and one line per missing linter for the run:
+    the environment lacks a tool, no module is broken."""
+    kept = [f for f in findings if f.code != TOOL_MISSING]
+    lines = [f"{f.message} {f.hint}".strip() for f in findings if f.code == TOOL_MISSING]
+    return kept, list(dict.fromkeys(lines))

@@ -13,7 +13,7 @@ from odoo_tools.lint.reporters import _json_report as json_report
 from odoo_tools.lint.reporters import _junit as junit
 from odoo_tools.lint.reporters import _sarif as sarif
 from odoo_tools.lint.reporters import _text as text
-from odoo_tools.lint.reporters._base import Report
+from odoo_tools.lint.reporters._base import INCOMPLETE, Report
 
 FORMATS: dict[str, Callable[[Report], str]] = {
     "text": text.render,
@@ -28,4 +28,4 @@ def render(fmt: str, report: Report) -> str:
     return FORMATS[fmt](report)
 
 
-__all__ = ["FORMATS", "Report", "render"]
+__all__ = ["FORMATS", "INCOMPLETE", "Report", "render"]

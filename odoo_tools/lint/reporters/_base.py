@@ -8,6 +8,8 @@ from dataclasses import dataclass, field
 from odoo_tools.findings import SEVERITY_RANK, Finding, Severity
 from odoo_tools.lint._summary import Summary, summarize
 
+INCOMPLETE = "INCOMPLETE: "  # a note that starts so names a check that could not run at all
+
 
 @dataclass
 class Report:
@@ -20,6 +22,11 @@ class Report:
     display_path: Callable[[Finding], str] = field(default=lambda f: f.path)
     skipped: dict[str, str] = field(default_factory=dict)  # module -> why it was not checked
     notes: list[str] = field(default_factory=list)  # one line each: configuration used, limits...
+
+    @property
+    def incomplete(self) -> list[str]:
+        """The checks that could not run (a linter missing), each with how to install it."""
+        return [note.removeprefix(INCOMPLETE) for note in self.notes if note.startswith(INCOMPLETE)]
 
     @property
     def summary(self) -> Summary:

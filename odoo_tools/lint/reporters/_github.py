@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from odoo_tools.lint.reporters._base import Report
+from odoo_tools.lint.reporters._base import INCOMPLETE, Report
 
 LEVEL = {"error": "error", "warning": "warning", "info": "notice"}
 
@@ -20,7 +20,10 @@ def render(report: Report) -> str:
         lines.append(f"::{LEVEL[finding.severity]} {','.join(props)}::{_data(message)}")
     for module, reason in sorted(report.skipped.items()):
         lines.append(f"::notice title=skipped {_prop(module)}::{_data(reason)}")
-    lines.extend(f"::notice title=assista-odoo check::{_data(note)}" for note in report.notes)
+    # A check that could not run makes the whole job incomplete: an error annotation, not a notice.
+    lines.extend(f"::error title=assista-odoo check incomplete::{_data(line)}" for line in report.incomplete)
+    notes = [note for note in report.notes if not note.startswith(INCOMPLETE)]
+    lines.extend(f"::notice title=assista-odoo check::{_data(note)}" for note in notes)
     summary = report.summary
     lines.append(
         f"assista-odoo check: {summary.errors} error(s), {summary.warnings} warning(s) "

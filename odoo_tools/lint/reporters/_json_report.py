@@ -17,6 +17,7 @@ def render(report: Report) -> str:
         "modules": report.modules,
         "skipped": report.skipped,
         "notes": report.notes,
+        "incomplete": report.incomplete,  # checks that could not run (a linter missing)
         "fail_on": report.fail_on,
         "failed": report.failed,
         "summary": report.summary.model_dump(),

@@ -36,10 +36,14 @@ def render(report: Report) -> str:
             ET.SubElement(case, "failure", message="project findings").text = "\n".join(
                 _line(report, f) for f in extra
             )
+    for line in report.incomplete:  # a linter that could not run is an error of the run, not a module's
+        case = ET.SubElement(suite, "testcase", classname="environment", name="environment")
+        tests += 1
+        ET.SubElement(case, "error", message=line).text = line
     for element in (suites, suite):
         element.set("tests", str(tests))
         element.set("failures", str(failures))
-        element.set("errors", "0")
+        element.set("errors", str(len(report.incomplete)))
     return ET.tostring(suites, encoding="unicode", xml_declaration=True) + "\n"
 
 

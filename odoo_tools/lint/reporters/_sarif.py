@@ -51,10 +51,14 @@ def _run(source: str, findings: list[Finding], report: Report) -> dict[str, Any]
     }
     if source in TOOL_URIS:  # ours has no public page to point at: say nothing rather than a dead link
         driver["informationUri"] = TOOL_URIS[source]
-    return {
+    run: dict[str, Any] = {
         "tool": {"driver": driver},
         "results": [_result(f, rule_ids.index(f.code), report) for f in findings],
     }
+    if report.incomplete:  # the run did not do all it was asked: say so where SARIF readers look
+        notifications = [{"level": "error", "message": {"text": line}} for line in report.incomplete]
+        run["invocations"] = [{"executionSuccessful": False, "toolExecutionNotifications": notifications}]
+    return run
 
 
 @cache

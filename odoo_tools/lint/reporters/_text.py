@@ -24,7 +24,7 @@ def render(report: Report) -> str:
         lines.append(f"skipped {module}: {reason}")
     lines.extend(f"note: {note}" for note in report.notes)
     summary = report.summary
-    verdict = "FAILED" if report.failed else "ok"
+    verdict = "FAILED" if report.failed else "INCOMPLETE" if report.incomplete else "ok"
     lines.append(
         f"{verdict}: {len(report.modules)} module(s), {summary.errors} error(s), "
         f"{summary.warnings} warning(s), {summary.infos} info; fail-on={report.fail_on}"
