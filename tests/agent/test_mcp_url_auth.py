@@ -113,10 +113,17 @@ def test_mcp_url_with_a_wrong_token_is_a_clear_error(
     addons: Path,
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     model = model_server([{"text": "never asked"}])
     wrong = _private_file(tmp_path / "wrong-token", TOKEN)
     code, out, err = _run(capsys, model, addons, "--mcp-url", served.url, "--auth-token-file", str(wrong))
     assert code == 2 and model.requests == []
-    assert "Could not connect to MCP server" in err and "--auth-token-file" in err
+    assert "refused the connection (HTTP 401): the token sent is not the one it accepts" in err
+    assert "--auth-token-file" in err
     assert TOKEN not in out + err and served.token not in out + err
+    model = model_server([{"text": "never asked"}])
+    monkeypatch.setenv("ASSISTA_HOME", str(tmp_path / "elsewhere"))  # no token file to find: none sent
+    code, out, err = _run(capsys, model, addons, "--mcp-url", served.url)
+    assert code == 2 and model.requests == []
+    assert "(HTTP 401): no bearer token was sent" in err

@@ -36,6 +36,7 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.server.mcpserver import MCPServer
 from mcp.types import CallToolResult, TextContent, Tool
 
+from assista_mcp.agent.loop.url_auth import refusal
 from assista_mcp.auth_token import AuthToken
 from assista_mcp.effects import TOOLS, Effect
 from assista_mcp.server import build_server
@@ -174,6 +175,9 @@ class Toolset:
             client = await self._stack.enter_async_context(Client(await self._target(spec)))
             listed = await _list_all_tools(client)
         except Exception as exc:
+            refused = await refusal(spec.target, spec.headers) if isinstance(spec.target, str) else None
+            if refused is not None:
+                raise refused from exc
             cause = _innermost(exc)
             raise ConfigError(
                 f"Could not connect to MCP server {spec.name!r}: {type(cause).__name__}: {cause}.",

@@ -11,14 +11,20 @@ from __future__ import annotations
 
 import ipaddress
 import os
+from collections.abc import Mapping
 from pathlib import Path
 from urllib.parse import urlsplit
+
+import httpx2
 
 from assista_mcp.agent.loop.listeners import foreign_owners, read_listeners
 from assista_mcp.auth_token import AuthToken, existing_default_token, resolve_token
 from odoo_tools.errors import ConfigError
 
 LOOPBACK_NAMES = ("localhost", "localhost.localdomain")
+PROBE_TIMEOUT = 10.0
+_PROBE = {"jsonrpc": "2.0", "id": 0, "method": "ping"}
+_ACCEPT = "application/json, text/event-stream"
 
 
 def bearer_token(url: str, home: Path, token_file: Path | None, env_token: str | None) -> AuthToken | None:
@@ -59,3 +65,21 @@ def is_loopback(url: str) -> bool:
         return ipaddress.ip_address(host).is_loopback
     except ValueError:
         return False
+
+
+async def refusal(url: str, headers: Mapping[str, str]) -> ConfigError | None:
+    """Why an HTTP MCP server refused us, when it says so with a status (the SDK's error carries
+    only "Server returned an error response"); None when it is not an authentication refusal."""
+    try:
+        async with httpx2.AsyncClient(headers=dict(headers), timeout=PROBE_TIMEOUT) as http:
+            response = await http.post(url, json=_PROBE, headers={"Accept": _ACCEPT})
+    except httpx2.HTTPError:
+        return None
+    if response.status_code not in (401, 403):
+        return None
+    sent = "the token sent is not the one it accepts" if headers else "no bearer token was sent"
+    return ConfigError(
+        f"The MCP server at {url} refused the connection (HTTP {response.status_code}): {sent}.",
+        "Pass that server's token with --auth-token-file FILE or ASSISTA_AUTH_TOKEN (`assista-odoo "
+        "serve --transport http` prints where its token file is).",
+    )
