@@ -227,3 +227,35 @@ def test_inline_tree_sub_view_is_a_warning_a_tree_view_an_error(tmp_path: Path) 
     trees = [f for f in _static(tmp_path, "x", "18.0") if f.code == "removed-tree"]
     found = sorted((f.line or 0, f.severity) for f in trees)
     assert [severity for _, severity in found] == ["warning", "error"]  # the inline one comes first
+
+
+def test_fieldless_method_only_model_without_access_rule_is_a_warning(tmp_path: Path) -> None:
+    """A dashboard model (no field, only methods called through RPC or sudo()) works for every
+    user without an access rule; one with a field, or shown in a view, still does not."""
+    dashboard = MODEL.replace("x.thing", "x.dash") + (
+        "    _description = 'Dashboard'\n\n    def get_kpis(self):\n        return {}\n"
+    )
+    stored = (
+        MODEL + "    _description = 'Thing'\n    name = fields.Char()\n\n    def go(self):\n        pass\n"
+    )
+    shown = (
+        MODEL.replace("x.thing", "x.shown")
+        + "    _description = 'Shown'\n\n    def go(self):\n        pass\n"
+    )
+    view = (
+        XML_HEAD + '<odoo>\n<record id="v" model="ir.ui.view">\n  <field name="model">x.shown</field>\n'
+        '  <field name="arch" type="xml"><form/></field>\n</record>\n</odoo>\n'
+    )
+    files = {
+        "models/dash.py": dashboard,
+        "models/thing.py": stored.replace("import models", "import fields, models"),
+        "models/shown.py": shown,
+        "views.xml": view,
+    }
+    _module(tmp_path, "x", ["base"], ["views.xml"], files)
+    graded = sorted((f.path, f.severity) for f in _static(tmp_path, "x") if f.code == "missing-access-rule")
+    assert graded == [
+        ("x/models/dash.py", "warning"),
+        ("x/models/shown.py", "error"),
+        ("x/models/thing.py", "error"),
+    ]

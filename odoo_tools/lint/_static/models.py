@@ -68,7 +68,7 @@ def _reachable(ctx: StaticContext, model: str, via: str, path: str, line: int) -
 def _new_model(ctx: StaticContext, model_class: ModelClass, path: str) -> list[Finding]:
     found = []
     if model_class.kind != "abstract" and not _has_access(ctx, model_class.model):
-        found.append(_missing_access(ctx, model_class.model, path, model_class.line))
+        found.append(_missing_access(ctx, model_class, path))
     if not model_class.described:
         found.append(
             ctx.finding(
@@ -100,16 +100,41 @@ def _has_access(ctx: StaticContext, model: str) -> bool:
     )
 
 
-def _missing_access(ctx: StaticContext, model: str, path: str, line: int) -> Finding:
+def _missing_access(ctx: StaticContext, model_class: ModelClass, path: str) -> Finding:
+    model = model_class.model
     ident = model.replace(".", "_")
-    return ctx.finding(
-        "missing-access-rule",
-        f"Model {model!r} has no access rule: only the superuser can use it.",
+    hint = (
         f"Add a line to {ACL_FILE} such as 'access_{ident}_user,{model} user,model_{ident},"
-        f"base.group_user,1,1,1,1' and list that file in the manifest's data.",
-        path,
-        line,
+        f"base.group_user,1,1,1,1' and list that file in the manifest's data."
     )
+    if _method_namespace(ctx, model_class):
+        return ctx.finding(
+            "missing-access-rule",
+            f"Model {model!r} has no access rule (Odoo warns at install and update). It declares no fields, "
+            "so its methods still work for every user (called with sudo() or as @api.model); "
+            "only reading or writing its records needs a rule.",
+            hint + " Or make it a models.AbstractModel if it only holds methods.",
+            path,
+            model_class.line,
+            severity="warning",
+        )
+    message = f"Model {model!r} has no access rule: only the superuser can use it."
+    return ctx.finding("missing-access-rule", message, hint, path, model_class.line)
+
+
+def _method_namespace(ctx: StaticContext, model_class: ModelClass) -> bool:
+    """A regular model with methods but no field of its own, no parent and no view or window
+    action on it holds no user data: dashboards call its methods (RPC does not check model
+    access for a method call), so the missing rule breaks nothing."""
+    model = model_class.model
+    if model_class.kind != "model" or model_class.parents or not model_class.methods:
+        return False
+    classes = [m for data in ctx.files() for m in data.models if m.model == model]
+    if any(m.fields or m.parents or m.inherits for m in classes):
+        return False
+    shown = {view.model for _, data in ctx.loaded_file_data() for view in data.views}
+    shown |= {action.res_model for _, data in ctx.loaded_file_data() for action in data.actions}
+    return model not in shown
 
 
 def _acl_model(ctx: StaticContext, model_ref: str, path: str, line: int) -> list[Finding]:
