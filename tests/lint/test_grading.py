@@ -168,3 +168,32 @@ def test_hooks_release_grading_table() -> None:
     assert [f.severity for f in regrade([t_esc], oca=False, hooks=new)] == ["warning"]
     duplicate = _f("oca-hooks", "xml-duplicate-record-id")  # in every release: never lowered
     assert [f.severity for f in regrade([duplicate], oca=False, hooks=old)] == ["error"]
+
+
+def test_sql_with_ids_through_a_variable_an_fstring_or_a_numeric_placeholder(tmp_path: Path) -> None:
+    """Seen on real custom addons: the query is formatted into a local first, or in an f-string,
+    or through %d; only ids (or booleans) reach it, so pylint's sql-injection is no security error."""
+    from odoo_tools.lint._sql_ids import ids_only
+
+    code = (
+        "def variable(self, company_id):\n"  # 1
+        "    field = self.env['ir.model.fields']._get('x', 'y').id\n"
+        "    sql = 'DELETE FROM d WHERE f = %s AND c = %d' % (field, company_id)\n"
+        "    self._cr.execute(sql)\n"  # 4
+        "\n"
+        "def fstring(self, info):\n"
+        "    address_id = False\n"
+        "    if info.address_id:\n"
+        "        address_id = info.address_id.id\n"
+        "    self._cr.execute(f'DELETE FROM z WHERE a = {address_id}')\n"  # 10
+        "\n"
+        "def text(self, url):\n"
+        "    sql = \"UPDATE m SET w = '%s' WHERE id = %d\" % (url, self.id)\n"
+        "    self._cr.execute(sql)\n"  # 14
+        "\n"
+        "def text_fstring(self, name):\n"
+        "    self._cr.execute(f\"SELECT 1 FROM x WHERE n = '{name}'\")\n"  # 17
+    )
+    path = tmp_path / "m.py"
+    path.write_text(code, encoding="utf-8")
+    assert [ids_only(path, line) for line in (4, 10, 14, 17)] == [True, True, False, False]
