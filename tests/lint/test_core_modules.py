@@ -130,6 +130,17 @@ def test_odoo_path_gives_the_static_checks_the_core_addons(tmp_path: Path) -> No
     assert not _limited(with_source)
 
 
+def test_with_an_odoo_source_a_dependency_of_another_repository_is_an_info(tmp_path: Path) -> None:
+    """Seen on OCA/account-financial-tools 17.0 with --odoo-path: depends on date_range (OCA
+    server-ux) and on Enterprise's accountant are outside the addons path, not broken code."""
+    addons, odoo = tmp_path / "repo", _fake_odoo(tmp_path / "odoo_src")
+    _module(addons, "budget", ["stock", "date_range", "accountant"], [], {})
+    payload = _check(tmp_path, "--addons-path", str(addons), "--odoo-path", str(odoo))
+    missing = [f for f in payload["findings"] if f["code"] == "missing-dependency"]  # type: ignore[attr-defined]
+    assert [(f["severity"], "date_range, accountant" in f["message"]) for f in missing] == [("info", True)]
+    assert "Odoo source" in missing[0]["message"]
+
+
 def test_core_folders_in_odoo_conf_are_knowledge_not_checked(tmp_path: Path) -> None:
     addons, odoo = _project(tmp_path), _fake_odoo(tmp_path / "odoo_src")
     conf = tmp_path / "odoo.conf"

@@ -61,18 +61,20 @@ def _module_findings(project: LintProject, ctx: StaticContext) -> list[Finding]:
 
 def _graded(ctx: StaticContext, finding: Finding) -> Finding | None:
     """Without an Odoo source, a dependency on a core module (base, sale...) is known from the
-    bundled list: not a finding. Any other absent dependency is an info (an Enterprise module or
-    one of another repository, outside the addons path: its content cannot be checked)."""
-    if finding.code != "missing-dependency" or ctx.addon_set.has_odoo_source:
+    bundled list: not a finding. Any other absent dependency is an info, with an Odoo source too:
+    an Enterprise module or one of another repository (OCA's CI installs those from PyPI), outside
+    the addons path; its content cannot be checked, and the code is not wrong for it."""
+    if finding.code != "missing-dependency":
         return finding
     absent = [d for d in ctx.addon.depends if d not in ctx.addon_set.addons and d not in ctx.core]
     if not absent:
         return None
+    where = "in the Odoo source" if ctx.addon_set.has_odoo_source else "among Odoo's core modules"
     return finding.model_copy(
         update={
             "severity": "info",  # most often a module of another repository (oca_dependencies.txt)
             "message": f"{ctx.addon.name} depends on {', '.join(absent)}, found neither in the addons "
-            "roots nor among Odoo's core modules (another repository?).",
+            f"roots nor {where} (an Enterprise module, or one of another repository?).",
         }
     )
 
