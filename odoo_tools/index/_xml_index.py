@@ -4,11 +4,13 @@ Parsed with lxml with entities and network access off (a data file is untrusted 
 line is its ``id=`` attribute's (lxml's ``sourceline`` is where the start tag ends). Files whose
 root is not ``<odoo>``/``<openerp>`` (OWL templates, reports' raw XML...) are indexed as empty; a
 bare ``<data>`` root loads like ``<odoo>``. ``ir.model.access`` records become access rules, as the
-CSV rows do.
+CSV rows do. ``<function model="ir.model.data" name="_update_xmlids">`` names existing records
+(stock's ``stock.picking_type_internal``...): those ids are defined there too.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from lxml import etree
@@ -33,6 +35,7 @@ VIEW_TYPES = frozenset(
 _ROOTS = ("odoo", "openerp", "data")
 _ACTION_MODELS = ("ir.actions.act_window", "ir.actions.server", "ir.actions.report", "ir.actions.client")
 _ACTION_TAGS = {"act_window": "ir.actions.act_window", "report": "ir.actions.report"}
+_XMLID_KEY = re.compile(r"""['"]xml_id['"]\s*:\s*['"]([\w.]+)['"]""")
 _PARSER = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=False, remove_comments=True)
 
 
@@ -94,6 +97,11 @@ def _walk(node: etree._Element, module: str, out: _Collected, *, noupdate: bool,
             _template(child, module, out, noupdate)
         elif child.tag in _ACTION_TAGS:
             _legacy_action(child, module, out, noupdate)
+        elif child.tag == "function" and (child.get("model"), child.get("name")) == (
+            "ir.model.data",
+            "_update_xmlids",
+        ):
+            _update_xmlids(child, module, out, noupdate)
 
 
 def _record(node: etree._Element, module: str, out: _Collected, noupdate: bool) -> None:
@@ -132,6 +140,16 @@ def _record(node: etree._Element, module: str, out: _Collected, noupdate: bool) 
                 values.get("global", "") == "True",
             )
         )
+
+
+def _update_xmlids(node: etree._Element, module: str, out: _Collected, noupdate: bool) -> None:
+    """``[{'xml_id': 'stock.picking_type_internal', 'record': ...}, ...]`` in the eval of the
+    function or of its ``<value>``s: each xml id then names a record, as a ``<record>`` would."""
+    for element in node.iter():
+        for match in _XMLID_KEY.finditer(element.get("eval") or ""):
+            out.records.append(
+                XmlRecord(qualify(match.group(1), module), "", _line(element), "function", noupdate)
+            )
 
 
 def _field_values(node: etree._Element, module: str) -> dict[str, str]:

@@ -141,6 +141,34 @@ def test_with_an_odoo_source_a_dependency_of_another_repository_is_an_info(tmp_p
     assert "Odoo source" in missing[0]["message"]
 
 
+def test_ids_named_by_update_xmlids_in_the_odoo_source_are_defined(tmp_path: Path) -> None:
+    """Seen on OCA/stock-logistics-workflow and OCA/project 16.0 with --odoo-path: stock names
+    stock.picking_type_internal and stock.stock_location_stock through ir.model.data's
+    _update_xmlids in stock_data.xml, not with <record>; refs to them resolve."""
+    odoo = _fake_odoo(tmp_path / "odoo_src")
+    names = XML_HEAD + (
+        '<odoo>\n<function model="ir.model.data" name="_update_xmlids">\n'
+        "  <value model=\"base\" eval=\"[{\n    'xml_id': 'stock.picking_type_internal',\n"
+        "    'record': obj().env.ref('stock.view_picking_form'),\n  }, {\n"
+        "    &quot;xml_id&quot;: &quot;stock.stock_location_stock&quot;, 'noupdate': True}]\"/>\n"
+        "</function>\n</odoo>\n"
+    )
+    (odoo / "addons" / "stock" / "data.xml").write_text(names, encoding="utf-8")
+    manifest = odoo / "addons" / "stock" / "__manifest__.py"
+    manifest.write_text(manifest.read_text().replace("'views/v.xml'", "'views/v.xml', 'data.xml'"))
+    refs = XML_HEAD + (
+        '<odoo>\n<record id="r" model="stock.rule">\n'
+        '  <field name="picking_type_id" ref="stock.picking_type_internal"/>\n'
+        '  <field name="location_src_id" ref="stock.stock_location_stock"/>\n'
+        '  <field name="location_dest_id" ref="stock.stock_location_nowhere"/>\n</record>\n</odoo>\n'
+    )
+    addons = tmp_path / "repo"
+    _module(addons, "auto", ["stock"], ["data/rule.xml"], {"data/rule.xml": refs})
+    payload = _check(tmp_path, "--addons-path", str(addons), "--odoo-path", str(odoo))
+    undefined = [f for f in payload["findings"] if f["code"] == "xml-id-undefined"]  # type: ignore[attr-defined]
+    assert [(f["line"], "stock_location_nowhere" in f["message"]) for f in undefined] == [(6, True)]
+
+
 def test_core_folders_in_odoo_conf_are_knowledge_not_checked(tmp_path: Path) -> None:
     addons, odoo = _project(tmp_path), _fake_odoo(tmp_path / "odoo_src")
     conf = tmp_path / "odoo.conf"
