@@ -12,6 +12,7 @@ Our static checks grade themselves the same way in both profiles.
 
 from __future__ import annotations
 
+import ast
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -137,12 +138,33 @@ def regrade(
         if finding.symbol == "sql-injection" and _ids_only(finding, oca, module_dir):
             update["severity"] = "warning"
             update["message"] = finding.message + " (only record ids are formatted into this query)"
+        if (
+            finding.code == "manifest-syntax-error"
+            and finding.source == "oca-hooks"
+            and _init_missing(module_dir)
+        ):
+            update["severity"] = "info"
+            update["message"] = (  # the hook gives up without __init__.py; Odoo imports the folder fine
+                "OCA's hook reads no manifest without an __init__.py beside it; Odoo loads a module "
+                "without Python code (a namespace package) all the same."
+            )
         if finding.symbol == "manifest-deprecated-key" and '"description"' in finding.message:
             update["message"] = (  # Odoo reads it fine; only OCA's convention prefers a README
                 'OCA convention: describe the module in README.rst rather than the manifest\'s "description".'
             )
         out.append(finding.model_copy(update=update))
     return out
+
+
+def _init_missing(module_dir: Path | None) -> bool:
+    """True when the module has no ``__init__.py`` and its manifest is a readable dict."""
+    if module_dir is None or (module_dir / "__init__.py").exists():
+        return False
+    try:
+        manifest = ast.literal_eval((module_dir / "__manifest__.py").read_text(encoding="utf-8"))
+    except (OSError, ValueError, SyntaxError, UnicodeDecodeError, MemoryError, RecursionError):
+        return False
+    return isinstance(manifest, dict)
 
 
 def _dotted(version: tuple[int, ...]) -> str:

@@ -197,3 +197,18 @@ def test_sql_with_ids_through_a_variable_an_fstring_or_a_numeric_placeholder(tmp
     path = tmp_path / "m.py"
     path.write_text(code, encoding="utf-8")
     assert [ids_only(path, line) for line in (4, 10, 14, 17)] == [True, True, False, False]
+
+
+def test_assets_only_module_without_init_py_is_no_manifest_error(tmp_path: Path) -> None:
+    """Seen on a real Odoo 18 custom repo: a module holding only a POS JS patch has no
+    __init__.py; OCA's hook then says 'manifest-syntax-error', but the manifest is fine and Odoo
+    loads the module. A manifest that really is broken stays an error."""
+    addons = tmp_path / "addons"
+    _module(addons, "pos_patch", ["point_of_sale"], [], {})
+    (addons / "pos_patch" / "__init__.py").unlink()
+    _module(addons, "broken", ["base"], [], {})
+    (addons / "broken" / "__manifest__.py").write_text("{'name': 'broken',\n", encoding="utf-8")
+    args = ["check", "--addons-path", str(addons), "--checks", "oca-hooks", "--format", "json"]
+    found = json.loads(run_cli(args, tmp_path, tmp_path / "c").stdout)["findings"]
+    graded = sorted((f["module"], f["severity"]) for f in found if f["code"] == "manifest-syntax-error")
+    assert graded == [("broken", "error"), ("pos_patch", "info")]
