@@ -259,3 +259,19 @@ def test_fieldless_method_only_model_without_access_rule_is_a_warning(tmp_path: 
         ("x/models/shown.py", "error"),
         ("x/models/thing.py", "error"),
     ]
+
+
+def test_qweb_globs_before_15_match_files_and_a_missing_one_is_a_warning(tmp_path: Path) -> None:
+    """Seen on OCA/web 14.0: 'qweb': ['static/src/xml/*.xml'] is a glob Odoo expands (web's
+    manifest_glob), and a qweb entry that matches nothing is skipped silently; the module
+    installs. A missing data file still fails the install."""
+    files = {"static/src/xml/widget.xml": "<templates/>\n"}
+    _module(tmp_path, "x", ["base"], ["views/missing.xml"], files)
+    manifest = tmp_path / "x" / "__manifest__.py"
+    qweb = "'qweb': ['static/src/xml/*.xml', 'static/src/xml/gone.xml']"
+    manifest.write_text(manifest.read_text().replace("'data':", qweb + ", 'data':"))
+    found = [f for f in _static(tmp_path, "x", "14.0") if f.code == "data-file-missing"]
+    assert sorted((f.severity, f.message.split("'")[1]) for f in found) == [
+        ("error", "views/missing.xml"),
+        ("warning", "static/src/xml/gone.xml"),
+    ]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import glob
 import os
 from pathlib import Path
 
@@ -21,8 +22,11 @@ def check_manifest_files(ctx: StaticContext) -> list[Finding]:
     found = []
     manifest_rel = manifest.file
     manifest_text = _read(ctx.absolute(manifest_rel))
+    qweb = set(manifest.qweb)
     for listed in dict.fromkeys(ctx.manifest_files):
-        if not (ctx.addon.path / listed).is_file():
+        if listed in qweb and listed not in manifest.data + manifest.demo:
+            found += _qweb_entry(ctx, listed, manifest_rel, _line_of(manifest_text, listed))
+        elif not (ctx.addon.path / listed).is_file():
             found.append(
                 ctx.finding(
                     "data-file-missing",
@@ -46,6 +50,34 @@ def check_manifest_files(ctx: StaticContext) -> list[Finding]:
                 )
             )
     return found
+
+
+def _qweb_entry(ctx: StaticContext, pattern: str, manifest_rel: str, line: int | None) -> list[Finding]:
+    """Before 15.0 the web client globs each ``qweb`` entry (web's ``manifest_glob``): a pattern
+    is fine when it matches a file, and one that matches nothing loads nothing, silently; the
+    module still installs and runs, only those templates are missing."""
+    if _matches(ctx.addon.path, pattern):
+        return []
+    return [
+        ctx.finding(
+            "data-file-missing",
+            f"The qweb entry {pattern!r} of the manifest matches no file: the web client loads no "
+            "template from it (Odoo skips it silently).",
+            "Fix the path (relative to the module folder), or remove the entry.",
+            manifest_rel,
+            line,
+            severity="warning",
+        )
+    ]
+
+
+def _matches(module_dir: Path, pattern: str) -> bool:
+    if not glob.has_magic(pattern):
+        return (module_dir / pattern).is_file()
+    try:
+        return any(path.is_file() for path in module_dir.glob(pattern))
+    except (ValueError, NotImplementedError, OSError):  # an absolute or otherwise odd pattern
+        return False
 
 
 def _data_like_files(module_dir: Path) -> list[str]:
