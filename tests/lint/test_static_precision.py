@@ -275,3 +275,20 @@ def test_qweb_globs_before_15_match_files_and_a_missing_one_is_a_warning(tmp_pat
         ("error", "views/missing.xml"),
         ("warning", "static/src/xml/gone.xml"),
     ]
+
+
+def test_unknown_group_inside_a_view_arch_is_a_warning_elsewhere_an_error(tmp_path: Path) -> None:
+    """Checked with a real Odoo 18 install (a custom inventory_report module): a view whose
+    <field groups="stock.group_production_lot base.group_multi_company"> names no group
+    installs, ir.ui.view only logs 'The group ... defined in view does not exist!'. A menu's
+    groups are a ref Odoo resolves at load: an unknown one fails the install."""
+    view = (
+        XML_HEAD + '<odoo>\n<record id="v" model="ir.ui.view">\n  <field name="model">res.partner</field>\n'
+        '  <field name="arch" type="xml">\n    <form>\n'
+        '      <field name="name" groups="x.group_nope base.group_user"/>\n'
+        "    </form>\n  </field>\n</record>\n"
+        '<menuitem id="m" name="M" groups="x.group_missing"/>\n</odoo>\n'
+    )
+    _module(tmp_path, "x", ["base"], ["views.xml"], {"views.xml": view})
+    found = [f for f in _static(tmp_path, "x", "18.0") if f.code == "xml-id-undefined"]
+    assert sorted((f.line, f.severity) for f in found) == [(7, "warning"), (11, "error")]

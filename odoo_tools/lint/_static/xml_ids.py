@@ -107,8 +107,16 @@ def check_refs(ctx: StaticContext, scans: list[tuple[int, str, XmlScan]]) -> lis
     for position, path, scan in scans:
         for ref in scan.refs:
             problem = _problem(ctx, ref, (position, ref.line), defined)
-            if problem is not None:
-                code, message, hint = problem
+            if problem is None:
+                continue
+            code, message, hint = problem
+            if ref.in_arch and (ctx.major is None or ctx.major >= 16):
+                # ir.ui.view's check only logs "The group ... defined in view does not exist!"
+                message += " Odoo installs the view anyway (a warning in its log)" + (
+                    "." if code == "xml-id-used-before-definition" else "; the element is shown to no user."
+                )
+                found.append(ctx.finding(code, message, hint, path, ref.line, severity="warning"))
+            else:
                 found.append(ctx.finding(code, message, hint, path, ref.line))
     return found
 

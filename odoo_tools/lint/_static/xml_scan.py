@@ -24,6 +24,7 @@ class Ref:
     xml_id: str  # module-qualified
     line: int
     via: str  # ref, eval, parent, action, groups, inherit_id, button
+    in_arch: bool = False  # a ``groups`` attribute inside a view's arch (Odoo only warns)
 
 
 @dataclass(frozen=True)
@@ -72,9 +73,10 @@ def scan_xml(path: Path, module: str) -> XmlScan:
 
 
 def _groups(element: etree._Element, module: str, line: int, scan: XmlScan) -> None:
+    in_arch = _in_view_arch(element)
     for group in element.get("groups", "").split(","):
         if group.strip():
-            scan.refs.append(Ref(qualify(group.strip().lstrip("!-"), module), line, "groups"))
+            scan.refs.append(Ref(qualify(group.strip().lstrip("!-"), module), line, "groups", in_arch))
 
 
 def _line(element: etree._Element) -> int:
