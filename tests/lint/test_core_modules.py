@@ -169,6 +169,27 @@ def test_ids_named_by_update_xmlids_in_the_odoo_source_are_defined(tmp_path: Pat
     assert [(f["line"], "stock_location_nowhere" in f["message"]) for f in undefined] == [(6, True)]
 
 
+def test_ref_to_a_module_auto_installed_with_the_dependencies_is_a_warning(tmp_path: Path) -> None:
+    """Checked with a real Odoo 18 install of a custom module (depends base, web, mail) that
+    inherits auth_signup.login: auth_signup auto-installs with mail, base_setup and web and
+    loaded first, so the install worked. Undeclared still, but no install error."""
+    odoo = _fake_odoo(tmp_path / "odoo_src")
+    login = XML_HEAD + '<odoo>\n<template id="login"><div/></template>\n</odoo>\n'
+    _module(odoo / "addons", "signup", ["stock"], ["views.xml"], {"views.xml": login})
+    manifest = odoo / "addons" / "signup" / "__manifest__.py"
+    manifest.write_text(manifest.read_text().replace("'depends'", "'auto_install': True, 'depends'"))
+    _module(odoo / "addons", "portal", ["base"], ["views.xml"], {"views.xml": login})
+    inherit = XML_HEAD + (
+        '<odoo>\n<template id="a" inherit_id="signup.login"><div/></template>\n'
+        '<template id="b" inherit_id="portal.login"><div/></template>\n</odoo>\n'
+    )
+    addons = tmp_path / "repo"
+    _module(addons, "menu", ["stock"], ["views.xml"], {"views.xml": inherit})
+    payload = _check(tmp_path, "--addons-path", str(addons), "--odoo-path", str(odoo))
+    found = [f for f in payload["findings"] if f["code"] == "xml-id-not-in-dependencies"]  # type: ignore[attr-defined]
+    assert sorted((f["line"], f["severity"]) for f in found) == [(3, "warning"), (4, "error")]
+
+
 def test_core_folders_in_odoo_conf_are_knowledge_not_checked(tmp_path: Path) -> None:
     addons, odoo = _project(tmp_path), _fake_odoo(tmp_path / "odoo_src")
     conf = tmp_path / "odoo.conf"

@@ -93,6 +93,19 @@ def _listed_twice(ctx: StaticContext, path: str) -> Finding:
     )
 
 
+def _auto_installed_alongside(ctx: StaticContext, module: str) -> str:
+    """The triggers of ``module`` when it is an auto-install module whose triggers all lie in
+    this module's dependency closure (auth_signup with mail): Odoo then installs it too."""
+    addon = ctx.addon_set.addons.get(module)
+    triggers = addon.manifest.auto_install_triggers if addon else None
+    if addon is None or triggers is None or not ctx.closure_complete:
+        return ""
+    needed = set(triggers)
+    if not needed or not needed <= ctx.closure:
+        return ""
+    return ", ".join(sorted(needed))
+
+
 def _last_line_of(path: Path, needle: str) -> int | None:
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
@@ -110,7 +123,14 @@ def check_refs(ctx: StaticContext, scans: list[tuple[int, str, XmlScan]]) -> lis
             if problem is None:
                 continue
             code, message, hint = problem
-            if ref.in_arch and (ctx.major is None or ctx.major >= 16):
+            companion = _auto_installed_alongside(ctx, ref.xml_id.partition(".")[0])
+            if code == "xml-id-not-in-dependencies" and companion:
+                message += (
+                    f" It auto-installs with {companion} (all among the dependencies), so the install"
+                    " works as long as Odoo happens to load it first; declare it to be sure."
+                )
+                found.append(ctx.finding(code, message, hint, path, ref.line, severity="warning"))
+            elif ref.in_arch and (ctx.major is None or ctx.major >= 16):
                 # ir.ui.view's check only logs "The group ... defined in view does not exist!"
                 message += " Odoo installs the view anyway (a warning in its log)" + (
                     "." if code == "xml-id-used-before-definition" else "; the element is shown to no user."
