@@ -3,8 +3,9 @@ find a real source (``--odoo-path``, odoo-bin's folder, odoo.conf's addons_path,
 Odoo importable by ``--odoo-python``).
 
 The bundled lists (``core_modules/<series>.json``, 16.0-19.0: module -> depends, model -> defining
-module) were generated once from Odoo Community sources by a script kept outside the repository
-(it reads fetched code). Recipe: every module of the addons folders (19.0: ``odoo/addons`` and
+module, auto-install module -> its triggers) were generated once from Odoo Community sources by a
+script kept outside the repository (it reads fetched code; auto_install read from each manifest:
+True means all depends). Recipe: every module of the addons folders (19.0: ``odoo/addons`` and
 ``addons``) whose manifest license is LGPL-3 (the default), minus those depending on a non-LGPL
 one; empty depends read as ``base``; a model belongs to the module whose class sets ``_name``
 without inheriting itself (the one that depends on no other such module), ``test*`` models left
@@ -14,6 +15,7 @@ series without a list uses the nearest one, and the report says so.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 import os
@@ -34,6 +36,7 @@ class CoreList:
     series: str  # the series of the list used ("" when none is bundled)
     depends: dict[str, tuple[str, ...]]  # core module -> its depends
     models: dict[str, str]  # model -> the core module that defines it
+    auto_install: dict[str, tuple[str, ...]] = dataclasses.field(default_factory=dict)  # -> triggers
 
 
 @functools.cache
@@ -45,7 +48,8 @@ def core_graph(series: str | None) -> CoreList:
     chosen = series if series in available else min(available, key=lambda s: _distance(s, series))
     raw = json.loads((CORE_DIR / f"{chosen}.json").read_text(encoding="utf-8"))
     depends = {name: tuple(deps) for name, deps in raw["depends"].items()}
-    return CoreList(chosen, depends, dict(raw.get("models", {})))
+    auto = {name: tuple(triggers) for name, triggers in raw.get("auto_install", {}).items()}
+    return CoreList(chosen, depends, dict(raw.get("models", {})), auto)
 
 
 def _distance(candidate: str, series: str | None) -> float:

@@ -190,6 +190,18 @@ def test_ref_to_a_module_auto_installed_with_the_dependencies_is_a_warning(tmp_p
     assert sorted((f["line"], f["severity"]) for f in found) == [(3, "warning"), (4, "error")]
 
 
+def test_without_a_source_the_bundled_list_knows_auto_install_modules(tmp_path: Path) -> None:
+    """The same case without any Odoo source: the bundled 18.0 list says auth_signup auto-installs
+    with base_setup, mail and web; a ref to portal (not auto-installed) stays an error."""
+    inherit = XML_HEAD + (
+        '<odoo>\n<template id="a" inherit_id="auth_signup.login"><div/></template>\n'
+        '<template id="b" inherit_id="portal.portal_layout"><div/></template>\n</odoo>\n'
+    )
+    _module(tmp_path, "menu", ["base", "web", "mail"], ["views.xml"], {"views.xml": inherit})
+    found = [f for f in _static(tmp_path, "menu", "18.0") if f.code == "xml-id-not-in-dependencies"]
+    assert sorted((f.line, f.severity) for f in found) == [(3, "warning"), (4, "error")]
+
+
 def test_core_folders_in_odoo_conf_are_knowledge_not_checked(tmp_path: Path) -> None:
     addons, odoo = _project(tmp_path), _fake_odoo(tmp_path / "odoo_src")
     conf = tmp_path / "odoo.conf"

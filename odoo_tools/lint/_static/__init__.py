@@ -35,6 +35,7 @@ def static_findings(project: LintProject, addon: Addon) -> list[Finding]:
         series_major(project.series),
         core.depends if core else {},
         core.models if core else {},
+        core.auto_install if core else {},
     )
     found = _module_findings(project, ctx)
     if not addon.manifest.parsed:

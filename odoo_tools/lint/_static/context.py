@@ -23,6 +23,7 @@ class StaticContext:
     # Without an Odoo source: Odoo's core modules and their depends (bundled list), else empty.
     core: dict[str, tuple[str, ...]] = field(default_factory=dict)
     core_models: dict[str, str] = field(default_factory=dict)  # model -> core module (same list)
+    core_auto_install: dict[str, tuple[str, ...]] = field(default_factory=dict)  # -> its triggers
 
     @functools.cached_property
     def closure(self) -> frozenset[str]:

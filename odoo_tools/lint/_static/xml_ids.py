@@ -97,8 +97,8 @@ def _auto_installed_alongside(ctx: StaticContext, module: str) -> str:
     """The triggers of ``module`` when it is an auto-install module whose triggers all lie in
     this module's dependency closure (auth_signup with mail): Odoo then installs it too."""
     addon = ctx.addon_set.addons.get(module)
-    triggers = addon.manifest.auto_install_triggers if addon else None
-    if addon is None or triggers is None or not ctx.closure_complete:
+    triggers = addon.manifest.auto_install_triggers if addon else ctx.core_auto_install.get(module)
+    if triggers is None or not ctx.closure_complete:
         return ""
     needed = set(triggers)
     if not needed or not needed <= ctx.closure:
