@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import stat
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -154,18 +155,14 @@ def test_ids_named_by_update_xmlids_in_the_odoo_source_are_defined(tmp_path: Pat
         "</function>\n</odoo>\n"
     )
     (odoo / "addons" / "stock" / "data.xml").write_text(names, encoding="utf-8")
-    manifest = odoo / "addons" / "stock" / "__manifest__.py"
-    manifest.write_text(manifest.read_text().replace("'views/v.xml'", "'views/v.xml', 'data.xml'"))
+    _edit_manifest(odoo / "addons" / "stock", "'views/v.xml'", "'views/v.xml', 'data.xml'")
     refs = XML_HEAD + (
         '<odoo>\n<record id="r" model="stock.rule">\n'
         '  <field name="picking_type_id" ref="stock.picking_type_internal"/>\n'
         '  <field name="location_src_id" ref="stock.stock_location_stock"/>\n'
         '  <field name="location_dest_id" ref="stock.stock_location_nowhere"/>\n</record>\n</odoo>\n'
     )
-    addons = tmp_path / "repo"
-    _module(addons, "auto", ["stock"], ["data/rule.xml"], {"data/rule.xml": refs})
-    payload = _check(tmp_path, "--addons-path", str(addons), "--odoo-path", str(odoo))
-    undefined = [f for f in payload["findings"] if f["code"] == "xml-id-undefined"]  # type: ignore[attr-defined]
+    undefined = _found_with_source(tmp_path, odoo, ("auto", "data/rule.xml", refs), "xml-id-undefined")
     assert [(f["line"], "stock_location_nowhere" in f["message"]) for f in undefined] == [(6, True)]
 
 
@@ -176,17 +173,13 @@ def test_ref_to_a_module_auto_installed_with_the_dependencies_is_a_warning(tmp_p
     odoo = _fake_odoo(tmp_path / "odoo_src")
     login = XML_HEAD + '<odoo>\n<template id="login"><div/></template>\n</odoo>\n'
     _module(odoo / "addons", "signup", ["stock"], ["views.xml"], {"views.xml": login})
-    manifest = odoo / "addons" / "signup" / "__manifest__.py"
-    manifest.write_text(manifest.read_text().replace("'depends'", "'auto_install': True, 'depends'"))
+    _edit_manifest(odoo / "addons" / "signup", "'depends'", "'auto_install': True, 'depends'")
     _module(odoo / "addons", "portal", ["base"], ["views.xml"], {"views.xml": login})
     inherit = XML_HEAD + (
         '<odoo>\n<template id="a" inherit_id="signup.login"><div/></template>\n'
         '<template id="b" inherit_id="portal.login"><div/></template>\n</odoo>\n'
     )
-    addons = tmp_path / "repo"
-    _module(addons, "menu", ["stock"], ["views.xml"], {"views.xml": inherit})
-    payload = _check(tmp_path, "--addons-path", str(addons), "--odoo-path", str(odoo))
-    found = [f for f in payload["findings"] if f["code"] == "xml-id-not-in-dependencies"]  # type: ignore[attr-defined]
+    found = _found_with_source(tmp_path, odoo, ("menu", "views.xml", inherit), "xml-id-not-in-dependencies")
     assert sorted((f["line"], f["severity"]) for f in found) == [(3, "warning"), (4, "error")]
 
 
@@ -233,3 +226,18 @@ def test_a_module_of_another_series_than_the_project_uses_its_own_list(tmp_path:
         project, [project.addon_set.get("mine")], ["static"], cache=LintCache(None), digests=FileDigests()
     )
     assert [f.message for f in run.findings if f.code == "missing-dependency"] == []
+
+
+def _edit_manifest(module: Path, old: str, new: str) -> None:
+    manifest = module / "__manifest__.py"
+    manifest.write_text(manifest.read_text(encoding="utf-8").replace(old, new), encoding="utf-8")
+
+
+def _found_with_source(tmp_path: Path, odoo: Path, module: tuple[str, str, str], code: str) -> list[Any]:
+    """``code``'s findings for one module depending on stock (name, data file, its text), checked
+    with ``--odoo-path odoo``."""
+    addons = tmp_path / "repo"
+    name, data, text = module
+    _module(addons, name, ["stock"], [data], {data: text})
+    payload = _check(tmp_path, "--addons-path", str(addons), "--odoo-path", str(odoo))
+    return [f for f in payload["findings"] if f["code"] == code]  # type: ignore[attr-defined]
