@@ -38,7 +38,12 @@ PYLINT_STYLE = frozenset(
 PYLINT_LIKELY_BUGS = frozenset({"missing-odoo-file", "method-required-super", "missing-return"})
 FLAKE8_ERRORS = frozenset({"F821", "F822", "F823", "F706", "F704", "F702", "F701"})
 FLAKE8_LIKELY_BUGS = ("F", "B", "W6")  # pyflakes (minus the unused-name ones), bugbear, deprecations
-FLAKE8_STYLE = frozenset({"F401", "F841", "F811", "B950", "B904", "B905"})
+# Bugbear messages about style, not bugs: an unused loop variable, getattr/setattr with a constant
+# name, an empty non-abstract method of an ABC, warnings.warn without stacklevel, raise without
+# from, zip without strict, a long line.
+FLAKE8_STYLE = frozenset(
+    {"F401", "F841", "F811", "B950", "B904", "B905"} | {"B007", "B009", "B010", "B027", "B028"}
+)
 HOOK_ERRORS = frozenset(
     {"xml-syntax-error", "csv-syntax-error", "po-syntax-error", "manifest-syntax-error"}
     | {"xml-duplicate-record-id", "csv-duplicate-record-id"}

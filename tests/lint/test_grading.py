@@ -73,6 +73,10 @@ def test_grading_table() -> None:
     assert default_severity(_f("pylint", "C8101", "manifest-required-author")) == "info"
     assert default_severity(_f("flake8", "E999")) == "error"
     assert default_severity(_f("flake8", "W605")) == "warning"
+    assert default_severity(_f("ruff", "B006")) == "warning"  # a mutable default argument: a bug
+    assert default_severity(_f("ruff", "B023")) == "warning"  # a closure over a loop variable
+    assert default_severity(_f("ruff", "B009")) == "info"  # getattr(x, "name"): style
+    assert default_severity(_f("ruff", "B007")) == "info"  # an unused loop variable: style
     assert default_severity(_f("oca-hooks", "xml-header-wrong")) == "info"
     assert default_severity(_f("oca-hooks", "po-pretty-format")) == "info"
     assert default_severity(_f("oca-hooks", "xml-syntax-error")) == "error"
