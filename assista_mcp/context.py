@@ -76,11 +76,17 @@ def build_index(settings: Settings) -> ProjectIndex:
 def _finish_interrupted_writes(workspace: Workspace) -> None:
     """A patch a killed server was applying is completed; its temporary files are removed."""
     done = recover_interrupted_writes(workspace)
-    if done.replayed or done.refused or done.temp_files_removed:
+    if done.replayed or done.temp_files_removed:
         log.warning(
-            "Interrupted writes: %d patch(es) completed, %d journal(s) refused, %d temp file(s) removed.",
-            len(done.replayed), len(done.refused), done.temp_files_removed,
+            "Interrupted writes: %d patch(es) completed, %d temp file(s) removed.",
+            len(done.replayed), done.temp_files_removed,
         )  # fmt: skip
+    if done.refused:
+        log.warning(
+            "Journal(s) not replayed: %s. This account did not write them (they may have come with "
+            "the repository), or a step could not run safely; they are left as they are.",
+            ", ".join(done.refused),
+        )
 
 
 class AppContext:

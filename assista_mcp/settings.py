@@ -27,6 +27,7 @@ from assista_mcp.project_file import ProjectFile, read_project_file
 from odoo_tools.addons import odoo_core_roots, odoo_source_from_bin
 from odoo_tools.errors import ConfigError
 from odoo_tools.runs import read_odoo_conf, split_addons_path
+from odoo_tools.storage import default_data_dir
 from odoo_tools.workspace import Workspace
 
 ENV_PREFIX = "ASSISTA_"
@@ -129,7 +130,7 @@ class Settings(BaseModel):
     template_max_age_days: float = 14.0
     data_dir: Annotated[Path | None, Source(conf_key="data_dir", needs_trust=True)] = None
     home: Annotated[Path, TRUSTED] = Field(
-        default_factory=lambda: Path(platformdirs.user_data_dir("assista-odoo")),
+        default_factory=default_data_dir,
         description="User data: sessions, trusted project files, the HTTP token",
     )
     cache_dir: Annotated[Path, TRUSTED] = Field(
@@ -167,7 +168,7 @@ class Settings(BaseModel):
         source = self.odoo_source()
         # Core addons live in <odoo>/odoo/addons (base) and <odoo>/addons: knowledge only.
         readonly = odoo_core_roots(source) if source else []
-        return Workspace(self.addons_paths, readonly_roots=readonly)
+        return Workspace(self.addons_paths, readonly_roots=readonly, private_dir=self.home)
 
 
 def source_of(name: str) -> Source:
@@ -220,7 +221,7 @@ def _home_before_project_file(layers: list[tuple[str, dict[str, Any]]]) -> Path:
     for _, layer in layers:
         if layer.get("home"):
             return Path(layer["home"])
-    return Path(platformdirs.user_data_dir("assista-odoo"))
+    return default_data_dir()
 
 
 def _from_env(env: Mapping[str, str]) -> dict[str, Any]:

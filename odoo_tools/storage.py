@@ -24,9 +24,24 @@ from collections.abc import Callable, Hashable
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
+import platformdirs
 from pydantic import BaseModel
 
 _TEMP_NAME = re.compile(r"^\..+\.(?P<pid>\d+)-[0-9a-f]{12}\.tmp$")
+# Earlier versions named temporary files without the writer's pid.
+LEGACY_TEMP_NAME = re.compile(r"^\..+\.[0-9a-f]{12}\.tmp$")
+JOURNAL_PREFIX = ".assista-journal-"
+JOURNAL_NAME = re.compile(r"^\.assista-journal-(?P<pid>\d+)-[0-9a-f]{12}\.json$")
+
+
+def reserved_name(name: str) -> bool:
+    """``name`` is one only our own writes may create: a journal or a staged temporary file.
+
+    Compared without case, as a case-insensitive filesystem would: a model or a repository that
+    could create such a file could have it replayed (journal) or renamed into place (temp file).
+    """
+    low = name.lower()
+    return low.startswith(JOURNAL_PREFIX) or bool(_TEMP_NAME.match(low) or LEGACY_TEMP_NAME.match(low))
 
 
 def temp_prefix(path: Path) -> str:
@@ -64,23 +79,26 @@ def stage_bytes(path: Path, data: bytes, *, durable: bool = True, mode: int | No
 
     The file gets ``path``'s permission bits and owner when ``path`` exists (else ``mode``, else
     0o666 minus the umask, as any editor creates files: the umask is never read or changed, which
-    would race other threads). Nothing is left behind when this raises.
+    would race other threads). It is created with those bits (never wider: a private file is
+    never readable by others, even for a moment), never through a link, and only then written.
+    Nothing is left behind when this raises.
     """
     existing = _stat_or_none(path)
     if mode is None and existing is not None:
         mode = stat.S_IMODE(existing.st_mode)
     tmp = temp_path_for(path)
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o666)
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+    fd = os.open(tmp, flags, 0o666 if mode is None else mode & 0o777)
     try:
         with os.fdopen(fd, "wb") as handle:
+            if existing is not None:
+                _keep_owner(handle.fileno(), existing)
+            if mode is not None:  # after chown, which clears set-id bits; the umask narrowed it
+                os.fchmod(handle.fileno(), mode)
             handle.write(data)
             handle.flush()
             if durable:
                 os.fsync(handle.fileno())
-        if existing is not None:
-            _keep_owner(tmp, existing)
-        if mode is not None:  # after chown, which clears set-id bits
-            os.chmod(tmp, mode)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
@@ -131,11 +149,48 @@ def _stat_or_none(path: Path) -> os.stat_result | None:
         return None
 
 
-def _keep_owner(tmp: Path, existing: os.stat_result) -> None:
+def _keep_owner(fd: int, existing: os.stat_result) -> None:
     # The replacement is a new inode owned by us; give it the old owner back when allowed.
     if (existing.st_uid, existing.st_gid) != (os.geteuid(), os.getegid()):
         with contextlib.suppress(OSError):
-            os.chown(tmp, existing.st_uid, existing.st_gid)
+            os.fchown(fd, existing.st_uid, existing.st_gid)
+
+
+# -- private folders ----------------------------------------------------------------------------
+
+
+def default_data_dir() -> Path:
+    """The user data folder (sessions, trust, the HTTP token, journal records) unless one is given."""
+    return Path(platformdirs.user_data_dir("assista-odoo"))
+
+
+class NotPrivate(OSError):
+    """A folder meant for this user alone is a link, another account's, or open to others."""
+
+
+def private_folder(path: Path) -> Path:
+    """``path`` as a folder only this user can use: created 0700 when missing (parents as usual);
+    an existing one must be a real folder (not a link) of ours, and is narrowed to 0700.
+
+    Checked on the folder itself, opened without following a link, so another account that
+    created the name first (in a shared folder such as /tmp) gets nothing: this raises instead.
+    """
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with contextlib.suppress(FileExistsError):
+        os.mkdir(path, 0o700)
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    except OSError as exc:  # a link (ELOOP) or a file (ENOTDIR)
+        raise NotPrivate(exc.errno, f"{path} is not a folder of ours ({exc.strerror})") from exc
+    try:
+        info = os.fstat(fd)
+        if info.st_uid != os.geteuid():
+            raise NotPrivate(f"{path} belongs to another account (uid {info.st_uid})")
+        if stat.S_IMODE(info.st_mode) & 0o077:
+            os.fchmod(fd, 0o700)
+    finally:
+        os.close(fd)
+    return path
 
 
 # -- reading ------------------------------------------------------------------------------------

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Literal
 
 from odoo_tools.errors import ConfigError, InvalidInput, NotFound, SandboxViolation
+from odoo_tools.storage import default_data_dir, reserved_name
 
 Purpose = Literal["read", "write"]
 MAX_PATH_CHARS = 4096
@@ -40,7 +41,15 @@ class Resolved:
 class Workspace:
     """One or more addons roots (writable) plus optional read-only roots."""
 
-    def __init__(self, roots: Sequence[Path | str], readonly_roots: Sequence[Path | str] = ()) -> None:
+    def __init__(
+        self,
+        roots: Sequence[Path | str],
+        readonly_roots: Sequence[Path | str] = (),
+        *,
+        private_dir: Path | None = None,
+    ) -> None:
+        """``private_dir``: the user's own data folder, where writes record what they journal."""
+        self.private_dir = private_dir or default_data_dir()
         if not roots:
             raise ConfigError(
                 "No addons path configured.",
@@ -90,6 +99,7 @@ class Workspace:
             )
         if purpose == "write":
             self._check_writable(root, user_path)
+            _check_not_reserved(user_path, real)
         found = None if link is not None else _stat(real)  # a link itself: its target is never opened
         if found is not None:
             _check_kind(found, user_path)
@@ -154,6 +164,15 @@ class Workspace:
             )
         if not parent.is_dir():
             raise InvalidInput(f"{user_path!r}: {parent.name!r} is a file, not a folder.")
+
+
+def _check_not_reserved(user_path: str, real: Path) -> None:
+    if reserved_name(Path(user_path).name) or reserved_name(real.name):
+        raise SandboxViolation(
+            f"{user_path!r} is a name reserved for assista-odoo's own journals and staged files "
+            "(.assista-journal-*.json, .<name>.<pid>-<hex>.tmp).",
+            "Choose another file name.",
+        )
 
 
 def _make_root(value: Path | str, *, readonly: bool) -> Root:

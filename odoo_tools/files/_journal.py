@@ -1,47 +1,55 @@
 """All-or-nothing writes across files: stage, journal, commit; the next start finishes the job.
 
 1. Every new content is staged (written and fsynced) to a temporary file beside its target.
-2. The journal, the list of renames and deletions, is written durably as one hidden file at the
-   top of a writable root: ``.assista-journal-<pid>-<random>.json``.
-3. The steps are carried out in order, then the journal is removed.
+2. The journal, the list of renames and deletions, is recorded in the user's own data folder
+   (its path and digest, in a folder only this user can use), then written durably as one hidden
+   file at the top of a writable root: ``.assista-journal-<pid>-<random>.json``.
+3. The steps are carried out in order, then the journal and its record are removed.
 
 A kill before 2 leaves only temporary files: nothing was applied, and the start-up sweep removes
 them (their names carry the dead writer's pid). A kill after 2 leaves the journal: the next start
 replays it (every step can be repeated), so all was applied. Either way, never half.
 
-Why the journal lives in the addons root and not in the cache dir: recovery then needs only the
-roots, which every entry point has (the server, the agent, the CI gate), whatever cache dir each
-was given; and it sits on the same filesystem as the files it names. It exists only for the
-moment of a commit. Because a root can come from anyone (a cloned repository), a journal is
-replayed only if every path it names is inside a writable root and every staged file is one of
-our temporary files beside its target.
+Why the journal lives in the addons root: it sits on the same filesystem as the files it names,
+and it exists only for the moment of a commit. But a root can come from anyone (a cloned
+repository, a model's edits), so a journal is replayed only when this user's record of it is
+there and its bytes are the ones recorded: a journal that came with the tree is reported and left
+alone, and a replayed one cannot be planted again (its record is gone). Each step is checked once
+more right before it runs (``_journal_steps``).
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import os
-import re
 import secrets
+import stat
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
 
-from odoo_tools.storage import atomic_write_json, fsync_dir, stale_temp, temp_prefix, writer_alive
+from odoo_tools.files._journal_steps import Step, StepRefused, carry_out, root_of
+from odoo_tools.storage import (
+    JOURNAL_NAME,
+    JOURNAL_PREFIX,
+    LEGACY_TEMP_NAME,
+    atomic_write_bytes,
+    digest_bytes,
+    fsync_dir,
+    private_folder,
+    stale_temp,
+    writer_alive,
+)
 from odoo_tools.workspace import Workspace
 
-JOURNAL_PREFIX = ".assista-journal-"
+__all__ = ["CommitFailed", "Recovery", "Step", "commit", "discard", "recover_interrupted_writes"]
+
 _VERSION = 1
-
-
-@dataclass(frozen=True)
-class Step:
-    op: Literal["replace", "delete"]
-    path: Path  # the file replaced or deleted
-    temp: Path | None = None  # replace: the staged content
+_RECORDS = "journals"  # in the user's data folder: which journals this user wrote
+_MAX_JOURNAL_BYTES = 16 * 1024 * 1024
 
 
 class CommitFailed(Exception):
@@ -53,21 +61,33 @@ class CommitFailed(Exception):
         self.cause = cause
 
 
-def commit(journal_dir: Path, steps: Sequence[Step]) -> None:
+def commit(ws: Workspace, journal_dir: Path, steps: Sequence[Step]) -> None:
     """Carry out ``steps`` so that a crash at any point ends with all of them or none."""
-    journal = journal_dir / f"{JOURNAL_PREFIX}{os.getpid()}-{secrets.token_hex(6)}.json"
-    atomic_write_json(journal, _encode(steps), durable=True)
+    name = f"{JOURNAL_PREFIX}{os.getpid()}-{secrets.token_hex(6)}.json"
+    journal = journal_dir / name
+    record_journal(ws, journal_dir, steps, name=name)
     done = 0
     try:
         for step in steps:
-            _carry_out(step)
+            carry_out(ws.writable_roots, step)
             done += 1
     except OSError as exc:
         discard(steps[done:])
-        _forget(journal)
+        _forget(ws, journal)
         raise CommitFailed(done, exc) from exc
     _sync_folders(steps)
-    _forget(journal)
+    _forget(ws, journal)
+
+
+def record_journal(ws: Workspace, journal_dir: Path, steps: Sequence[Step], *, name: str) -> bytes:
+    """Record, then write, the journal of ``steps`` (a journal never exists without its record);
+    returns its bytes."""
+    journal = journal_dir / name
+    data = json.dumps(_encode(steps)).encode("utf-8")
+    record = {"journal": str(journal), "digest": digest_bytes(data), "pid": os.getpid()}
+    atomic_write_bytes(_record_path(ws, journal), json.dumps(record).encode("utf-8"), mode=0o600)
+    atomic_write_bytes(journal, data)
+    return data
 
 
 def discard(steps: Iterable[Step]) -> None:
@@ -78,23 +98,27 @@ def discard(steps: Iterable[Step]) -> None:
                 os.unlink(step.temp)
 
 
-def _carry_out(step: Step) -> None:
-    if step.op == "delete":
-        with contextlib.suppress(FileNotFoundError):  # replayed: already gone
-            os.unlink(step.path)
-    elif step.temp is not None and os.path.lexists(step.temp):  # absent when replayed: done
-        os.replace(step.temp, step.path)
-
-
 def _sync_folders(steps: Sequence[Step]) -> None:
     for folder in sorted({step.path.parent for step in steps}):
         fsync_dir(folder)
 
 
-def _forget(journal: Path) -> None:
+def _forget(ws: Workspace, journal: Path) -> None:
+    """The journal, then its record (a record without its journal is harmless and swept)."""
     with contextlib.suppress(OSError):
         os.unlink(journal)
     fsync_dir(journal.parent)
+    with contextlib.suppress(OSError):
+        os.unlink(_record_path(ws, journal))
+
+
+def _records(ws: Workspace) -> Path:
+    return private_folder(ws.private_dir / _RECORDS)
+
+
+def _record_path(ws: Workspace, journal: Path) -> Path:
+    key = hashlib.blake2b(str(journal).encode("utf-8", "surrogateescape"), digest_size=16).hexdigest()
+    return _records(ws) / f"{key}.json"
 
 
 def _encode(steps: Sequence[Step]) -> dict[str, object]:
@@ -110,22 +134,34 @@ class Recovery:
     """What a start found: journals replayed or refused, temporary files removed."""
 
     replayed: list[str]
-    refused: list[str]
+    refused: list[str]  # not ours (left alone), or a step that could not run safely
     temp_files_removed: int
 
 
 def recover_interrupted_writes(ws: Workspace) -> Recovery:
-    """Finish the commits a killed process left, then remove its temporary files."""
+    """Finish the commits a killed process of this user left, then remove its temporary files."""
     report = Recovery([], [], 0)
     for root in ws.writable_roots:
         for journal in _journals(root):
             _replay_or_refuse(ws, journal, report)
     for root in ws.writable_roots:
         report.temp_files_removed += _sweep_temps(root)
+    _sweep_records(ws)
     return report
 
 
-_JOURNAL_NAME = re.compile(r"^\.assista-journal-(?P<pid>\d+)-[0-9a-f]{12}\.json$")
+def _sweep_records(ws: Workspace) -> None:
+    """Records whose journal never got written (a kill between the two) and whose writer is gone."""
+    try:
+        records = _records(ws)
+        names = os.listdir(records)
+    except OSError:
+        return
+    for name in names:
+        with contextlib.suppress(OSError, ValueError, KeyError, TypeError, AttributeError):
+            record = json.loads(_read_regular(records / name, 4096))
+            if not writer_alive(int(record["pid"])) and not os.path.lexists(record["journal"]):
+                os.unlink(records / name)
 
 
 def _journals(root: Path) -> list[Path]:
@@ -134,36 +170,53 @@ def _journals(root: Path) -> list[Path]:
         names = sorted(os.listdir(root))
     except OSError:
         return []
-    found = [(n, _JOURNAL_NAME.match(n)) for n in names]
+    found = [(n, JOURNAL_NAME.match(n)) for n in names]
     return [root / n for n, m in found if m is not None and not writer_alive(int(m["pid"]))]
 
 
 def _replay_or_refuse(ws: Workspace, journal: Path, report: Recovery) -> None:
-    steps = _decode(ws, journal)
+    steps = _recorded_steps(ws, journal)
     if steps is None:
-        report.refused.append(journal.name)
-        with contextlib.suppress(OSError):
-            journal.rename(journal.with_name(journal.name + ".refused"))
+        report.refused.append(journal.name)  # not written by this user: left alone
         return
-    for step in steps:
-        with contextlib.suppress(OSError):
-            _carry_out(step)
-    _sync_folders(steps)
-    _forget(journal)
-    report.replayed.append(journal.name)
-
-
-def _decode(ws: Workspace, journal: Path) -> list[Step] | None:
-    """The journal's steps, or None when it is damaged or names anything it may not touch."""
     try:
-        raw = json.loads(journal.read_text(encoding="utf-8"))
+        for step in steps:
+            carry_out(ws.writable_roots, step)
+    except OSError:
+        report.refused.append(journal.name)  # ours, but no longer safe to finish: stopped there
+    else:
+        report.replayed.append(journal.name)
+    _sync_folders(steps)
+    _forget(ws, journal)
+
+
+def _recorded_steps(ws: Workspace, journal: Path) -> list[Step] | None:
+    """The journal's steps when this user recorded exactly these bytes, else None."""
+    try:
+        data = _read_regular(journal, _MAX_JOURNAL_BYTES)
+        record = json.loads(_read_regular(_record_path(ws, journal), 4096))
+        if record.get("journal") != str(journal) or record.get("digest") != digest_bytes(data):
+            return None
+        raw = json.loads(data)
         rows = raw["steps"] if raw.get("version") == _VERSION else None
         steps = [_step(row) for row in rows or []]
+        for step in steps:
+            root_of(ws.writable_roots, step)
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
-    if not rows or not all(_allowed(ws, step) for step in steps):
-        return None
-    return steps
+    return steps or None
+
+
+def _read_regular(path: Path, cap: int) -> bytes:
+    """A regular file's bytes, never through a link, never more than ``cap``."""
+    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    with os.fdopen(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise StepRefused(f"{path} is not a regular file")
+        data = handle.read(cap + 1)
+    if len(data) > cap:
+        raise StepRefused(f"{path} is too large")
+    return data
 
 
 def _step(row: dict[str, str | None]) -> Step:
@@ -173,20 +226,8 @@ def _step(row: dict[str, str | None]) -> Step:
     return Step(op, Path(path), Path(temp) if temp else None)  # type: ignore[arg-type]
 
 
-def _allowed(ws: Workspace, step: Step) -> bool:
-    roots = ws.writable_roots
-    folder = Path(os.path.realpath(step.path.parent))
-    if not step.path.is_absolute() or not any(folder.is_relative_to(r) for r in roots):
-        return False
-    if step.temp is None:
-        return True
-    return step.temp.parent == step.path.parent and step.temp.name.startswith(temp_prefix(step.path))
-
-
 _NOISE = frozenset({".git", "node_modules", "__pycache__"})
-# Earlier versions named temporary files without the writer's pid: removed once an hour old.
-_LEGACY_TEMP = re.compile(r"^\..+\.[0-9a-f]{12}\.tmp$")
-LEGACY_TEMP_AGE = 3600.0
+LEGACY_TEMP_AGE = 3600.0  # temporary files named without a pid: removed once an hour old
 
 
 def _sweep_temps(root: Path) -> int:
@@ -205,7 +246,7 @@ def _sweep_temps(root: Path) -> int:
 def _abandoned(path: str, name: str) -> bool:
     if stale_temp(name):
         return True
-    if not _LEGACY_TEMP.match(name):
+    if not LEGACY_TEMP_NAME.match(name):
         return False
     try:
         return time.time() - os.lstat(path).st_mtime > LEGACY_TEMP_AGE

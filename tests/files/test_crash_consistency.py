@@ -1,6 +1,6 @@
 """kill -9 in the middle of a multi-file apply_patch: the next start leaves all files changed or none.
 
-A child process applies the patch; at the N-th ``os.replace`` (the filesystem boundary) it says
+A child process applies the patch; at the N-th rename (the filesystem boundary) it says
 so and waits, and the test kills it with SIGKILL there. Every pause point is tried: before the
 journal is in place (nothing may be applied) and after each rename (all must be applied). The
 "next start" is a server built over the same root.
@@ -29,18 +29,21 @@ from odoo_tools.files import apply_patch
 from odoo_tools.workspace import Workspace
 
 root, patch, pause_at, marker = sys.argv[1], sys.argv[2], int(sys.argv[3]), Path(sys.argv[4])
-real_replace, calls = os.replace, 0
+home = Path(sys.argv[5])  # the user data folder, where the journal is recorded
+calls = 0
 
-def replace_then_wait(src, dst, **kwargs):
-    global calls
-    calls += 1
-    if calls == pause_at:
-        marker.write_text("paused")
-        time.sleep(600)
-    return real_replace(src, dst, **kwargs)
+def then_wait(real):
+    def rename(src, dst, **kwargs):
+        global calls
+        calls += 1
+        if calls == pause_at:
+            marker.write_text("paused")
+            time.sleep(600)
+        return real(src, dst, **kwargs)
+    return rename
 
-os.replace = replace_then_wait
-apply_patch(Workspace([root]), Path(patch).read_text())
+os.replace, os.rename = then_wait(os.replace), then_wait(os.rename)
+apply_patch(Workspace([root], private_dir=home), Path(patch).read_text())
 marker.write_text("done")
 """
 
@@ -52,7 +55,10 @@ PATCH = (
     "diff --git a/mod/old.xml b/mod/renamed.xml\n--- a/mod/old.xml\n+++ b/mod/renamed.xml\n"
     "@@ -1 +1 @@\n-<odoo/>\n+<odoo></odoo>\n"
 )
-REPLACES = 1 + 4  # the journal, then a.py, b.py, new/c.py, renamed.xml (deletions are unlinks)
+# the journal's record, the journal, then a.py, b.py, new/c.py, renamed.xml (deletions are unlinks;
+# the steps are renames inside their folder, which the child sees as os.rename)
+REPLACES = 2 + 4
+BEFORE_THE_JOURNAL = 2
 
 
 def _tree(root: Path) -> Path:
@@ -84,12 +90,12 @@ def states(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, bytes], 
     return before, _snapshot(root)
 
 
-def _kill_at(root: Path, tmp_path: Path, pause_at: int) -> None:
+def _kill_at(root: Path, tmp_path: Path, pause_at: int, home: Path) -> None:
     (tmp_path / "patch.diff").write_text(PATCH, encoding="utf-8")
     (tmp_path / "child.py").write_text(CHILD, encoding="utf-8")
     marker = tmp_path / "marker"
     argv = [sys.executable, str(tmp_path / "child.py"), str(root), str(tmp_path / "patch.diff")]
-    child = subprocess.Popen([*argv, str(pause_at), str(marker)], cwd=Path(__file__).parents[2])
+    child = subprocess.Popen([*argv, str(pause_at), str(marker), str(home)], cwd=Path(__file__).parents[2])
     try:
         while not marker.exists() and child.poll() is None:
             time.sleep(0.05)  # waiting for the child to reach the pause point, not a threshold
@@ -107,14 +113,15 @@ def test_a_kill_mid_patch_leaves_all_or_nothing_after_the_next_start(
     pause_at: int,
     states: tuple[dict[str, bytes], dict[str, bytes]],
     server_for: Callable[..., Any],
+    isolated_env: Path,
 ) -> None:
     before, after = states
     root = _tree(tmp_path / "addons")
-    _kill_at(root, tmp_path, pause_at)
-    if pause_at == 1:
+    _kill_at(root, tmp_path, pause_at, isolated_env)
+    if pause_at <= BEFORE_THE_JOURNAL:
         assert _leftovers(root), "the staged files should be there, waiting to be cleaned"
     server_for(root)  # the next start
-    expected = before if pause_at == 1 else after  # before the journal: none; after it: all
+    expected = before if pause_at <= BEFORE_THE_JOURNAL else after  # before the journal: none; after it: all
     assert _snapshot(root) == expected
     assert _leftovers(root) == []
 
@@ -125,9 +132,9 @@ def test_a_planted_journal_cannot_reach_outside_the_roots(tmp_path: Path) -> Non
     outside.write_text("keep me", encoding="utf-8")
     journal = root / ".assista-journal-999999999-0123456789ab.json"
     journal.write_text(f'{{"version": 1, "steps": [{{"op": "delete", "path": "{outside}", "temp": null}}]}}')
-    report = recover_interrupted_writes(Workspace([root]))
+    report = recover_interrupted_writes(Workspace([root], private_dir=tmp_path / "home"))
     assert report.refused == [journal.name] and outside.read_text() == "keep me"
-    assert not journal.exists()  # set aside (renamed .refused), not replayed at every start
+    assert journal.exists()  # not ours: reported and left as it is
 
 
 def test_temp_files_of_live_writers_are_left_alone(tmp_path: Path) -> None:

@@ -2,7 +2,8 @@
 
 They steer what runs later: git's config and hooks (``core.fsmonitor``, a ``post-commit`` hook run
 by ``--auto-commit``), the project file (mode, endpoints, addons path), linter and pre-commit
-configurations (plugins, init hooks) and the instructions the agent itself reads.
+configurations (plugins, init hooks), the instructions the agent itself reads, and our own
+journal and temporary file names (a start replays a journal).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import re
 from collections.abc import Callable, Iterable
 
 from odoo_tools.errors import AssistaError
+from odoo_tools.storage import reserved_name
 from odoo_tools.workspace import Workspace
 
 FOLDERS = frozenset({".git"})
@@ -44,7 +46,9 @@ def is_protected(path: str) -> bool:
     if any(part in FOLDERS for part in parts):
         return True
     name = parts[-1] if parts else ""
-    return name in NAMES or name.startswith(PREFIXES)
+    # Our journals and staged files: the next start would replay or rename them (the write tools
+    # refuse them too).
+    return name in NAMES or name.startswith(PREFIXES) or reserved_name(name)
 
 
 class ProtectedPaths:

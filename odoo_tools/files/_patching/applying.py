@@ -168,7 +168,7 @@ def _write_all(ws: Workspace, plans: list[_Plan]) -> None:
     try:
         for plan in plans:
             steps.extend(_stage(ws, plan))
-        commit(_journal_dir(ws, plans), steps)
+        commit(ws, _journal_dir(ws, plans), steps)
     except CommitFailed as failed:
         _undo(plans, steps[: failed.done])
         raise EditConflict(
