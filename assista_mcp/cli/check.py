@@ -47,7 +47,8 @@ class CheckContext:
     project: LintProject
     addons: list[Addon]
     advance: Advance
-    checks: list[str] = field(default_factory=list)  # names reported (JUnit cases, SARIF runs)
+    checks: list[str] = field(default_factory=list)  # names reported (JUnit cases)
+    tools: list[str] = field(default_factory=list)  # the tools that ran (SARIF runs): ruff or flake8...
     missing_tools: list[str] = field(default_factory=list)  # linters that could not run, with the fix
 
 
@@ -89,6 +90,11 @@ class LintProducer:
     def produce(self, ctx: CheckContext) -> list[Finding]:
         checks = _checks(ctx.args)
         ctx.checks.extend(checks)
+        for check in checks:
+            if check == "flake8":  # runs what each repository lints Python with: ruff or flake8
+                ctx.tools.extend(sorted({ctx.project.config_for(a).python_linter for a in ctx.addons}))
+            else:
+                ctx.tools.append(check)
         cache_dir = None if ctx.args.no_cache else ctx.settings.cache_dir
         digests = StoredDigests(cache_dir, ctx.project.roots)  # a fresh process re-reads only edits
         run = lint_addons_sync(
@@ -193,12 +199,14 @@ def run_check(args: argparse.Namespace) -> int:
     addons = _select(args, project)
     findings: list[Finding] = []
     checks: list[str] = []
+    tools: list[str] = []
     missing_tools: list[str] = []
     with progress(sum(p.units(args, addons) for p in PRODUCERS)) as advance:
         for producer in PRODUCERS:
             ctx = CheckContext(args, settings, project, addons, advance)
             findings += producer.produce(ctx)
             checks += ctx.checks
+            tools += ctx.tools
             missing_tools += ctx.missing_tools
     notes = [f"{INCOMPLETE}{line}" for line in missing_tools] + project.notes(addons)
     findings = adopted(args, project, sort_findings(findings), notes)
@@ -206,6 +214,7 @@ def run_check(args: argparse.Namespace) -> int:
         findings=findings,
         modules=[a.name for a in addons],
         checks=tuple(checks),
+        ran=tuple(tools),
         fail_on=args.fail_on,
         series=project.series,
         seconds=time.monotonic() - started,

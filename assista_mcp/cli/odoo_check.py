@@ -47,6 +47,7 @@ class OdooProducer:
 
         action: Action = "test" if ctx.args.test else "install"
         ctx.checks.append(f"odoo-{action}")
+        ctx.tools.append("odoo")
         runner = OdooRunner(runner_config(ctx.settings))
         use_cache = False if getattr(ctx.args, "no_cache", False) else None
         try:

@@ -7,6 +7,7 @@ import re
 import shutil
 import sys
 import xml.etree.ElementTree as ET
+from importlib import metadata
 from pathlib import Path
 
 import jsonschema
@@ -197,3 +198,23 @@ def test_shards_partition_the_modules(tmp_path: Path) -> None:
         )
         seen.append(json.loads(result.stdout)["modules"])
     assert seen == [["library_base", "library_loan"], ["library_broken"]]
+
+
+def test_ruff_findings_fail_the_flake8_junit_case_and_have_their_own_sarif_run(tmp_path: Path) -> None:
+    # 18.0 without a linter configuration lints Python with ruff, as OCA's template does.
+    addons = tmp_path / "addons"
+    shutil.copytree(FIXTURE_ADDONS / "library_base", addons / "library_base")
+    model = addons / "library_base" / "models" / "library_book.py"
+    model.write_text(model.read_text() + "\n\nVALUE = undefined_name_zz\n")
+    base = ["check", "--addons-path", str(addons), "--checks", "flake8"]
+    junit = run_cli([*base, "--format", "junit"], tmp_path, tmp_path / "cache")
+    assert junit.returncode == 1, junit.stderr
+    suites = ET.fromstring(junit.stdout)
+    [case] = [c for c in suites.iter("testcase") if c.get("name") == "library_base.flake8"]
+    failure = case.find("failure")
+    assert failure is not None and "F821" in (failure.text or "") and suites.get("failures") == "1"
+    sarif = run_cli([*base, "--format", "sarif"], tmp_path, tmp_path / "cache")
+    runs = {run["tool"]["driver"]["name"]: run for run in json.loads(sarif.stdout)["runs"]}
+    assert set(runs) == {"ruff"}  # no empty flake8 run beside it
+    assert runs["ruff"]["tool"]["driver"]["version"] == metadata.version("ruff")
+    assert [r["ruleId"] for r in runs["ruff"]["results"]] == ["F821"]

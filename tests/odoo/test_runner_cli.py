@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -89,6 +90,36 @@ def test_check_test_passes_for_a_healthy_module(
     out = capsys.readouterr().out
     assert code == 0, out
     assert 'name="library_base.odoo-test"' in out
+
+
+def test_check_install_findings_fail_the_junit_and_sarif_reports(
+    odoo_flags: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A CI dashboard reads JUnit: the red job must show red cases with the reason in them.
+    args = ["check", "library_broken", "--install", "--checks", "flake8", *odoo_flags]
+    assert main([*args, "--format", "junit"]) == 1
+    suites = ET.fromstring(capsys.readouterr().out)
+    cases = {case.get("name"): case for case in suites.iter("testcase")}
+    failure = cases["library_broken.odoo-install"].find("failure")
+    assert failure is not None and "library_broken" in (failure.text or "")
+    assert int(suites.get("failures", "0")) >= 1
+    assert main([*args, "--format", "sarif"]) == 1
+    runs = {run["tool"]["driver"]["name"]: run for run in json.loads(capsys.readouterr().out)["runs"]}
+    assert "odoo-install" not in runs and runs["odoo"]["results"]
+    assert runs["odoo"]["tool"]["driver"]["version"] == "18.0"
+
+
+def test_check_test_failure_fails_the_junit_case(
+    odoo_flags: list[str], addons: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    tests = addons / "library_base" / "tests" / "test_library_book.py"
+    tests.write_text(tests.read_text() + "\n    def test_broken(self):\n        self.fail('no')\n")
+    args = ["check", "library_base", "--test", "--checks", "flake8", "--format", "junit", *odoo_flags]
+    assert main(args) == 1
+    suites = ET.fromstring(capsys.readouterr().out)
+    cases = {case.get("name"): case for case in suites.iter("testcase")}
+    failure = cases["library_base.odoo-test"].find("failure")
+    assert failure is not None and "test_broken" in (failure.text or "")
 
 
 def test_missing_odoo_bin_is_a_usage_error_for_check_install(

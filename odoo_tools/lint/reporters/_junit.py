@@ -13,8 +13,11 @@ def render(report: Report) -> str:
     suite = ET.SubElement(suites, "testsuite", name="assista-odoo check", time=f"{report.seconds:.3f}")
     tests = failures = 0
     for module in report.modules:
-        for check in report.checks:
-            found = [f for f in report.findings if f.module == module and _belongs(check, f)]
+        mine = [f for f in report.findings if f.module == module]
+        # A finding under no selected check still gets a case: nothing that fails the run is dropped.
+        others_checks = sorted({report.check_of(f) for f in mine} - set(report.checks))
+        for check in (*report.checks, *others_checks):
+            found = [f for f in mine if report.check_of(f) == check]
             case = ET.SubElement(suite, "testcase", classname=module, name=f"{module}.{check}")
             tests += 1
             blocking = [f for f in found if report.blocking(f)]
@@ -36,6 +39,8 @@ def render(report: Report) -> str:
             ET.SubElement(case, "failure", message="project findings").text = "\n".join(
                 _line(report, f) for f in extra
             )
+        else:
+            ET.SubElement(case, "system-out").text = "\n".join(_line(report, f) for f in extra)
     for line in report.incomplete:  # a linter that could not run is an error of the run, not a module's
         case = ET.SubElement(suite, "testcase", classname="environment", name="environment")
         tests += 1
@@ -45,13 +50,6 @@ def render(report: Report) -> str:
         element.set("failures", str(failures))
         element.set("errors", str(len(report.incomplete)))
     return ET.tostring(suites, encoding="unicode", xml_declaration=True) + "\n"
-
-
-STATIC_SOURCES = ("static", "manifest", "addons", "index")  # our own checks' sources
-
-
-def _belongs(check: str, finding: Finding) -> bool:
-    return finding.source == check or (check == "static" and finding.source in STATIC_SOURCES)
 
 
 def _line(report: Report, finding: Finding) -> str:

@@ -10,29 +10,39 @@ from typing import Any
 
 from odoo_tools import __version__
 from odoo_tools.findings import Finding
-from odoo_tools.lint.reporters._base import Report
+from odoo_tools.lint.reporters._base import ODOO_SOURCE, Report
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 LEVEL = {"error": "error", "warning": "warning", "info": "note"}
 TOOL_URIS = {
     "pylint": "https://github.com/OCA/pylint-odoo",
     "flake8": "https://flake8.pycqa.org",
+    "ruff": "https://docs.astral.sh/ruff/",
     "oca-hooks": "https://github.com/OCA/odoo-pre-commit-hooks",
+    "odoo": "https://github.com/odoo/odoo",
 }
-# The distribution whose version a run reports; our own checks report ours.
-TOOL_DISTRIBUTIONS = {"pylint": "pylint-odoo", "flake8": "flake8", "oca-hooks": "oca-odoo-pre-commit-hooks"}
+# The distribution whose version a run reports; our own checks report ours, Odoo its series.
+TOOL_DISTRIBUTIONS = {
+    "pylint": "pylint-odoo",
+    "flake8": "flake8",
+    "ruff": "ruff",
+    "oca-hooks": "oca-odoo-pre-commit-hooks",
+}
+OUR_SOURCES = ("static", "manifest", "addons", "index")
 FULL_NAMES = {
     "pylint": "pylint-odoo (via assista-odoo)",
     "flake8": "flake8 (via assista-odoo)",
+    "ruff": "ruff (via assista-odoo)",
     "oca-hooks": "OCA odoo-pre-commit-hooks (via assista-odoo)",
     "static": "assista-odoo static cross-file checks",
+    "odoo": "Odoo install and tests (odoo-bin, via assista-odoo)",
 }
 
 
 def render(report: Report) -> str:
-    sources = sorted({f.source for f in report.findings} | {c for c in report.checks if c != "static"})
-    if "static" in report.checks:
-        sources = sorted(set(sources) | {"static"})
+    # One run per tool that ran, with or without results (a clean run closes earlier alerts), and
+    # one per source that found something.
+    sources = sorted(set(report.tools) | {f.source for f in report.findings})
     runs = [_run(source, [f for f in report.findings if f.source == source], report) for source in sources]
     return json.dumps({"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": runs}) + "\n"
 
@@ -42,13 +52,11 @@ def _run(source: str, findings: list[Finding], report: Report) -> dict[str, Any]
     for finding in findings:
         rules.setdefault(finding.code, _rule(finding))
     rule_ids = list(rules)
-    driver: dict[str, Any] = {
-        "name": source,
-        "fullName": FULL_NAMES.get(source, source),
-        "version": tool_version(source),
-        "semanticVersion": tool_version(source),
-        "rules": list(rules.values()),
-    }
+    driver: dict[str, Any] = {"name": source, "fullName": FULL_NAMES.get(source, source)}
+    version = report.series if source == ODOO_SOURCE else tool_version(source)
+    if version:  # Odoo's series when known; never another tool's version in its place
+        driver.update(version=version, semanticVersion=version)
+    driver["rules"] = list(rules.values())
     if source in TOOL_URIS:  # ours has no public page to point at: say nothing rather than a dead link
         driver["informationUri"] = TOOL_URIS[source]
     run: dict[str, Any] = {
@@ -62,12 +70,15 @@ def _run(source: str, findings: list[Finding], report: Report) -> dict[str, Any]
 
 
 @cache
-def tool_version(source: str) -> str:
-    """The version of the tool behind ``source``'s findings (ours for our own checks)."""
+def tool_version(source: str) -> str | None:
+    """The version of the tool behind ``source``'s findings (ours for our own checks), None when
+    it cannot be known here."""
+    if source in OUR_SOURCES:
+        return __version__
     try:
         return metadata.version(TOOL_DISTRIBUTIONS[source])
     except (KeyError, metadata.PackageNotFoundError):
-        return __version__
+        return None
 
 
 def rule_name(finding: Finding) -> str | None:
