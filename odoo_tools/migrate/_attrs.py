@@ -1,0 +1,139 @@
+"""Odoo 16 ``attrs``/``states`` domains as the Python expressions Odoo 17 reads in view attributes.
+
+A domain leaf ``('state', '=', 'draft')`` becomes ``state == 'draft'``; prefix ``&``/``|``/``!``
+become ``and``/``or``/``not``. Values keep the developer's own spelling (their source text).
+What has no faithful expression (``like``, ``child_of``, a value that is not a literal or a
+field) raises ``Untranslatable``: a person decides, the rule only reports it.
+"""
+
+from __future__ import annotations
+
+import ast
+
+_COMPARISONS = {"=": "==", "==": "==", "!=": "!=", "<>": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
+_MEMBERSHIP = {"in": "in", "not in": "not in"}
+OR, AND, NOT = "|", "&", "!"
+
+
+class Untranslatable(ValueError):
+    pass
+
+
+def attrs_expressions(source: str) -> dict[str, str]:
+    """``{'invisible': [...], 'readonly': [...]}`` as ``{'invisible': 'expr', ...}``."""
+    try:
+        tree = ast.parse(source.strip(), mode="eval")
+    except SyntaxError as exc:
+        raise Untranslatable(f"attrs is not a Python literal: {exc.msg}") from exc
+    if not isinstance(tree.body, ast.Dict):
+        raise Untranslatable("attrs is not a dictionary")
+    text = source.strip()
+    result: dict[str, str] = {}
+    for key, value in zip(tree.body.keys, tree.body.values, strict=True):
+        if not isinstance(key, ast.Constant) or not isinstance(key.value, str):
+            raise Untranslatable("an attrs key is not a string")
+        result[key.value] = domain_expression(value, text)
+    return result
+
+
+def domain_expression(node: ast.expr, text: str) -> str:
+    """The expression of one domain (a list or tuple of leaves and operators), or a constant."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, (bool, int)):
+        return "True" if node.value else "False"
+    if not isinstance(node, (ast.List, ast.Tuple)):
+        raise Untranslatable("a domain is not a list")
+    items = list(node.elts)
+    if not items:
+        return "True"
+    expressions: list[str] = []
+    position = 0
+    while position < len(items):
+        expression, position = _term(items, position, text)
+        expressions.append(expression)
+    return " and ".join(_wrap(e, "and") for e in expressions) if len(expressions) > 1 else expressions[0]
+
+
+def _term(items: list[ast.expr], position: int, text: str) -> tuple[str, int]:
+    if position >= len(items):
+        raise Untranslatable("a domain operator misses its operands")
+    item = items[position]
+    if isinstance(item, ast.Constant) and item.value in (OR, AND):
+        left, after = _term(items, position + 1, text)
+        right, end = _term(items, after, text)
+        word = "or" if item.value == OR else "and"
+        return f"{_wrap(left, word)} {word} {_wrap(right, word)}", end
+    if isinstance(item, ast.Constant) and item.value == NOT:
+        operand, end = _term(items, position + 1, text)
+        return f"not {_wrap(operand, 'not')}", end
+    return _leaf(item, text), position + 1
+
+
+def _wrap(expression: str, context: str) -> str:
+    """Parentheses where the operator inside binds weaker than the one around."""
+    inner = _top_operator(expression)
+    weaker = {"and": ("or",), "or": (), "not": ("or", "and")}[context]
+    return f"({expression})" if inner in weaker else expression
+
+
+def _top_operator(expression: str) -> str:
+    node = ast.parse(expression, mode="eval").body
+    if isinstance(node, ast.BoolOp):
+        return "and" if isinstance(node.op, ast.And) else "or"
+    return ""
+
+
+def _leaf(item: ast.expr, text: str) -> str:
+    if isinstance(item, ast.Constant) and isinstance(item.value, (bool, int)):
+        return "True" if item.value else "False"  # (1, '=', 1) style leaves
+    if not isinstance(item, (ast.Tuple, ast.List)) or len(item.elts) != 3:
+        raise Untranslatable("a domain leaf is not (field, operator, value)")
+    name_node, operator_node, value_node = item.elts
+    if not (isinstance(name_node, ast.Constant) and isinstance(name_node.value, str)):
+        raise Untranslatable("a domain leaf's field is not a name")
+    if not (isinstance(operator_node, ast.Constant) and isinstance(operator_node.value, str)):
+        raise Untranslatable("a domain leaf's operator is not a string")
+    name, operator = name_node.value, operator_node.value.lower()
+    if not all(part.isidentifier() for part in name.split(".")):
+        raise Untranslatable(f"'{name}' is not a field name")
+    value = _value(value_node, text)
+    if isinstance(value_node, ast.Constant) and value_node.value in (False, None) and operator in ("=", "=="):
+        return f"not {name}"
+    if (
+        isinstance(value_node, ast.Constant)
+        and value_node.value in (False, None)
+        and operator in ("!=", "<>")
+    ):
+        return name
+    if isinstance(value_node, ast.Constant) and value_node.value is True and operator in ("=", "=="):
+        return name
+    if isinstance(value_node, ast.Constant) and value_node.value is True and operator in ("!=", "<>"):
+        return f"not {name}"
+    if operator in _COMPARISONS:
+        return f"{name} {_COMPARISONS[operator]} {value}"
+    if operator in _MEMBERSHIP:
+        if not isinstance(value_node, (ast.List, ast.Tuple, ast.Name, ast.Attribute, ast.Call)):
+            raise Untranslatable(f"'{operator}' needs a list, not {value}")
+        return f"{name} {_MEMBERSHIP[operator]} {value}"
+    raise Untranslatable(f"the operator '{operator}' has no Python expression")
+
+
+def _value(node: ast.expr, text: str) -> str:
+    allowed = (ast.Constant, ast.List, ast.Tuple, ast.Name, ast.Attribute, ast.Call, ast.UnaryOp)
+    if not isinstance(node, allowed):
+        raise Untranslatable("a domain value is not a literal, a field or a call")
+    segment = ast.get_source_segment(text, node)
+    return segment if segment is not None else ast.unparse(node)
+
+
+def states_expression(states: str) -> str:
+    """``states="draft,sent"`` as the condition that hides the element."""
+    names = [s.strip() for s in states.split(",") if s.strip()]
+    if not names:
+        raise Untranslatable("states names no state")
+    if len(names) == 1:
+        return f"state != {names[0]!r}"
+    return f"state not in ({', '.join(repr(n) for n in names)})"
+
+
+def combine_or(first: str, second: str) -> str:
+    return f"{_wrap(first, 'or')} or {_wrap(second, 'or')}"

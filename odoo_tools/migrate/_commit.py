@@ -1,0 +1,44 @@
+"""One commit per module and step, with OCA's message ``[MIG] module: Migration to 18.0``,
+holding only that module's files."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import git
+
+from odoo_tools.errors import InvalidInput
+
+
+def repository_of(folder: Path) -> git.Repo:
+    try:
+        return git.Repo(folder, search_parent_directories=True)
+    except (git.InvalidGitRepositoryError, git.NoSuchPathError) as exc:
+        raise InvalidInput(
+            f"{folder} is not inside a git repository", hint="Use --write without --commit."
+        ) from exc
+
+
+def commit_step(
+    folder: Path, module: str, target_series: str, written: Sequence[str], deleted: Sequence[str]
+) -> str:
+    """Commit the step's files; returns the commit's hexsha ('' when nothing changed)."""
+    repo = repository_of(folder)
+    top = Path(repo.working_tree_dir or folder).resolve()
+    rel = folder.resolve().relative_to(top)
+    if repo.head.is_valid() and repo.index.diff("HEAD"):
+        raise InvalidInput(
+            "the git index already holds staged changes: they would go into the migration's commit",
+            hint="Commit or unstage them first, then migrate with --commit again.",
+        )
+    if written:
+        repo.index.add([str(rel / path) for path in written])
+    tracked = {entry[0] for entry in repo.index.entries}
+    gone = [str(rel / path) for path in deleted if str(rel / path) in tracked]
+    if gone:
+        repo.index.remove(gone)
+    if not written and not gone:
+        return ""
+    commit = repo.index.commit(f"[MIG] {module}: Migration to {target_series}")
+    return commit.hexsha

@@ -1,0 +1,84 @@
+"""Migrate modules: plan, run each series step in memory, then (on request) write and commit.
+A dry run reads the modules and changes nothing on disk."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from odoo_tools.migrate._commit import commit_step, repository_of
+from odoo_tools.migrate._models import MigrationReport, ModuleMigration, StepOutcome
+from odoo_tools.migrate._module_files import ModuleFiles
+from odoo_tools.migrate._plan import PlannedModule, plan_migration
+from odoo_tools.migrate._step import migrate_step
+
+
+def migrate(
+    paths: Sequence[Path],
+    to_series: str,
+    *,
+    from_series: str | None = None,
+    write: bool = False,
+    commit: bool = False,
+    odoo_sources: Mapping[int, Path] | None = None,
+) -> MigrationReport:
+    """Every module under ``paths`` moved to ``to_series``; ``odoo_sources`` maps a series' major to
+    its Odoo source, whose ``upgrade_code`` scripts then run first on the steps into that series."""
+    plan = plan_migration(paths, to_series, from_series)
+    if commit:
+        for planned in plan:
+            repository_of(planned.folder)  # refused before anything is written
+    sources = dict(odoo_sources or {})
+    modules = [migrate_module(p, write=write or commit, commit=commit, odoo_sources=sources) for p in plan]
+    return MigrationReport(
+        to_series=f"{plan[0].target}.0" if plan else to_series, written=write or commit, modules=modules
+    )
+
+
+def migrate_module(
+    planned: PlannedModule,
+    *,
+    write: bool = False,
+    commit: bool = False,
+    odoo_sources: Mapping[int, Path] | None = None,
+) -> ModuleMigration:
+    files = ModuleFiles.read(planned.folder)
+    outcomes: list[StepOutcome] = []
+    for source, target in planned.steps:
+        before, deleted_before = dict(files.texts), set(files.deleted)
+        report = migrate_step(files, source, target, (odoo_sources or {}).get(target))
+        sha = ""
+        if commit:
+            changes = files.changes(before, deleted_before)
+            files.write(changes)
+            written = [c.path for c in changes if c.after is not None]
+            sha = commit_step(
+                files.folder,
+                files.name,
+                report.target_series,
+                written,
+                [c.path for c in changes if c.after is None],
+            )
+        outcomes.append(
+            StepOutcome(
+                source=f"{source}.0",
+                target=f"{target}.0",
+                rules_applied=dict(report.applied),
+                findings=report.findings,
+                commit=sha,
+            )
+        )
+    changes = files.changes()
+    if write and not commit:
+        files.write(changes)
+    return ModuleMigration(
+        module=planned.name,
+        path=str(planned.folder),
+        from_series=f"{planned.source}.0",
+        to_series=f"{planned.target}.0",
+        steps=outcomes,
+        changed=[c.path for c in changes if c.after is not None],
+        deleted=[c.path for c in changes if c.after is None],
+        written=write or commit,
+        diff=files.diff(changes),
+    )

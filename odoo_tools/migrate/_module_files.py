@@ -1,0 +1,136 @@
+"""A module's files in memory while it is migrated: read once (never through a symlink, never
+outside the module's folder), changed step by step, written back only on request."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from odoo_tools.errors import InvalidInput, SandboxViolation
+from odoo_tools.files import unified_diff
+from odoo_tools.storage import atomic_write_text
+
+TEXT_SUFFIXES = (".py", ".xml", ".csv", ".js", ".scss", ".css")
+MAX_BYTES = 2_000_000
+SKIPPED_FOLDERS = {".git", "__pycache__", "node_modules"}
+
+
+@dataclass
+class FileChange:
+    path: str  # relative to the module folder
+    before: str | None  # None: created
+    after: str | None  # None: deleted
+
+
+@dataclass
+class ModuleFiles:
+    name: str
+    folder: Path
+    texts: dict[str, str] = field(default_factory=dict)  # relative posix path -> text
+    other_files: list[str] = field(default_factory=list)  # not read (binary, too big): only deletable
+    original: dict[str, str] = field(default_factory=dict)
+    deleted: set[str] = field(default_factory=set)
+
+    @classmethod
+    def read(cls, folder: Path) -> ModuleFiles:
+        folder = folder.resolve()
+        if not folder.is_dir():
+            raise InvalidInput(f"{folder} is not a folder")
+        module = cls(folder.name, folder)
+        for current, folders, names in os.walk(folder, followlinks=False):
+            folders[:] = sorted(f for f in folders if f not in SKIPPED_FOLDERS and not f.startswith("."))
+            for name in sorted(names):
+                path = Path(current) / name
+                rel = path.relative_to(folder).as_posix()
+                if path.is_symlink() or not path.is_file():
+                    continue
+                if path.suffix in TEXT_SUFFIXES and path.stat().st_size <= MAX_BYTES:
+                    try:
+                        module.texts[rel] = path.read_bytes().decode("utf-8")
+                        continue
+                    except UnicodeDecodeError:
+                        pass
+                module.other_files.append(rel)
+        module.original = dict(module.texts)
+        return module
+
+    def site_path(self, rel: str) -> str:
+        return f"{self.name}/{rel}"
+
+    def delete_folder(self, rel_folder: str) -> list[str]:
+        prefix = rel_folder.rstrip("/") + "/"
+        gone = [p for p in [*self.texts, *self.other_files] if p.startswith(prefix) and p not in self.deleted]
+        self.deleted.update(gone)
+        for path in gone:
+            self.texts.pop(path, None)
+        return gone
+
+    def changes(
+        self, since: dict[str, str] | None = None, deleted_before: set[str] | None = None
+    ) -> list[FileChange]:
+        """What differs from ``since`` (the files as read, by default)."""
+        base = self.original if since is None else since
+        result = [
+            FileChange(path, base[path], text)
+            for path, text in sorted(self.texts.items())
+            if path in base and base[path] != text
+        ]
+        result += [FileChange(path, None, self.texts[path]) for path in sorted(set(self.texts) - set(base))]
+        previously = deleted_before or set()
+        result += [FileChange(path, base.get(path), None) for path in sorted(self.deleted - previously)]
+        return result
+
+    def diff(self, changes: list[FileChange]) -> str:
+        parts = []
+        for change in changes:
+            rel = self.site_path(change.path)
+            if change.after is None and change.before is None:
+                parts.append(f"deleted {rel}\n")
+                continue
+            parts.append(
+                unified_diff(
+                    rel,
+                    change.before or "",
+                    change.after or "",
+                    created=change.before is None,
+                    deleted=change.after is None,
+                )
+            )
+        return "".join(parts)
+
+    def write(self, changes: list[FileChange]) -> list[str]:
+        """Apply ``changes`` inside the module folder; returns the paths written or removed."""
+        done = []
+        for change in changes:
+            path = self._inside(change.path)
+            if change.after is None:
+                if path.exists() or path.is_symlink():
+                    path.unlink()
+                    _remove_empty_parents(path.parent, self.folder)
+            else:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                atomic_write_text(path, change.after)
+            done.append(change.path)
+        return done
+
+    def _inside(self, rel: str) -> Path:
+        """The file ``rel`` of the module, refused if it or a folder on its way is a symlink or
+        leaves the module folder (the tree may be hostile)."""
+        path = self.folder / rel
+        current = self.folder
+        for part in Path(rel).parts:
+            if part in ("..", "") or os.path.isabs(part):
+                raise SandboxViolation(f"{rel} leaves the module {self.name}")
+            current = current / part
+            if current.is_symlink():
+                raise SandboxViolation(f"{self.name}/{rel} goes through a symlink; nothing was written there")
+        if os.path.commonpath([os.path.realpath(path.parent), str(self.folder)]) != str(self.folder):
+            raise SandboxViolation(f"{rel} leaves the module {self.name}")
+        return path
+
+
+def _remove_empty_parents(folder: Path, top: Path) -> None:
+    while folder != top and folder.is_dir() and not any(folder.iterdir()):
+        folder.rmdir()
+        folder = folder.parent

@@ -1,0 +1,96 @@
+"""Which modules move, from which series, through which steps, in which order: a module after the
+modules of the same run it depends on, one series at a time up to the target."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from odoo_tools.addons import ManifestCache, find_manifest_file, series_major, series_of_version
+from odoo_tools.errors import InvalidInput, NotFound
+
+
+@dataclass(frozen=True)
+class PlannedModule:
+    name: str
+    folder: Path
+    source: int  # the series' major: 17 for 17.0
+    target: int
+    depends: tuple[str, ...]
+
+    @property
+    def steps(self) -> list[tuple[int, int]]:
+        return [(major, major + 1) for major in range(self.source, self.target)]
+
+
+def parse_series(text: str) -> int:
+    cleaned = text.strip()
+    major = series_major(cleaned) if re.fullmatch(r"\d{1,2}(\.0)?", cleaned) else None
+    if major is None:
+        raise InvalidInput(f"'{text}' is not an Odoo series", hint="Write it like 18.0.")
+    return major
+
+
+def module_folders(paths: Sequence[Path]) -> list[Path]:
+    """Module folders named directly, or the modules inside a folder of modules."""
+    found: list[Path] = []
+    for path in paths:
+        if not path.is_dir():
+            raise NotFound(f"{path} is not a folder", hint="Give module folders or a folder of modules.")
+        if find_manifest_file(path) is not None:
+            found.append(path.resolve())
+            continue
+        inside = sorted(
+            p.resolve() for p in path.iterdir() if p.is_dir() and find_manifest_file(p) is not None
+        )
+        if not inside:
+            raise NotFound(f"{path} holds no Odoo module (no __manifest__.py)", hint="Give module folders.")
+        found += inside
+    return list(dict.fromkeys(found))
+
+
+def plan_migration(
+    paths: Sequence[Path], to_series: str, from_series: str | None = None
+) -> list[PlannedModule]:
+    target = parse_series(to_series)
+    forced = parse_series(from_series) if from_series else None
+    manifests = ManifestCache()
+    modules: dict[str, PlannedModule] = {}
+    for folder in module_folders(paths):
+        manifest = manifests.read(folder, folder.parent).manifest
+        series = series_of_version(manifest.version)
+        source = forced if forced is not None else series_major(series) if series else None
+        if source is None:
+            raise InvalidInput(
+                f"{folder.name}: the manifest's version '{manifest.version}' does not say its series",
+                hint="Give the series it is written for with --from (e.g. --from 17.0).",
+            )
+        if source > target:
+            raise InvalidInput(f"{folder.name} is already {source}.0, newer than {target}.0")
+        if folder.name in modules:
+            raise InvalidInput(f"two folders hold the module {folder.name}")
+        modules[folder.name] = PlannedModule(folder.name, folder, source, target, manifest.depends)
+    return _dependency_order(modules)
+
+
+def _dependency_order(modules: dict[str, PlannedModule]) -> list[PlannedModule]:
+    ordered: list[PlannedModule] = []
+    placed: set[str] = set()
+    visiting: set[str] = set()
+
+    def place(name: str) -> None:
+        if name in placed or name in visiting:
+            return  # a cycle: Odoo refuses it at install; the order inside it does not matter here
+        visiting.add(name)
+        for dependency in modules[name].depends:
+            if dependency in modules:
+                place(dependency)
+        visiting.discard(name)
+        placed.add(name)
+        ordered.append(modules[name])
+
+    for name in sorted(modules):
+        place(name)
+    return ordered

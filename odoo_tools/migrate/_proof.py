@@ -1,0 +1,71 @@
+"""The proof of a migration: the module installed with demo data and its own tests run on the
+target series' real Odoo, through the runner (template cache, warm worker when on)."""
+
+from __future__ import annotations
+
+import re
+
+from odoo_tools.findings import Finding
+from odoo_tools.migrate._models import Proof
+from odoo_tools.odoo_log import kinds
+from odoo_tools.runs import OdooRunner, ValidationResult
+
+BLOCKING_KINDS = (kinds.MISSING_DEPENDENCY,)
+_DEPENDENCY = re.compile(r'depends on module "([^"]+)"')
+
+
+async def prove(runner: OdooRunner, module: str) -> Proof:
+    result = await runner.validate("test", [module], demo=True)
+    return proof_of(result, module)
+
+
+def proof_of(result: ValidationResult, module: str) -> Proof:
+    outcome = next((m for m in result.modules if m.module == module), None)
+    installed = outcome is not None and outcome.state == "installed"
+    counts = outcome.tests if outcome is not None else None
+    run = counts.tests if counts is not None else len([t for t in result.tests if t.module == module])
+    failed = (counts.failures + counts.errors) if counts is not None else 0
+    failed = max(failed, len([t for t in result.tests if t.status != "pass"]))
+    blocked = sorted(
+        {
+            m.group(1)
+            for f in result.findings
+            if f.kind == kinds.MISSING_DEPENDENCY
+            for m in [_DEPENDENCY.search(f.message)]
+            if m
+        }
+    )
+    if not installed and (blocked or any(f.kind in BLOCKING_KINDS for f in result.findings)):
+        verdict = "blocked"
+    elif not installed:
+        verdict = "install-failed"
+    elif failed:
+        verdict = "tests-failed"
+    else:
+        verdict = "passed"
+    return Proof(
+        verdict=verdict,
+        installed=installed,
+        tests_run=run,
+        tests_failed=failed,
+        first_failure=first_failure(result),
+        blocked_by=blocked,
+        findings=[f for f in result.findings if f.severity == "error"],
+        seconds=result.duration_seconds,
+        log_path=result.log_path,
+    )
+
+
+def first_failure(result: ValidationResult) -> str:
+    for test in result.tests:
+        if test.status != "pass":
+            where = f"{test.path}:{test.line}" if test.path else test.module
+            return f"{where}: {test.test_class}.{test.method}: {test.message}".strip()
+    for finding in result.findings:
+        if finding.severity == "error":
+            return f"{_where(finding)}: {finding.message}"
+    return ""
+
+
+def _where(finding: Finding) -> str:
+    return finding.location()

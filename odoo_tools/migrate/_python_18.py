@@ -1,0 +1,316 @@
+"""17.0 -> 18.0 in Python (checked against the 18.0 source): ``user_has_groups`` is gone
+(``res.users.has_group``/``has_groups``), ``ustr`` is gone, ``group_operator`` is ``aggregator``,
+``_check_recursion`` is ``not _has_cycle``, storable products are ``type='consu'`` with
+``is_storable``, list views are 'list' in action dicts, ``_name_search`` is no longer called."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from odoo_tools.migrate._python_rules import (
+    PythonRule,
+    attribute_chain,
+    dotted,
+    is_field_call,
+    same_quotes,
+    string_value,
+    without_args,
+)
+
+
+class UserHasGroups(PythonRule):
+    rule = "user_has_groups"
+
+    def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+        func = updated.func
+        if not (isinstance(func, cst.Attribute) and func.attr.value == "user_has_groups"):
+            return updated
+        spec = string_value(updated.args[0].value) if len(updated.args) == 1 else None
+        method = "has_group" if spec is not None and not set(spec) & {",", "!"} else "has_groups"
+        self.applied()
+        return updated.with_changes(func=attribute_chain(func.value, ("env", "user", method)))
+
+
+class Ustr(PythonRule):
+    """``odoo.tools.ustr`` was removed in 18.0 (an ImportError at install): ``str`` does its job on
+    the text it was given in Python 3."""
+
+    rule = "ustr"
+    MODULES = ("odoo.tools", "odoo.tools.misc")
+
+    def leave_ImportFrom(
+        self, original: cst.ImportFrom, updated: cst.ImportFrom
+    ) -> cst.ImportFrom | cst.RemovalSentinel:
+        if (
+            updated.module is None
+            or dotted(updated.module) not in self.MODULES
+            or isinstance(updated.names, cst.ImportStar)
+        ):
+            return updated
+        names = list(updated.names)
+        kept = [
+            alias for alias in names if not (isinstance(alias.name, cst.Name) and alias.name.value == "ustr")
+        ]
+        if len(kept) == len(names):
+            return updated
+        self.applied()
+        if not kept:
+            return cst.RemovalSentinel.REMOVE
+        kept[-1] = kept[-1].with_changes(
+            comma=names[-1].comma if names[-1] in kept else cst.MaybeSentinel.DEFAULT
+        )
+        return updated.with_changes(names=kept)
+
+    def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+        name = dotted(updated.func)
+        if name in ("ustr", "tools.ustr", "misc.ustr", "odoo.tools.ustr") and len(updated.args) == 1:
+            self.applied()
+            return updated.with_changes(func=cst.Name("str"))
+        return updated
+
+
+class GroupOperator(PythonRule):
+    rule = "group_operator"
+
+    def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+        if not is_field_call(updated):
+            return updated
+        args = []
+        for arg in updated.args:
+            if arg.keyword is not None and arg.keyword.value == "group_operator":
+                arg = arg.with_changes(keyword=cst.Name("aggregator"))
+                self.applied()
+            args.append(arg)
+        return updated.with_changes(args=args)
+
+
+class Unaccent(PythonRule):
+    """``unaccent=`` is no longer a field parameter in 18.0 (Odoo warns "unknown parameter")."""
+
+    rule = "unaccent"
+
+    def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+        if not is_field_call(updated):
+            return updated
+        dropped = [
+            i
+            for i, arg in enumerate(updated.args)
+            if arg.keyword is not None and arg.keyword.value == "unaccent"
+        ]
+        if not dropped:
+            return updated
+        self.applied(len(dropped))
+        return without_args(updated, dropped)
+
+
+class CheckRecursion(PythonRule):
+    """``_check_recursion()`` (deprecated in 18.0) is ``not _has_cycle()``."""
+
+    rule = "check_recursion"
+    OLD = ("_check_recursion", "_check_m2m_recursion")
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self._negated: set[int] = set()
+
+    def _is_old(self, node: cst.BaseExpression) -> bool:
+        return (
+            isinstance(node, cst.Call)
+            and isinstance(node.func, cst.Attribute)
+            and node.func.attr.value in self.OLD
+        )
+
+    def visit_UnaryOperation(self, node: cst.UnaryOperation) -> None:
+        if isinstance(node.operator, cst.Not) and self._is_old(node.expression):
+            self._negated.add(id(node.expression))
+
+    def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+        if not self._is_old(updated):
+            return updated
+        assert isinstance(updated.func, cst.Attribute)
+        renamed = updated.with_changes(func=updated.func.with_changes(attr=cst.Name("_has_cycle")))
+        self.applied()
+        if id(original) in self._negated:
+            return renamed
+        return cst.UnaryOperation(operator=cst.Not(), expression=renamed)
+
+    def leave_UnaryOperation(
+        self, original: cst.UnaryOperation, updated: cst.UnaryOperation
+    ) -> cst.BaseExpression:
+        if id(original.expression) in self._negated:
+            return updated.expression  # not _check_recursion() == _has_cycle()
+        return updated
+
+
+class ProductType(PythonRule):
+    """``{'type': 'product'}`` -> ``{'type': 'consu', 'is_storable': True}``; ``detailed_type`` is
+    ``type`` again; ``('type', '=', 'product')`` in a domain is ``('is_storable', '=', True)``."""
+
+    rule = "product_type"
+
+    def leave_Dict(self, original: cst.Dict, updated: cst.Dict) -> cst.BaseExpression:
+        elements: list[cst.BaseDictElement] = []
+        changed = False
+        keys = {string_value(e.key) for e in updated.elements if isinstance(e, cst.DictElement)}
+        for element in updated.elements:
+            if not isinstance(element, cst.DictElement) or not isinstance(element.key, cst.SimpleString):
+                elements.append(element)
+                continue
+            key_node = element.key
+            key, value = string_value(key_node), string_value(element.value)
+            if key == "detailed_type" and "type" in keys:
+                self.site.report.count("detailed_type")
+                changed = True
+                continue  # 'type' says it already: detailed_type no longer exists
+            if key == "detailed_type":
+                element = element.with_changes(key=same_quotes(key_node, "type"))
+                key, changed = "type", True
+                self.site.report.count("detailed_type")
+            if key == "type" and value == "product" and isinstance(element.value, cst.SimpleString):
+                comma = (
+                    element.comma
+                    if isinstance(element.comma, cst.Comma)
+                    else cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
+                )
+                storable = cst.DictElement(
+                    key=same_quotes(key_node, "is_storable"),
+                    value=cst.Name("True"),
+                    comma=_without_comment(element.comma),
+                )
+                elements.append(element.with_changes(value=same_quotes(element.value, "consu"), comma=comma))
+                elements.append(storable)
+                self.applied()
+                changed = True
+                continue
+            elements.append(element)
+        return updated.with_changes(elements=elements) if changed else updated
+
+    def leave_Tuple(self, original: cst.Tuple, updated: cst.Tuple) -> cst.BaseExpression:
+        items = updated.elements
+        if len(items) != 3:
+            return updated
+        name, operator, value = (string_value(item.value) for item in items)
+        if name in ("type", "detailed_type") and operator in ("=", "==", "!=") and value == "product":
+            first = items[0].value
+            assert isinstance(first, cst.SimpleString)
+            self.applied()
+            flag = "True" if operator != "!=" else "False"
+            return updated.with_changes(
+                elements=[
+                    items[0].with_changes(value=same_quotes(first, "is_storable")),
+                    items[1].with_changes(value=same_quotes(items[1].value, "="))
+                    if isinstance(items[1].value, cst.SimpleString)
+                    else items[1],
+                    items[2].with_changes(value=cst.Name(flag)),
+                ]
+            )
+        return updated
+
+    def leave_Comparison(self, original: cst.Comparison, updated: cst.Comparison) -> cst.BaseExpression:
+        left = updated.left
+        if not (isinstance(left, cst.Attribute) and left.attr.value in ("type", "detailed_type")):
+            return updated
+        if len(updated.comparisons) != 1 or string_value(updated.comparisons[0].comparator) != "product":
+            return updated
+        operator = updated.comparisons[0].operator
+        storable = left.with_changes(attr=cst.Name("is_storable"))
+        if isinstance(operator, cst.Equal):
+            self.applied()
+            return storable
+        if isinstance(operator, cst.NotEqual):
+            self.applied()
+            return cst.UnaryOperation(operator=cst.Not(), expression=storable)
+        return updated
+
+
+def _without_comment(comma: cst.Comma | cst.MaybeSentinel) -> cst.Comma | cst.MaybeSentinel:
+    """The same comma and line break, without the comment that followed it (it stays once)."""
+    if isinstance(comma, cst.Comma) and isinstance(comma.whitespace_after, cst.ParenthesizedWhitespace):
+        return comma.with_changes(
+            whitespace_after=comma.whitespace_after.with_changes(first_line=cst.TrailingWhitespace())
+        )
+    return comma
+
+
+class ListViewMode(PythonRule):
+    """Action dicts: ``'view_mode': 'tree,form'``, ``'views': [(False, 'tree')]`` and the
+    ``tree_view_ref`` context key say 'list' in 18.0."""
+
+    rule = "view_mode_tree"
+
+    def leave_DictElement(self, original: cst.DictElement, updated: cst.DictElement) -> cst.DictElement:
+        key = string_value(updated.key)
+        if key == "tree_view_ref" and isinstance(updated.key, cst.SimpleString):
+            self.applied()
+            return updated.with_changes(key=same_quotes(updated.key, "list_view_ref"))
+        if key == "view_mode" and isinstance(updated.value, cst.SimpleString):
+            value = string_value(updated.value) or ""
+            modes = [m.strip() for m in value.split(",")]
+            if "tree" in modes:
+                self.applied()
+                new = ",".join("list" if m == "tree" else m for m in modes)
+                return updated.with_changes(value=same_quotes(updated.value, new))
+        if key == "views" and isinstance(updated.value, (cst.List, cst.Tuple)):
+            return updated.with_changes(value=self._views(updated.value))
+        return updated
+
+    def _views(self, views: cst.List | cst.Tuple) -> cst.BaseExpression:
+        elements = []
+        for element in views.elements:
+            pair = element.value
+            if isinstance(pair, cst.Tuple) and len(pair.elements) == 2:
+                mode = pair.elements[1].value
+                if isinstance(mode, cst.SimpleString) and string_value(mode) == "tree":
+                    self.applied()
+                    pair = pair.with_changes(
+                        elements=[
+                            pair.elements[0],
+                            pair.elements[1].with_changes(value=same_quotes(mode, "list")),
+                        ]
+                    )
+                    element = element.with_changes(value=pair)
+            elements.append(element)
+        return views.with_changes(elements=elements)
+
+
+class NameSearch(PythonRule):
+    """18.0 never calls ``_name_search``: an override is silently dead. Only a person can port it."""
+
+    rule = "name_search"
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        if node.name.value == "_name_search":
+            self.find(
+                node,
+                "_name_search is no longer called in 18.0: this override has no effect.",
+                "Override _search_display_name(self, operator, value) and return a domain instead.",
+            )
+
+
+class IrProperty(PythonRule):
+    """The ir.property model was removed in 18.0 (company-dependent fields are stored as JSON)."""
+
+    rule = "ir_property"
+
+    def visit_SimpleString(self, node: cst.SimpleString) -> None:
+        if string_value(node) == "ir.property":
+            self.find(
+                node,
+                "The model ir.property was removed in 18.0.",
+                "Read and write company-dependent fields directly (with_company(...)), or use "
+                "ir.default for default values.",
+                severity="error",
+            )
+
+
+RULES_18: tuple[type[PythonRule], ...] = (
+    UserHasGroups,
+    Ustr,
+    GroupOperator,
+    Unaccent,
+    CheckRecursion,
+    ProductType,
+    ListViewMode,
+    NameSearch,
+    IrProperty,
+)

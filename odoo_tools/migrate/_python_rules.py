@@ -1,0 +1,95 @@
+"""Python rewrites through libcst: the concrete syntax tree keeps every comment, quote and blank
+line, so only the rewritten expressions change. Each rule is one transformer with a rule id."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import libcst as cst
+from libcst.metadata import PositionProvider
+
+from odoo_tools.migrate._report import Site
+
+
+class PythonRule(cst.CSTTransformer):
+    """A rewrite (or a finding where rewriting is unsafe) of one Python file."""
+
+    METADATA_DEPENDENCIES = (PositionProvider,)
+    rule = ""
+
+    def __init__(self, site: Site) -> None:
+        super().__init__()
+        self.site = site
+
+    def line(self, node: cst.CSTNode) -> int:
+        return int(self.get_metadata(PositionProvider, node).start.line)
+
+    def applied(self, times: int = 1) -> None:
+        self.site.report.count(self.rule, times)
+
+    def find(self, node: cst.CSTNode, message: str, hint: str, severity: str = "warning") -> None:
+        self.site.report.find(self.rule, self.site.path, self.line(node), message, hint, severity)  # type: ignore[arg-type]
+
+
+def string_value(node: cst.BaseExpression) -> str | None:
+    """The value of a plain string literal (not an f-string, not concatenated)."""
+    if isinstance(node, cst.SimpleString):
+        value = node.evaluated_value
+        return value if isinstance(value, str) else None
+    return None
+
+
+def same_quotes(original: cst.SimpleString, value: str) -> cst.SimpleString:
+    """A string literal for ``value`` written with ``original``'s prefix and quotes."""
+    quote = original.quote
+    prefix = original.prefix
+    escaped = value.replace("\\", "\\\\").replace(quote[0], "\\" + quote[0]) if len(quote) == 1 else value
+    return cst.SimpleString(f"{prefix}{quote}{escaped}{quote}")
+
+
+def dotted(node: cst.BaseExpression) -> str:
+    """``self.env.user`` for an attribute chain of names, '' for anything else."""
+    if isinstance(node, cst.Name):
+        return node.value
+    if isinstance(node, cst.Attribute):
+        base = dotted(node.value)
+        return f"{base}.{node.attr.value}" if base else ""
+    return ""
+
+
+def attribute_chain(base: cst.BaseExpression, names: Sequence[str]) -> cst.BaseExpression:
+    for name in names:
+        base = cst.Attribute(value=base, attr=cst.Name(name))
+    return base
+
+
+def without_args(call: cst.Call, dropped: Sequence[int]) -> cst.Call:
+    """``call`` with the arguments at ``dropped`` removed, commas kept right."""
+    kept = [arg for position, arg in enumerate(call.args) if position not in dropped]
+    if kept and call.args and len(call.args) - 1 in dropped:
+        kept[-1] = kept[-1].with_changes(comma=call.args[-1].comma)
+    return call.with_changes(args=kept)
+
+
+def is_field_call(call: cst.Call) -> bool:
+    """``fields.Char(...)`` and the like."""
+    return isinstance(call.func, cst.Attribute) and dotted(call.func.value) == "fields"
+
+
+def rewrite_python(text: str, rules: Sequence[type[PythonRule]], site: Site) -> str:
+    """``text`` after each rule in turn; a file libcst cannot parse is left as it is, with a finding."""
+    try:
+        module = cst.parse_module(text)
+    except cst.ParserSyntaxError as exc:
+        site.report.find(
+            "python-syntax",
+            site.path,
+            exc.raw_line,
+            f"cannot be parsed: {exc.message}",
+            "Fix the syntax error; the file was not migrated.",
+            severity="error",
+        )
+        return text
+    for rule in rules:
+        module = cst.MetadataWrapper(module).visit(rule(site))
+    return module.code

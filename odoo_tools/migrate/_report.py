@@ -1,0 +1,54 @@
+"""What one migration step did to one module: rules applied (a count per rule id), findings left
+for a person or the agent, and the files it changes."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from odoo_tools.findings import Finding, Severity
+
+SOURCE = "migrate"
+
+
+@dataclass
+class StepReport:
+    module: str
+    source: int  # the series' major numbers: 17 -> 18
+    target: int
+    applied: Counter[str] = field(default_factory=Counter)
+    findings: list[Finding] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def target_series(self) -> str:
+        return f"{self.target}.0"
+
+    def count(self, rule: str, times: int = 1) -> None:
+        self.applied[rule] += times
+
+    def find(
+        self, rule: str, path: str, line: int | None, message: str, hint: str, severity: Severity = "warning"
+    ) -> None:
+        """Something the rule could not rewrite safely: for a person or the agent, at file:line."""
+        self.findings.append(
+            Finding(
+                source=SOURCE,
+                code=rule,
+                severity=severity,
+                module=self.module,
+                path=path,
+                line=line,
+                message=message,
+                hint=hint,
+            )
+        )
+
+
+@dataclass(frozen=True)
+class Site:
+    """One file of the module under migration: ``path`` as findings name it (relative to the
+    addons root: ``module/views/x.xml``)."""
+
+    path: str
+    report: StepReport

@@ -1,0 +1,52 @@
+"""One series step of one module: Odoo's own upgrade_code scripts first (when the target's source
+is known), then our rule table, the version bump and the old migrations' removal, then what is
+left to a person as findings."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from odoo_tools.migrate._edits import apply_edits
+from odoo_tools.migrate._manifest_step import bump_version, note_assets, remove_old_migrations
+from odoo_tools.migrate._module_files import ModuleFiles
+from odoo_tools.migrate._python_rules import rewrite_python
+from odoo_tools.migrate._report import Site, StepReport
+from odoo_tools.migrate._steps import rules_for
+from odoo_tools.migrate._upgrade_code import run_upgrade_code
+from odoo_tools.migrate._xml_tags import XmlParseError, read_xml
+
+
+def migrate_step(files: ModuleFiles, source: int, target: int, odoo_source: Path | None = None) -> StepReport:
+    """Move ``files`` (in memory) from series ``source`` to ``target`` (= source + 1)."""
+    report = StepReport(files.name, source, target)
+    if odoo_source is not None:
+        run_upgrade_code(files, odoo_source, report)
+    rules = rules_for(target)
+    for rel in sorted(files.texts):
+        site = Site(files.site_path(rel), report)
+        if rel.endswith(".xml") and rules.xml:
+            files.texts[rel] = _rewrite_xml(files.texts[rel], rules.xml, site)
+        elif rel.endswith(".py") and rules.python and not rel.startswith(("migrations/", "upgrades/")):
+            files.texts[rel] = rewrite_python(files.texts[rel], rules.python, site)
+    bump_version(files, report)
+    remove_old_migrations(files, report)
+    note_assets(files, report)
+    return report
+
+
+def _rewrite_xml(text: str, fixes: tuple, site: Site) -> str:  # type: ignore[type-arg]
+    for fix in fixes:
+        try:
+            document = read_xml(text)
+        except XmlParseError as exc:
+            site.report.find(
+                "xml-syntax",
+                site.path,
+                None,
+                f"not migrated: {exc}",
+                "Make the file well-formed XML, then migrate again.",
+                severity="error",
+            )
+            return text
+        text, _ = apply_edits(text, fix(document, site))
+    return text

@@ -1,0 +1,45 @@
+"""The rule table of each series step: what ``migrate`` rewrites when a module moves from
+``target - 1`` to ``target``. Rule ids are the ids the static checks use for the same change
+("tree", "attrs", "states", "name_get", ...) so one name both finds and fixes a construct."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from odoo_tools.migrate._edits import Edit
+from odoo_tools.migrate._python_17 import RULES_17
+from odoo_tools.migrate._python_18 import RULES_18
+from odoo_tools.migrate._python_19 import RULES_19
+from odoo_tools.migrate._python_rules import PythonRule
+from odoo_tools.migrate._report import Site
+from odoo_tools.migrate._xml_tags import XmlDocument
+from odoo_tools.migrate._xml_views_17 import fix_attrs, fix_states
+from odoo_tools.migrate._xml_views_18 import fix_chatter, fix_product_type, fix_tree, fix_view_mode
+
+XmlFix = Callable[[XmlDocument, Site], list[Edit]]
+
+
+@dataclass(frozen=True)
+class StepRules:
+    target: int
+    xml: tuple[XmlFix, ...]
+    python: tuple[type[PythonRule], ...]
+
+    @property
+    def source(self) -> int:
+        return self.target - 1
+
+
+STEPS: dict[int, StepRules] = {
+    17: StepRules(17, xml=(fix_attrs, fix_states), python=RULES_17),
+    18: StepRules(18, xml=(fix_tree, fix_view_mode, fix_chatter, fix_product_type), python=RULES_18),
+    19: StepRules(19, xml=(), python=RULES_19),
+}
+# Fewer than Odoo's series: a step to a series we know no rules for runs only the target
+# source's own upgrade_code scripts (when the source is given) and the version bump.
+FIRST_SOURCE = min(STEPS) - 1
+
+
+def rules_for(target: int) -> StepRules:
+    return STEPS.get(target, StepRules(target, xml=(), python=()))

@@ -1,0 +1,74 @@
+"""Small edits of XML text at an element's offsets: rename a tag, set or drop an attribute,
+replace an element's text. Nothing else of the file changes."""
+
+from __future__ import annotations
+
+from lxml import etree
+
+from odoo_tools.migrate._edits import Edit
+from odoo_tools.migrate._xml_tags import XmlDocument, quote_attribute
+
+
+def rename(doc: XmlDocument, element: etree._Element, new: str, rule: str) -> list[Edit]:
+    tag = doc.tag(element)
+    edits = [Edit(tag.start + 1, tag.start + 1 + len(tag.name), new, rule)]
+    if not tag.self_closing:
+        edits.append(Edit(tag.close_start + 2, tag.close_start + 2 + len(tag.name), new, rule))
+    return edits
+
+
+def set_value(doc: XmlDocument, element: etree._Element, name: str, value: str, rule: str) -> Edit:
+    """Replace an existing attribute's value (keeping its quotes when they still fit)."""
+    attribute = doc.tag(element).attributes[name]
+    escaped, quote = quote_attribute(value, attribute.quote)
+    if quote == attribute.quote:
+        return Edit(attribute.value_start, attribute.value_end, escaped, rule)
+    return Edit(attribute.value_start - 1, attribute.value_end + 1, f"{quote}{escaped}{quote}", rule)
+
+
+def attribute_text(name: str, value: str, quote: str = '"') -> str:
+    escaped, used = quote_attribute(value, quote)
+    return f"{name}={used}{escaped}{used}"
+
+
+def replace_attribute(
+    doc: XmlDocument, element: etree._Element, name: str, replacement: list[tuple[str, str]], rule: str
+) -> Edit:
+    """Put ``replacement`` attributes where attribute ``name`` was, with its leading whitespace."""
+    attribute = doc.tag(element).attributes[name]
+    text = doc.text[attribute.start : attribute.end]
+    lead = text[: len(text) - len(text.lstrip())]
+    new = "".join(f"{lead}{attribute_text(n, v, attribute.quote)}" for n, v in replacement)
+    return Edit(attribute.start, attribute.end, new, rule)
+
+
+def element_text(doc: XmlDocument, element: etree._Element) -> tuple[int, int] | None:
+    """Offsets of a childless element's text (None when it has children or comments)."""
+    if len(element):
+        return None
+    tag = doc.tag(element)
+    return tag.inner
+
+
+def field_name(element: etree._Element) -> str:
+    return str(element.get("name") or "")
+
+
+def in_arch(element: etree._Element) -> bool:
+    """Inside a view's arch: ``<field name="arch">`` of a record (or a <template>'s body is not)."""
+    parent = element.getparent()
+    while parent is not None:
+        if parent.tag == "field" and parent.get("name") == "arch":
+            return True
+        parent = parent.getparent()
+    return False
+
+
+def record_model(element: etree._Element) -> str:
+    """The model of the <record> holding ``element`` ('' outside a record)."""
+    parent = element.getparent()
+    while parent is not None:
+        if parent.tag == "record":
+            return str(parent.get("model") or "")
+        parent = parent.getparent()
+    return ""

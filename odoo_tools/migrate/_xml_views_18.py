@@ -1,0 +1,140 @@
+"""17.0 -> 18.0 in XML: ``<tree>`` is ``<list>`` (tags, xpaths, view modes), the chatter is one
+``<chatter/>`` element, and a storable product is a goods product with ``is_storable``."""
+
+from __future__ import annotations
+
+import re
+
+from lxml import etree
+
+from odoo_tools.migrate._edits import Edit, indentation_at, line_of
+from odoo_tools.migrate._report import Site
+from odoo_tools.migrate._xml_edit import element_text, in_arch, record_model, rename, set_value
+from odoo_tools.migrate._xml_tags import XmlDocument
+
+_TREE_STEP = re.compile(r"(?<![\w@'\"-])tree(?=$|[/\[\s|)])")
+_MODE_TREE = re.compile(r"(?<![\w-])tree(?![\w-])")
+_CHATTER_XPATH = re.compile(
+    r"""div\[\s*(?:hasclass\(\s*['"]oe_chatter['"]\s*\)|@class\s*=\s*['"]oe_chatter['"])\s*\]"""
+)
+CHATTER_FIELDS = {"message_follower_ids", "activity_ids", "message_ids"}
+PRODUCT_MODELS = {"product.template", "product.product"}
+
+
+def _elements(doc: XmlDocument) -> list[etree._Element]:
+    return [e for e in doc.root.iter() if isinstance(e.tag, str)]
+
+
+def fix_tree(doc: XmlDocument, site: Site) -> list[Edit]:
+    """<tree> elements of view archs, xpaths that step through one, and x2many ``mode``."""
+    edits: list[Edit] = []
+    for element in _elements(doc):
+        if element.tag == "tree" and in_arch(element):
+            edits += rename(doc, element, "list", "tree")
+            site.report.count("tree")
+        elif element.tag == "xpath" and in_arch(element) and _TREE_STEP.search(element.get("expr") or ""):
+            expr = _TREE_STEP.sub("list", element.get("expr") or "")
+            edits.append(set_value(doc, element, "expr", expr, "tree"))
+            site.report.count("tree")
+        elif element.tag == "field" and in_arch(element) and _MODE_TREE.search(element.get("mode") or ""):
+            edits.append(
+                set_value(doc, element, "mode", _MODE_TREE.sub("list", element.get("mode") or ""), "tree")
+            )
+            site.report.count("tree")
+        if in_arch(element) and "tree_view_ref" in (element.get("context") or ""):
+            context = (element.get("context") or "").replace("tree_view_ref", "list_view_ref")
+            edits.append(set_value(doc, element, "context", context, "tree"))
+    return edits
+
+
+def fix_view_mode(doc: XmlDocument, site: Site) -> list[Edit]:
+    """``view_mode``/``binding_view_types`` lists of actions, and ``type`` of a view record."""
+    edits: list[Edit] = []
+    for element in _elements(doc):
+        if element.tag != "field" or in_arch(element):
+            continue
+        name, model = element.get("name"), record_model(element)
+        wanted = name in ("view_mode", "binding_view_types") or (name == "type" and model == "ir.ui.view")
+        span = element_text(doc, element) if wanted else None
+        if span is None:
+            continue
+        text = doc.text[span[0] : span[1]]
+        if _MODE_TREE.search(text):
+            edits.append(Edit(span[0], span[1], _MODE_TREE.sub("list", text), "view_mode_tree"))
+            site.report.count("view_mode_tree")
+    return edits
+
+
+def fix_chatter(doc: XmlDocument, site: Site) -> list[Edit]:
+    edits: list[Edit] = []
+    for element in _elements(doc):
+        if not in_arch(element):
+            continue
+        if element.tag == "xpath" and _CHATTER_XPATH.search(element.get("expr") or ""):
+            edits.append(
+                set_value(
+                    doc, element, "expr", _CHATTER_XPATH.sub("chatter", element.get("expr") or ""), "chatter"
+                )
+            )
+            site.report.count("chatter")
+            continue
+        if element.tag != "div" or "oe_chatter" not in (element.get("class") or "").split():
+            continue
+        tag = doc.tag(element)
+        if element.get("position") or set(element.attrib) - {"class"}:
+            continue
+        children = [c for c in element if isinstance(c.tag, str)]
+        plain = all(
+            c.tag == "field" and c.get("name") in CHATTER_FIELDS and not c.get("groups") for c in children
+        )
+        if not plain or len(element) != len(children):
+            site.report.find(
+                "chatter",
+                site.path,
+                line_of(doc.text, tag.start),
+                'This <div class="oe_chatter"> holds more than the standard chatter fields.',
+                'In 18.0 write <chatter/> (options as its attributes, e.g. reload_on_post="True") and '
+                "move anything else out of the chatter.",
+            )
+            continue
+        edits.append(Edit(tag.start, tag.close_end, "<chatter/>", "chatter"))
+        site.report.count("chatter")
+    return edits
+
+
+def fix_product_type(doc: XmlDocument, site: Site) -> list[Edit]:
+    """``type``/``detailed_type`` 'product' of a product record: 'consu' plus ``is_storable``."""
+    edits: list[Edit] = []
+    for element in _elements(doc):
+        if element.tag != "field" or record_model(element) not in PRODUCT_MODELS:
+            continue
+        name = element.get("name")
+        if name not in ("type", "detailed_type"):
+            continue
+        span = element_text(doc, element)
+        value = element.text.strip() if element.text else ""
+        if span is None or element.get("eval") or element.get("ref"):
+            continue
+        tag = doc.tag(element)
+        if name == "detailed_type":
+            edits.append(
+                Edit(tag.start + 1, tag.end, _renamed_name(doc, tag.start, tag.end), "detailed_type")
+            )
+            site.report.count("detailed_type")
+        if value == "product":
+            edits.append(Edit(span[0], span[1], "consu", "product_type"))
+            indent = indentation_at(doc.text, tag.start)
+            edits.append(
+                Edit(
+                    tag.close_end,
+                    tag.close_end,
+                    f'\n{indent}<field name="is_storable" eval="True"/>',
+                    "product_type",
+                )
+            )
+            site.report.count("product_type")
+    return edits
+
+
+def _renamed_name(doc: XmlDocument, start: int, end: int) -> str:
+    return re.sub(r"""(name\s*=\s*["'])detailed_type(["'])""", r"\1type\2", doc.text[start + 1 : end])

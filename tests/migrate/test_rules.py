@@ -1,0 +1,148 @@
+"""Rules per series step on small fixture modules: what each rewrites, what it leaves as a finding."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from odoo_tools.migrate import migrate
+from odoo_tools.migrate._attrs import Untranslatable, attrs_expressions, states_expression
+
+
+def _text(modules: Path, rel: str) -> str:
+    return (modules / rel).read_text()
+
+
+def test_attrs_domains_become_expressions() -> None:
+    assert attrs_expressions("{'invisible': [('state', '=', 'draft')]}") == {"invisible": "state == 'draft'"}
+    assert attrs_expressions("{'readonly': ['|', ('a', '=', False), ('b', 'in', [1, 2])]}") == {
+        "readonly": "not a or b in [1, 2]"
+    }
+    assert attrs_expressions("{'invisible': ['!', '|', ('a', '=', 1), ('b', '>', 2), ('c', '=', True)]}") == {
+        "invisible": "not (a == 1 or b > 2) and c"
+    }
+    assert attrs_expressions("{'invisible': [('x', '!=', parent.y)]}") == {"invisible": "x != parent.y"}
+    assert states_expression("draft, sent") == "state not in ('draft', 'sent')"
+
+
+@pytest.mark.parametrize(
+    "attrs",
+    [
+        "{'invisible': [('name', 'ilike', 'x')]}",
+        "{'invisible': [('a', 'child_of', 1)]}",
+        "[('a', '=', 1)]",
+        "{oops",
+    ],
+)
+def test_untranslatable_attrs_raise(attrs: str) -> None:
+    with pytest.raises(Untranslatable):
+        attrs_expressions(attrs)
+
+
+def test_16_to_17_views(modules: Path) -> None:
+    report = migrate([modules / "v16"], "17.0", write=True)
+    [module] = report.modules
+    views = _text(modules, "v16/mig_attrs/views/thing_views.xml")
+    assert 'string="Send" invisible="state != \'draft\'"/>' in views
+    assert '<field name="name" readonly="state != \'draft\'"/>' in views
+    assert (
+        "invisible=\"state == 'draft' or not active\"\n"
+        "                           required=\"state == 'done'\"/>" in views
+    )
+    assert "<!-- only while it is a draft -->" in views  # comments stay
+    assert "<tree>" in views  # <tree> is still the list's name in 17.0
+    assert "attrs=" not in views and "states=" not in views
+    assert module.rules_applied == {"attrs": 3, "states": 1, "version_bump": 1, "old_migrations": 1}
+    assert '"version": "17.0.1.0.0",' in _text(modules, "v16/mig_attrs/__manifest__.py")
+    assert not (modules / "v16/mig_attrs/migrations").exists()
+    [name_get] = module.findings
+    assert (name_get.code, name_get.path, name_get.line) == ("name_get", "mig_attrs/models/thing.py", 13)
+
+
+def test_untranslatable_attrs_is_a_finding_and_stays(modules: Path) -> None:
+    views = modules / "v16/mig_attrs/views/thing_views.xml"
+    views.write_text(views.read_text().replace("('state', '!=', 'draft')", "('name', 'ilike', 'x')"))
+    [module] = migrate([modules / "v16"], "17.0", write=True).modules
+    [finding] = [f for f in module.findings if f.code == "attrs"]
+    assert (finding.severity, finding.line) == ("error", 14)
+    assert "ilike" in finding.message
+    assert "attrs=\"{'readonly': [('name', 'ilike', 'x')]}\"" in views.read_text()
+
+
+def test_17_to_18(modules: Path) -> None:
+    [module] = migrate([modules / "v17"], "18.0", write=True).modules
+    views = _text(modules, "v17/mig_views/views/note_views.xml")
+    assert '<list string="Notes">' in views and "</list>" in views and "<tree" not in views
+    assert "                <chatter/>\n            </form>" in views
+    assert '<field name="view_mode">list,form</field>' in views
+    python = _text(modules, "v17/mig_views/models/note.py")
+    assert "from odoo.tools import ustr" not in python
+    assert "name = fields.Char(required=True)  # searched as typed" in python
+    assert 'fields.Float(aggregator="max")' in python
+    assert "if self._has_cycle():" in python
+    assert 'if self.env.user.has_group("base.group_system"):' in python
+    assert "return str(self.manager_note or self.name)" in python
+    assert '"views": [(False, "list"), (False, "form")],' in python
+    assert module.rules_applied["tree"] == 1 and module.rules_applied["chatter"] == 1
+    codes = {(f.code, f.line) for f in module.findings}
+    assert ("name_search", 35) in codes and ("js_assets", None) in codes
+
+
+def test_17_to_18_storable_products(tmp_path: Path) -> None:
+    module = tmp_path / "prod"
+    (module / "data").mkdir(parents=True)
+    (module / "__manifest__.py").write_text("{'name': 'p', 'version': '17.0.1.0.0', 'depends': ['stock']}\n")
+    (module / "data" / "p.xml").write_text(
+        '<odoo>\n    <record id="p" model="product.template">\n'
+        '        <field name="detailed_type">product</field>\n    </record>\n</odoo>\n'
+    )
+    (module / "t.py").write_text(
+        "def f(env):\n    p = env['product.product'].create({'name': 'x', 'type': 'product'})\n"
+        "    return p.type == 'product', [('detailed_type', '=', 'product')]\n"
+    )
+    migrate([module], "18.0", write=True)
+    assert (module / "data" / "p.xml").read_text() == (
+        '<odoo>\n    <record id="p" model="product.template">\n        <field name="type">consu</field>\n'
+        '        <field name="is_storable" eval="True"/>\n    </record>\n</odoo>\n'
+    )
+    assert (module / "t.py").read_text() == (
+        "def f(env):\n"
+        "    p = env['product.product'].create({'name': 'x', 'type': 'consu', 'is_storable': True})\n"
+        "    return p.is_storable, [('is_storable', '=', True)]\n"
+    )
+
+
+def test_18_to_19_constraints(modules: Path) -> None:
+    [module] = migrate([modules / "v18"], "19.0", write=True).modules
+    python = _text(modules, "v18/mig_constraints/models/code.py")
+    assert (
+        "    # one code per company, and a positive rank\n"
+        '    _code_uniq = models.Constraint("unique(code)", "The code must be unique.")\n'
+        '    _rank_positive = models.Constraint("CHECK(rank >= 0)", "The rank cannot be negative.")\n'
+    ) in python
+    assert "self.env.cr.execute(" in python and "(self.env.uid,)" in python
+    assert module.rules_applied == {"sql_constraints": 2, "env_shortcuts": 3, "version_bump": 1}
+
+
+def test_two_steps_in_one_run(modules: Path) -> None:
+    [module] = migrate([modules / "v16"], "18.0").modules
+    assert [(s.source, s.target) for s in module.steps] == [("16.0", "17.0"), ("17.0", "18.0")]
+    assert module.steps[1].rules_applied["tree"] == 1
+    assert '+    "version": "18.0.1.0.0",' in module.diff
+
+
+def test_odoo_upgrade_code_scripts_run_first(modules: Path, tmp_path: Path) -> None:
+    scripts = tmp_path / "odoo18" / "odoo" / "upgrade_code"
+    scripts.mkdir(parents=True)
+    (scripts / "17.5-00-note.py").write_text(
+        "def upgrade(file_manager):\n"
+        "    for file in file_manager:\n"
+        "        if file.path.suffix == '.py' and 'Migration fixture note' in file.content:\n"
+        "            file.content = file.content.replace('Migration fixture note', 'Note (18.0)')\n"
+    )
+    (scripts / "18.1-00-later.py").write_text("def upgrade(file_manager):\n    raise AssertionError\n")
+    [module] = migrate([modules / "v17"], "18.0", odoo_sources={18: tmp_path / "odoo18"}).modules
+    assert module.rules_applied["upgrade_code:17.5-00-note"] == 1
+    assert '_description = "Note (18.0)"' in module.diff
+    assert not any(f.code.startswith("upgrade_code") for f in module.findings)  # 18.1 is not for 18.0
