@@ -48,7 +48,12 @@ fi
 me=$(id -un)
 as_root su postgres -c "psql -p $cl_port -qtAc \"SELECT 1 FROM pg_roles WHERE rolname='$me'\"" | grep -q 1 \
   || as_root su postgres -c "psql -p $cl_port -qc 'CREATE ROLE \"$me\" LOGIN CREATEDB'"
-if [ "$cl_port" != "5432" ] && [ -z "${PGPORT:-}" ]; then
-  say "note: this cluster listens on port $cl_port: export PGPORT=$cl_port before running the tests"
-fi
 say "PostgreSQL $cl_version/$cl_name online on port $cl_port; role $me may create databases"
+# The tests connect the way usable_server does: if that still fails they would all be skipped (or
+# fail in CI) after minutes of work, so say it now and stop.
+if ! found=$(usable_server); then
+  say "ERROR: the tests would not reach this cluster with the current PG* variables (PGHOST=${PGHOST:-} PGPORT=${PGPORT:-})."
+  [ "$cl_port" != "${PGPORT:-5432}" ] && say "It listens on port $cl_port: export PGPORT=$cl_port and run this again."
+  exit 1
+fi
+say "the tests will connect as $found"

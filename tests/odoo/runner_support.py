@@ -1,4 +1,4 @@
-"""Fixtures for the runner, template-cache and tool tests (room D2), imported by those tests.
+"""Fixtures for the runner, template-cache and tool tests, imported by those tests.
 
 Every test gets its own database prefix, so parallel runs and other engineers' databases are
 never touched, and teardown asserts that no database with that prefix is left behind.
@@ -17,6 +17,7 @@ import pytest
 from odoo_tools.errors import DatabaseError
 from odoo_tools.runs import ValidationResult
 from odoo_tools.runs._pg import Pg, PgParams
+from tests.services import skip_missing_service
 
 REPO = Path(__file__).resolve().parents[2]
 STUB_ODOO_BIN = REPO / "fixtures" / "odoo_stub" / "odoo-bin"
@@ -27,7 +28,7 @@ def _postgres_or_skip() -> Pg:
     try:
         pg.server_info()
     except DatabaseError as exc:  # pragma: no cover - depends on the machine
-        pytest.skip(f"PostgreSQL not reachable: {exc}")
+        skip_missing_service(f"PostgreSQL not reachable: {exc}")
     return pg
 
 
@@ -45,8 +46,8 @@ def pg() -> Iterator[Pg]:
 
 @pytest.fixture
 def stub_odoo_bin() -> Path:
-    if not STUB_ODOO_BIN.is_file():  # pragma: no cover - until room D1's stand-in lands
-        pytest.skip("stand-in odoo-bin not available")
+    if not STUB_ODOO_BIN.is_file():  # pragma: no cover - a broken checkout
+        skip_missing_service(f"stand-in odoo-bin not found at {STUB_ODOO_BIN}")
     return STUB_ODOO_BIN
 
 

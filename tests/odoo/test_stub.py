@@ -20,6 +20,7 @@ import pytest
 
 from odoo_tools.odoo_log import OdooLogReport, ProgressTracker, kinds, parse_odoo_log
 from tests.odoo.variants import REPO, make_variant
+from tests.services import skip_missing_service
 
 STUB = REPO / "fixtures" / "odoo_stub" / "odoo-bin"
 ADDONS = REPO / "fixtures" / "addons"
@@ -29,7 +30,7 @@ def _admin() -> psycopg2.extensions.connection:
     try:
         conn = psycopg2.connect(dbname="postgres")
     except psycopg2.OperationalError as exc:  # pragma: no cover - depends on the machine
-        pytest.skip(f"PostgreSQL not reachable: {exc}")
+        skip_missing_service(f"PostgreSQL not reachable: {exc}")
     conn.autocommit = True
     return conn
 
