@@ -22,6 +22,7 @@ from pathlib import Path
 from pydantic import TypeAdapter, ValidationError
 
 from odoo_tools.findings import Finding
+from odoo_tools.lint._common import INCOMPLETE_RUN
 from odoo_tools.storage import FileDigests, atomic_write_text
 
 SCHEMA = "lint-cache-1"
@@ -109,7 +110,11 @@ class LintCache:
         return findings
 
     def put(self, key: str, findings: Iterable[Finding]) -> None:
+        """Keep ``findings`` under ``key``, unless the linter did not complete (see ``INCOMPLETE_RUN``)."""
         if self.directory is None:
+            return
+        findings = list(findings)
+        if any(f.code in INCOMPLETE_RUN for f in findings):
             return
         folder = self.directory / key[:2]
         payload = json.dumps([f.model_dump(exclude_defaults=True) for f in findings])

@@ -17,6 +17,10 @@ ByModule = dict[str, list[Finding]]
 
 
 TOOL_MISSING = "tool-missing"
+LINTER_CRASHED = "linter-crashed"
+# Codes that say a linter did not run to the end (absent, crashed, timed out): such an answer is
+# shown but never cached, or a passing hiccup would be replayed until a file of the module changes.
+INCOMPLETE_RUN = frozenset({TOOL_MISSING, LINTER_CRASHED})
 
 
 def missing_package(package: str) -> bool:

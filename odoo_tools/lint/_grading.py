@@ -18,6 +18,7 @@ from pathlib import Path
 
 from odoo_tools.addons import series_major
 from odoo_tools.findings import SEVERITY_RANK, Finding, Severity
+from odoo_tools.lint._common import INCOMPLETE_RUN
 from odoo_tools.lint._configs import LintConfig, release
 from odoo_tools.lint._imports import loaded_by_odoo
 from odoo_tools.lint._sql_ids import ids_only
@@ -183,7 +184,7 @@ def _ids_only(finding: Finding, oca: bool, module_dir: Path | None) -> bool:
 
 
 def default_severity(finding: Finding) -> Severity:
-    if finding.code in ("linter-crashed", "tool-missing"):
+    if finding.code in INCOMPLETE_RUN:
         return finding.severity
     if finding.source == "pylint":
         return _pylint(finding.symbol or finding.code, finding.code[:1])
