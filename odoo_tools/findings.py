@@ -30,6 +30,10 @@ class Finding(BaseModel):
     field: str = ""
     traceback: str = Field(default="", description="Trimmed traceback, the addon's frames first")
 
+    def rule(self) -> str:
+        """The code, then the readable name when it says something more (``W8150 missing-readme``)."""
+        return f"{self.code} {self.symbol}" if self.symbol and self.symbol != self.code else self.code
+
     def location(self) -> str:
         where = self.path or self.module or "?"
         if self.line is not None:

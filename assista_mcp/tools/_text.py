@@ -135,7 +135,7 @@ def grep_text(result: GrepResult) -> str:
 
 def finding_text(finding: Finding) -> str:
     """``path:line: severity [source code symbol] message``, then the hint on its own line."""
-    label = " ".join(part for part in (finding.source, finding.code, finding.symbol) if part)
+    label = f"{finding.source} {finding.rule()}" if finding.source else finding.rule()
     text = f"{finding.location()}: {finding.severity} [{label}] {finding.message}"
     if finding.hint:
         text += f"\n  hint: {finding.hint}"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -175,3 +176,12 @@ async def test_save_lint_baseline_records_what_lint_and_check_then_hide(
     assert gate.returncode == 1
     lines = [f["line"] for f in json.loads(gate.stdout)["findings"] if f["severity"] == "error"]
     assert lines == [11]
+
+
+async def test_finding_text_names_each_rule_once(server_for: Callable[..., Any], addons: Path) -> None:
+    async with Client(server_for(addons)) as client:
+        result = await client.call_tool("check_module", {"module": "library_broken", "checks": ["static"]})
+    text = "\n".join(block.text for block in result.content if block.type == "text")
+    assert "[static removed-attrs] " in text
+    labels = re.findall(r"\[([^\]\n]+)\] ", text)
+    assert labels and all(len(set(label.split()[1:])) == len(label.split()[1:]) for label in labels), labels

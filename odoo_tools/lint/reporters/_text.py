@@ -12,11 +12,9 @@ def render(report: Report) -> str:
     for module, group in groupby(report.findings, key=lambda f: f.module):
         lines.append(f"{module or '(project)'}")
         for finding in group:
-            code = (
-                f"{finding.code} {finding.symbol}".strip() if finding.symbol != finding.code else finding.code
-            )
             lines.append(
-                f"  {report.where(finding)}: {finding.severity} [{finding.source} {code}] {finding.message}"
+                f"  {report.where(finding)}: {finding.severity} [{finding.source} {finding.rule()}] "
+                f"{finding.message}"
             )
             if finding.hint:
                 lines.append(f"      hint: {finding.hint}")
