@@ -10,7 +10,8 @@ from odoo_tools.index._answers import FieldMatches, ModelInfo, References, XmlId
 from odoo_tools.index._modules import ModuleInfo, ModuleSummary
 from odoo_tools.index._project import ProjectIndex
 from odoo_tools.index._project_map import DEFAULT_BUDGET, MAX_BUDGET, MIN_BUDGET, ProjectMap
-from odoo_tools.index._records import FileData, ModelClass, XmlRecord, qualify
+from odoo_tools.index._records import FieldDef, FileData, ModelClass, XmlRecord, qualify
+from odoo_tools.index._resolve import ModelResolver, ResolvedModel, base_model_methods
 from odoo_tools.index._tables import Tables
 from odoo_tools.index._xml_lines import attribute_line
 
@@ -18,18 +19,22 @@ __all__ = [
     "DEFAULT_BUDGET",
     "MAX_BUDGET",
     "MIN_BUDGET",
+    "FieldDef",
     "FieldMatches",
     "FileData",
     "ModelClass",
     "ModelInfo",
+    "ModelResolver",
     "ModuleInfo",
     "ModuleSummary",
     "ProjectIndex",
     "ProjectMap",
     "References",
+    "ResolvedModel",
     "Tables",
     "XmlIdInfo",
     "XmlRecord",
     "attribute_line",
+    "base_model_methods",
     "qualify",
 ]

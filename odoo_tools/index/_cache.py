@@ -24,7 +24,7 @@ from odoo_tools.addons import Addon, AddonSet
 from odoo_tools.index._records import FileData
 from odoo_tools.storage import atomic_write_bytes, digest_bytes
 
-CACHE_VERSION = 2  # 2: ModelClass.described/registered, XML access records
+CACHE_VERSION = 3  # 3: what the ORM-aware checks read (decorator names, opaque classes, env models)
 PRUNED_DIRS = frozenset({"static", "__pycache__", "node_modules", "i18n", "i18n_extra"})
 KIND_BY_SUFFIX = {".py": "python", ".xml": "xml", ".csv": "csv"}
 # Odoo loads a CSV as the model its name spells; others (e.g. chart templates "account.tax-fr.csv",

@@ -16,8 +16,11 @@ from odoo_tools.index._records import FieldDef, FileData, MethodDef, ModelClass
 MODEL_MARKERS = (b"_name", b"_inherit")
 _KIND_BY_BASE = {"Model": "model", "AbstractModel": "abstract", "TransientModel": "transient"}
 _RELATIONAL = ("Many2one", "One2many", "Many2many", "Many2oneReference")
-_TEXT_ATTRS = ("related", "compute", "inverse", "string")
+_TEXT_ATTRS = ("related", "compute", "inverse", "search", "string")
 _FLAG_ATTRS = ("required", "readonly")
+# Classes of OCA's component framework (connector...) set _name/_inherit but are not ORM models.
+_NOT_ORM_BASES = frozenset({"Component", "AbstractComponent"})
+_API_NAMES = frozenset({"depends", "onchange", "constrains"})
 
 
 def parse_python(data: bytes, rel: str, module: str) -> FileData:
@@ -39,7 +42,7 @@ def parse_python(data: bytes, rel: str, module: str) -> FileData:
         )
         return FileData(path=rel, module=module, kind="python", findings=(finding,))
     models = tuple(m for node in _classes(tree) if (m := _model_class(node)) is not None)
-    return FileData(path=rel, module=module, kind="python", models=models)
+    return FileData(path=rel, module=module, kind="python", models=models, env_models=_env_models(tree))
 
 
 def _classes(tree: ast.Module) -> list[ast.ClassDef]:
@@ -56,16 +59,20 @@ def _classes(tree: ast.Module) -> list[ast.ClassDef]:
 
 
 def _model_class(node: ast.ClassDef) -> ModelClass | None:
+    if any(_leaf(base) in _NOT_ORM_BASES for base in node.bases):
+        return None
     attrs = _class_attrs(node)
-    assigned = _assigned_names(node)
+    assigned = _assignments(node)
     name = attrs.get("_name")
-    inherit = _names(attrs.get("_inherit"))
     if not isinstance(name, str):
         name = None
+    inherit, literal = _inherit_names(assigned.get("_inherit"), name)
     if name is None and not inherit:
         return None
     model = name or inherit[0]
     inherits = attrs.get("_inherits")
+    fields = tuple(f for stmt in node.body if (f := _field(stmt)) is not None)
+    field_names = {f.name for f in fields}
     return ModelClass(
         model=model,
         class_name=node.name,
@@ -77,21 +84,55 @@ def _model_class(node: ast.ClassDef) -> ModelClass | None:
         description=_text(attrs.get("_description")),
         order=_text(attrs.get("_order")),
         rec_name=_text(attrs.get("_rec_name")),
-        fields=tuple(f for stmt in node.body if (f := _field(stmt)) is not None),
+        fields=fields,
         methods=tuple(_method(stmt) for stmt in node.body if isinstance(stmt, ast.FunctionDef)),
         described="_description" in assigned,
         registered=attrs.get("_register") is not False,
+        opaque=not literal or any(_leaf(base) not in _KIND_BY_BASE for base in node.bases),
+        other_names=tuple(sorted(n for n in assigned if n not in field_names and not n.startswith("__"))),
+        inherit_line=_line_of(assigned.get("_inherit")),
+        inherits_line=_line_of(assigned.get("_inherits")),
+        order_line=_line_of(assigned.get("_order")),
+        rec_name_line=_line_of(assigned.get("_rec_name")),
     )
 
 
-def _assigned_names(node: ast.ClassDef) -> set[str]:
+def _inherit_names(value: ast.expr | None, name: str | None) -> tuple[tuple[str, ...], bool]:
+    """``_inherit``'s model names, and whether every element was understood. ``_name`` inside
+    the list (``_inherit = [_name, "mail.thread"]``) is the class's own ``_name``."""
+    if value is None:
+        return (), True
+    items = value.elts if isinstance(value, (ast.List, ast.Tuple)) else [value]
+    names: list[str] = []
+    literal = True
+    for item in items:
+        if isinstance(item, ast.Constant) and isinstance(item.value, str):
+            names.append(item.value)
+        elif isinstance(item, ast.Name) and item.id == "_name" and name:
+            names.append(name)
+        else:
+            literal = False
+    return tuple(names), literal
+
+
+def _assignments(node: ast.ClassDef) -> dict[str, ast.expr]:
     """Every class attribute given a value, literal or not (``_description = __doc__``)."""
-    names = set()
+    found: dict[str, ast.expr] = {}
     for stmt in node.body:
         target, value = _assignment(stmt)
         if target and value is not None:
-            names.add(target)
-    return names
+            found[target] = value
+    return found
+
+
+def _line_of(node: ast.expr | None) -> int:
+    return node.lineno if node is not None else 0
+
+
+def _leaf(node: ast.expr) -> str:
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    return node.id if isinstance(node, ast.Name) else ""
 
 
 def _class_attrs(node: ast.ClassDef) -> dict[str, Any]:
@@ -129,7 +170,7 @@ def _text(value: Any) -> str:
 
 def _kind(node: ast.ClassDef) -> str:
     for base in node.bases:
-        leaf = base.attr if isinstance(base, ast.Attribute) else base.id if isinstance(base, ast.Name) else ""
+        leaf = _leaf(base)
         if leaf in _KIND_BY_BASE:
             return _KIND_BY_BASE[leaf]
     return "model"
@@ -207,7 +248,40 @@ def _method(node: ast.FunctionDef) -> MethodDef:
         name=node.name,
         line=node.lineno,
         decorators=tuple(_decorator_text(d) for d in node.decorator_list),
+        field_names=tuple(n for d in node.decorator_list if (n := _api_names(d)) is not None),
     )
+
+
+def _api_names(node: ast.expr) -> tuple[str, int, tuple[str, ...]] | None:
+    """``@api.depends("a", "b.c")`` -> ("depends", line, ("a", "b.c")); None when any name is
+    not a literal (a lambda, a constant from elsewhere)."""
+    if not isinstance(node, ast.Call) or _leaf(node.func) not in _API_NAMES or node.keywords:
+        return None
+    names = [a.value for a in node.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+    if len(names) != len(node.args):
+        return None
+    return _leaf(node.func), node.lineno, tuple(names)
+
+
+def _env_models(tree: ast.Module) -> tuple[tuple[str, int], ...]:
+    """``self.env["x.y"]`` / ``env["x.y"]`` with a literal model name, and its line."""
+    found = []
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Subscript)
+            and _is_own_env(node.value)
+            and isinstance(node.slice, ast.Constant)
+            and isinstance(node.slice.value, str)
+        ):
+            found.append((node.slice.value, node.lineno))
+    return tuple(found)
+
+
+def _is_own_env(node: ast.expr) -> bool:
+    """``self.env`` or a bare ``env``: not ``connection.env`` (another database's registry)."""
+    if isinstance(node, ast.Name):
+        return node.id == "env"
+    return isinstance(node, ast.Attribute) and node.attr == "env" and _leaf(node.value) == "self"
 
 
 def _decorator_text(node: ast.expr) -> str:

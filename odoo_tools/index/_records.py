@@ -23,6 +23,7 @@ class FieldDef:
     related: str = ""
     compute: str = ""
     inverse: str = ""
+    search: str = ""
     store: bool | None = None  # None: not given (Odoo's default applies)
     required: bool = False
     readonly: bool = False
@@ -36,6 +37,8 @@ class MethodDef:
     name: str
     line: int
     decorators: tuple[str, ...] = ()  # e.g. "api.depends('a', 'b.c')", "api.model"
+    # ``@api.depends/onchange/constrains`` with literal names: (decorator, its line, the names)
+    field_names: tuple[tuple[str, int, tuple[str, ...]], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +59,14 @@ class ModelClass:
     methods: tuple[MethodDef, ...] = ()
     described: bool = False  # ``_description`` is set, literally or not (``__doc__``, a call...)
     registered: bool = True  # False for ``_register = False`` (a Python-only base class)
+    # Fields or methods may come from elsewhere than the ORM classes: a plain Python base class,
+    # an ``_inherit`` element that is not a literal, fields made in a loop...
+    opaque: bool = False
+    other_names: tuple[str, ...] = ()  # class attributes set to something that is not fields.X(...)
+    inherit_line: int = 0  # the line of ``_inherit`` (0: not set)
+    inherits_line: int = 0
+    order_line: int = 0
+    rec_name_line: int = 0
 
     @property
     def parents(self) -> tuple[str, ...]:
@@ -149,6 +160,7 @@ class FileData:
     actions: tuple[ActionDef, ...] = ()
     rules: tuple[RuleDef, ...] = ()
     access: tuple[AccessRow, ...] = ()
+    env_models: tuple[tuple[str, int], ...] = ()  # ``self.env["x.y"]`` literal model names, line
     findings: tuple[Finding, ...] = field(default_factory=tuple)
 
 

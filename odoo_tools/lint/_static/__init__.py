@@ -3,7 +3,8 @@
 Codes: data-file-missing, data-file-unlisted, missing-access-rule, model-not-in-dependencies,
 acl-model-not-own, xml-id-undefined, xml-id-not-in-dependencies, xml-id-used-before-definition,
 duplicate-xml-id, removed-attrs, removed-states, removed-tree, removed-view-mode-tree,
-removed-name-get; plus the manifest reader's and dependency graph's findings for the module.
+removed-name-get; the ORM-aware codes of ``orm_rules.RULES``; plus the manifest reader's and
+dependency graph's findings for the module.
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ from odoo_tools.lint._static.context import StaticContext
 from odoo_tools.lint._static.deprecations import check_removed
 from odoo_tools.lint._static.manifest_files import check_manifest_files
 from odoo_tools.lint._static.models import check_models
+from odoo_tools.lint._static.orm_python import check_orm_python
+from odoo_tools.lint._static.orm_xml import check_orm_xml
 from odoo_tools.lint._static.xml_ids import check_refs
 from odoo_tools.lint._static.xml_scan import XmlScan, scan_xml
 
@@ -45,6 +48,8 @@ def static_findings(project: LintProject, addon: Addon) -> list[Finding]:
     found += check_models(ctx)
     found += check_refs(ctx, scans)
     found += check_removed(ctx, scans)
+    found += check_orm_python(ctx)
+    found += check_orm_xml(ctx)
     return found
 
 

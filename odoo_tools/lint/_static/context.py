@@ -8,8 +8,9 @@ from pathlib import Path
 
 from odoo_tools.addons import Addon, AddonSet
 from odoo_tools.findings import Finding, Severity
-from odoo_tools.index import FileData, Tables
+from odoo_tools.index import FileData, ModelResolver, Tables, base_model_methods
 from odoo_tools.lint._static.core_models import CORE_MODEL_OWNERS
+from odoo_tools.lint._static.orm_rules import BASE_METHODS, magic_fields
 
 SOURCE = "static"
 
@@ -45,6 +46,20 @@ class StaticContext:
         When one is missing, its own dependencies are unknown: "not a dependency" cannot be told."""
         known = self.addon_set.addons.keys() | self.core.keys() | {"base"}
         return all(name in known for name in self.closure)
+
+    @functools.cached_property
+    def resolver(self) -> ModelResolver:
+        """Models as the ORM builds them for this module (its closure's classes merged)."""
+        base = self.addon_set.addons.get("base")
+        source_base = base.path if base is not None and base.readonly else None
+        return ModelResolver(
+            self.tables,
+            self.closure,
+            self.closure_complete,
+            self.core_models,
+            magic_fields(self.major),
+            BASE_METHODS | base_model_methods(source_base),
+        )
 
     def outside_closure(self, module: str) -> bool:
         """``module`` is certainly not among the dependencies."""

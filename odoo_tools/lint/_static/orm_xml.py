@@ -1,0 +1,210 @@
+"""The names a module's XML data gives the ORM: record models and fields, action models, and
+every ``<field name>`` of a view's arch, on the model the ORM will check it against.
+
+A primary view's fields belong to its model, an x2many field's inline sub-views to the comodel.
+An inheriting view's new nodes go where its anchor is; the anchor may sit in an inline sub-view
+of the parent (``//field[@name='product_id']`` in a sale order form is the order line's), so a
+field there is reported only when no candidate has it: the view's model or any x2many comodel,
+after following the fields an ``xpath`` descends through. Files are parsed with lxml, entities
+and network off.
+"""
+
+from __future__ import annotations
+
+import re
+
+from lxml import etree
+
+from odoo_tools.findings import Finding
+from odoo_tools.index import ModelResolver, attribute_line, qualify
+from odoo_tools.lint._static.context import StaticContext
+from odoo_tools.lint._static.orm_rules import RULES
+
+_PARSER = etree.XMLParser(resolve_entities=False, no_network=True, remove_comments=True)
+_SUBVIEWS = frozenset({"list", "tree", "form", "kanban", "graph", "pivot", "calendar", "activity"})
+_XPATH_FIELD = re.compile(r"""field\[@name\s*=\s*['"](\w+)['"]\]""")
+_X2MANY = ("One2many", "Many2many")
+
+
+class _File:
+    def __init__(self, ctx: StaticContext, rel: str, text: str) -> None:
+        self.ctx = ctx
+        self.rel = rel
+        self.lines = text.splitlines()
+        self.found: list[Finding] = []
+
+    def line(self, node: etree._Element, attr: str) -> int:
+        tag_line = getattr(node, "sourceline", None)
+        return attribute_line(self.lines, tag_line if isinstance(tag_line, int) else 0, attr)
+
+    def report(self, code: str, message: str, hint: str, line: int) -> None:
+        rule = RULES[code]
+        self.found.append(
+            self.ctx.finding(code, f"{message}: {rule.breaks}.", hint, self.rel, line, rule.severity)
+        )
+
+
+def check_orm_xml(ctx: StaticContext) -> list[Finding]:
+    found: list[Finding] = []
+    for rel in dict.fromkeys(ctx.loaded_files):
+        if not rel.endswith(".xml"):
+            continue
+        try:
+            data = ctx.absolute(rel).read_bytes()
+            root = etree.fromstring(data, _PARSER)
+        except (OSError, etree.XMLSyntaxError, ValueError):
+            continue  # reported by the index (xml-syntax) or the manifest check
+        if root.tag not in ("odoo", "openerp", "data"):
+            continue
+        out = _File(ctx, rel, data.decode("utf-8", errors="replace"))
+        for record in root.iter("record"):
+            _record(out, record)
+        found += out.found
+    return found
+
+
+def _record(out: _File, record: etree._Element) -> None:
+    resolver = out.ctx.resolver
+    model = record.get("model", "")
+    if not model:
+        return
+    if resolver.defined_anywhere(model) is False:
+        out.report(
+            "record-model-unknown",
+            f"<record model={model!r}>: no module defines model {model!r}",
+            "Check the model name.",
+            out.line(record, "model"),
+        )
+        return
+    resolved = resolver.model(model)
+    values: dict[str, etree._Element] = {}
+    for child in record:
+        if child.tag != "field" or not child.get("name"):
+            continue
+        name = child.get("name", "")
+        values[name] = child
+        if resolved.has_field(name) is False:
+            out.report(
+                "record-field-unknown",
+                f"<record model={model!r}> sets field {name!r}, which {model} does not have",
+                "Check the field name (find_model shows the model's fields).",
+                out.line(child, "name"),
+            )
+    if model == "ir.actions.act_window" and "res_model" in values:
+        res_model = (values["res_model"].text or "").strip()
+        if res_model and resolver.defined_anywhere(res_model) is False:
+            out.report(
+                "action-model-unknown",
+                f"Window action opens model {res_model!r}, which no module defines",
+                "Check res_model.",
+                out.line(values["res_model"], "name"),
+            )
+    if model == "ir.ui.view" and "arch" in values:
+        _view(out, record, values)
+
+
+def _view(out: _File, record: etree._Element, values: dict[str, etree._Element]) -> None:
+    arch = next((el for el in values["arch"] if isinstance(el.tag, str)), None)
+    if arch is None or values["arch"].get("type", "xml") != "xml":
+        return
+    inherit = values.get("inherit_id")
+    parent = qualify(inherit.get("ref", ""), out.ctx.addon.name) if inherit is not None else ""
+    model_node = values.get("model")
+    model = (model_node.text or "").strip() if model_node is not None else _parent_model(out.ctx, parent)
+    if not model or arch.tag in ("t", "template", "qweb"):
+        return
+    resolver = out.ctx.resolver
+    if not parent:
+        _walk(out, resolver, arch, (model,))
+        return
+    # Odoo wraps several top-level specs in <data>, as a <data> root holds them.
+    specs = [el for el in values["arch"] if isinstance(el.tag, str)]
+    if len(specs) == 1 and arch.tag == "data":
+        specs = list(arch)
+    for spec in specs:
+        if not isinstance(spec.tag, str):
+            continue
+        position = spec.get("position", "inside")
+        if position == "attributes":
+            continue
+        if spec.tag == "xpath":
+            contexts = _xpath_contexts(resolver, model, spec.get("expr", ""), position)
+        elif spec.tag == "field" and position == "inside":
+            contexts = ()  # new inline sub-views of that field: rare, left alone
+        else:
+            contexts = _candidates(resolver, model)
+        if contexts:
+            _walk(out, resolver, spec, contexts)
+
+
+def _parent_model(ctx: StaticContext, parent: str) -> str:
+    """The model of an inheriting view without ``model``: its ancestors'."""
+    seen: set[str] = set()
+    while parent and parent not in seen and parent in ctx.tables.views:
+        seen.add(parent)
+        view = ctx.tables.views[parent][-1].item
+        if view.model:
+            return view.model
+        parent = view.inherit_id
+    return ""
+
+
+def _candidates(resolver: ModelResolver, model: str) -> tuple[str, ...]:
+    """The models a node placed near an unknown anchor may belong to: ``model`` and the comodel
+    of each of its x2many fields (their inline sub-views)."""
+    comodels = [
+        located.item.comodel or resolver.comodel(model, name) or ""
+        for name, located in resolver.model(model).fields.items()
+        if located.item.type in _X2MANY
+    ]
+    if any(not c for c in comodels):
+        return ()  # an x2many whose comodel is unknown: its sub-view could hold anything
+    return tuple(dict.fromkeys([model, *comodels]))
+
+
+def _xpath_contexts(resolver: ModelResolver, model: str, expr: str, position: str) -> tuple[str, ...]:
+    """Follow the fields an xpath descends through (``//field[@name='line_ids']/list/...``)."""
+    matches = list(_XPATH_FIELD.finditer(expr))
+    current = model
+    for i, match in enumerate(matches):
+        last = i == len(matches) - 1
+        if last and not expr[match.end() :].strip(" /"):
+            if position == "inside":
+                return ()  # inside a field element: new inline sub-views, left alone
+            break
+        comodel = resolver.comodel(current, match.group(1))
+        if comodel is None:
+            return ()
+        current = comodel
+    return _candidates(resolver, current)
+
+
+def _walk(out: _File, resolver: ModelResolver, node: etree._Element, contexts: tuple[str, ...]) -> None:
+    for child in node:
+        if not isinstance(child.tag, str) or child.get("position") == "attributes":
+            continue
+        name = child.get("name", "")
+        if child.tag == "field" and name:
+            verdicts = [resolver.model(m).has_field(name) for m in contexts]
+            if verdicts and all(v is False for v in verdicts):
+                out.report(
+                    "view-field-unknown",
+                    f'Field "{name}" does not exist in model "{contexts[0]}"'
+                    + (f" (nor in {', '.join(contexts[1:])})" if len(contexts) > 1 else ""),
+                    "Check the field name (find_model shows the model's fields); a field of a "
+                    "module that is not a dependency is not there when this view loads.",
+                    out.line(child, "name"),
+                )
+                continue
+            subs = tuple(
+                c for m, v in zip(contexts, verdicts, strict=True) if v and (c := resolver.comodel(m, name))
+            )
+            for grand in child:
+                if isinstance(grand.tag, str) and grand.tag in _SUBVIEWS and len(subs) == 1:
+                    _walk(out, resolver, grand, subs)
+        elif child.tag == "groupby" and name:
+            subs = tuple(c for m in contexts if (c := resolver.comodel(m, name)))
+            if len(subs) == 1:
+                _walk(out, resolver, child, subs)
+        else:
+            _walk(out, resolver, child, contexts)

@@ -1,0 +1,209 @@
+"""ORM-aware static checks: guessed field, model and method names, resolved the way the ORM does."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from mcp import Client
+
+from odoo_tools.findings import Finding
+from odoo_tools.index._python_index import parse_python
+from tests.lint.conftest import run_cli
+from tests.lint.test_static_checks import XML_HEAD, _module, _static
+
+ACL = "id,name,model_id:id,group_id:id,perm_read,perm_write,perm_create,perm_unlink\n"
+BOOK = """\
+from odoo import api, fields, models
+
+
+class Book(models.Model):
+    _name = "lib.book"
+    _description = "Book"
+    _rec_name = "titel"
+
+    name = fields.Char()
+    author_id = fields.Many2one("res.partnerzz")
+    line_ids = fields.One2many("lib.line", "book_idd")
+    total = fields.Float(compute="_compute_nothing", store=True)
+    line_qty = fields.Integer(related="line_ids.qtyy")
+    partner_id = fields.Many2one("res.partner")
+    partner_ref = fields.Char(related="partner_id.no_such_core_field")
+
+    @api.depends("line_ids.qty", "nope")
+    def _compute_total(self):
+        return self.env["lib.nothing"]
+
+
+class Line(models.Model):
+    _name = "lib.line"
+    _inherit = ["lib.mixin"]
+    _description = "Line"
+
+    book_id = fields.Many2one("lib.book")
+    qty = fields.Integer()
+    kind = fields.Selection(selection_add=[("x", "X")])
+
+
+class Mixin(models.AbstractModel):
+    _name = "lib.mixin"
+    _description = "Mixin"
+
+    note = fields.Char()
+
+
+class BookNotes(models.Model):
+    _name = "lib.book"
+    _inherit = [_name, "lib.mixin"]
+"""
+VIEWS = (
+    XML_HEAD
+    + """<odoo>
+    <record id="book_form" model="ir.ui.view">
+        <field name="model">lib.book</field>
+        <field name="arch" type="xml">
+            <form>
+                <field name="name"/>
+                <field name="no_such_field"/>
+                <field name="partner_id"/>
+                <field name="note"/>
+                <field name="line_ids">
+                    <list><field name="qty"/><field name="note"/><field name="qtyy"/></list>
+                </field>
+            </form>
+        </field>
+    </record>
+    <record id="book_action" model="ir.actions.act_window">
+        <field name="name">Books</field>
+        <field name="res_model">lib.bookk</field>
+    </record>
+    <record id="b1" model="lib.boo"><field name="name">a</field></record>
+    <record id="b2" model="lib.book"><field name="nam">a</field></record>
+    <record id="partner_form" model="ir.ui.view">
+        <field name="model">res.partner</field>
+        <field name="inherit_id" ref="base.view_partner_form"/>
+        <field name="arch" type="xml">
+            <field name="vat" position="after"><field name="unknown_without_source"/></field>
+        </field>
+    </record>
+</odoo>
+"""
+)
+
+
+def _library(root: Path) -> None:
+    acl = ACL + "a,a,model_lib_book,,1,1,1,1\nb,b,model_lib_line,,1,1,1,1\n"
+    _module(
+        root,
+        "lib",
+        ["base"],
+        ["security/ir.model.access.csv", "views/views.xml"],
+        {"models.py": BOOK, "security/ir.model.access.csv": acl, "views/views.xml": VIEWS},
+    )
+
+
+def _orm(findings: list[Finding]) -> list[tuple[str, str, int | None, str]]:
+    old = {"missing-access-rule", "model-without-description", "data-file-unlisted"}
+    return sorted(
+        (f.code, f.path, f.line, f.severity) for f in findings if f.source == "static" and f.code not in old
+    )
+
+
+EXPECTED = [
+    ("action-model-unknown", "lib/views/views.xml", 19, "error"),
+    ("comodel-unknown", "lib/models.py", 10, "error"),
+    ("compute-method-missing", "lib/models.py", 12, "error"),
+    ("depends-field-unknown", "lib/models.py", 17, "error"),
+    ("env-model-unknown", "lib/models.py", 19, "warning"),
+    ("inverse-name-unknown", "lib/models.py", 11, "error"),
+    ("rec-name-unknown", "lib/models.py", 7, "error"),
+    ("record-field-unknown", "lib/views/views.xml", 22, "error"),
+    ("record-model-unknown", "lib/views/views.xml", 21, "error"),
+    ("related-path-unknown", "lib/models.py", 13, "error"),
+    ("selection-add-without-selection", "lib/models.py", 29, "error"),
+    ("view-field-unknown", "lib/views/views.xml", 8, "error"),
+    ("view-field-unknown", "lib/views/views.xml", 12, "error"),
+]
+
+
+def test_guessed_names_of_own_models_are_errors_at_their_line(tmp_path: Path) -> None:
+    """Without an Odoo source: every name on the module's own models is resolved (the mixin's
+    ``note``, on lib.book through ``_inherit = [_name, "lib.mixin"]``); names on core models (res.partner's
+    fields, its form view) stay silent, since the core's classes were not read."""
+    _library(tmp_path)
+    assert _orm(_static(tmp_path, "lib", "18.0")) == EXPECTED
+
+
+def test_a_correct_module_has_no_orm_finding(tmp_path: Path) -> None:
+    text = BOOK.replace('"res.partnerzz"', '"res.partner"').replace('"book_idd"', '"book_id"')
+    text = text.replace('"_compute_nothing"', '"_compute_total"').replace("qtyy", "qty")
+    text = text.replace('_rec_name = "titel"', '_rec_name = "name"').replace(', "nope"', "")
+    text = text.replace('self.env["lib.nothing"]', 'self.env["lib.line"]')
+    text = text.replace("selection_add=", "selection=")
+    views = VIEWS.replace('<field name="no_such_field"/>', "").replace("lib.bookk", "lib.book")
+    views = views.replace('lib.boo"', 'lib.book"').replace('"nam"', '"name"')
+    views = views.replace('<field name="qtyy"/>', "")
+    acl = ACL + "a,a,model_lib_book,,1,1,1,1\nb,b,model_lib_line,,1,1,1,1\n"
+    files = {"models.py": text, "security/ir.model.access.csv": acl, "views/views.xml": views}
+    _module(tmp_path, "lib", ["base"], ["security/ir.model.access.csv", "views/views.xml"], files)
+    assert _orm(_static(tmp_path, "lib", "18.0")) == []
+
+
+def test_a_field_added_by_a_module_outside_the_dependencies_is_unknown(tmp_path: Path) -> None:
+    """Fields come from the dependency closure only: a module the view's module does not depend
+    on is not loaded yet when the view is validated."""
+    _library(tmp_path)
+    extra = "from odoo import fields, models\n\nclass B(models.Model):\n    _inherit = 'lib.book'\n\n"
+    extra += "    no_such_field = fields.Char()\n"
+    _module(tmp_path, "lib_extra", ["lib"], [], {"models.py": extra})
+    codes = _orm(_static(tmp_path, "lib", "18.0"))
+    assert ("view-field-unknown", "lib/views/views.xml", 8, "error") in codes
+
+
+def test_inherit_list_with_own_name_extends_and_component_classes_are_not_models() -> None:
+    source = b"""
+from odoo import fields, models
+from odoo.addons.component.core import Component
+
+class Line(models.Model):
+    _name = "sale.order.line"
+    _inherit = [_name, "mail.thread"]
+
+class Listener(Component):
+    _name = "my.listener"
+    _inherit = "base.event.listener"
+"""
+    data = parse_python(source, "m/models.py", "m")
+    assert [(c.model, c.defines, c.inherit) for c in data.models] == [
+        ("sale.order.line", False, ("sale.order.line", "mail.thread"))
+    ]
+
+
+def test_cli_reports_the_headline_cases(tmp_path: Path) -> None:
+    root = tmp_path / "addons"
+    _library(root)
+    result = run_cli(
+        ["check", "--addons-path", str(root), "--checks", "static", "lib"], tmp_path, tmp_path / "c"
+    )
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "lib/views/views.xml:8: error [static view-field-unknown]" in result.stdout
+    assert "lib/models.py:10: error [static comodel-unknown]" in result.stdout
+    assert "lib/models.py:12: error [static compute-method-missing]" in result.stdout
+
+
+@pytest.mark.anyio
+async def test_check_module_returns_the_same_findings(tmp_path: Path, server_for: Callable[..., Any]) -> None:
+    root = tmp_path / "addons"
+    _library(root)
+    async with Client(server_for(root)) as client:
+        result = await client.call_tool("check_module", {"module": "lib", "min_severity": "warning"})
+    data = result.structured_content
+    assert data is not None
+    got = sorted(
+        (f["code"], f["path"], f.get("line"), f["severity"])
+        for f in data["findings"]
+        if f["source"] == "static" and f["code"] not in {"missing-access-rule", "model-without-description"}
+    )
+    assert got == EXPECTED
