@@ -40,6 +40,7 @@ class PathEffects:
     overwritten: tuple[str, ...] = ()
     folders: tuple[str, ...] = ()  # folders created (they hold no bytes to snapshot)
     moved: tuple[tuple[str, str], ...] = ()  # (source, destination): source deleted, destination written
+    protected: tuple[str, ...] = ()  # written paths that always ask (outside yolo), whatever their name
 
     @property
     def destroys(self) -> tuple[str, ...]:
@@ -111,7 +112,9 @@ def _written(arguments: Mapping[str, Any]) -> PathEffects:
 
 
 def _baseline_written(arguments: Mapping[str, Any]) -> PathEffects:
-    return PathEffects(written=tuple(_strings(arguments.get("baseline"))))
+    """A baseline hides findings from ``check --baseline``: recording one always asks."""
+    baseline = tuple(_strings(arguments.get("baseline")))
+    return PathEffects(written=baseline, protected=baseline)
 
 
 def _deleted(arguments: Mapping[str, Any]) -> PathEffects:

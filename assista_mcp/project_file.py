@@ -5,18 +5,24 @@ come from a cloned repository or have been written by a model. Until the user ru
 trust``, which records the file's sha256 in the user data folder, the settings that run code,
 reach the network, touch other databases or widen the sandbox are ignored (and the CLI says so);
 its other settings still apply. Any change to the file makes it untrusted again.
+
+Trust is keyed on the file as found: its path (folder resolved, the file itself not) and its
+bytes. A project file that is a symbolic link is not read at all: a repository could otherwise
+link to a file the user trusted elsewhere and inherit that trust (with relative paths resolved in
+the repository). Relative paths in a project file resolve against the file's own folder.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import os
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from odoo_tools.errors import ConfigError
+from odoo_tools.errors import ConfigError, InvalidInput
 from odoo_tools.storage import atomic_write_bytes
 
 if sys.version_info >= (3, 11):
@@ -35,6 +41,12 @@ class ProjectFile:
     table: dict[str, Any]
     trusted: bool
     ignored: list[str] = field(default_factory=list)
+    linked: bool = False  # a symbolic link: not read, nothing of it applies
+
+    @property
+    def folder(self) -> Path:
+        """Where its relative paths lead from: the file's own folder."""
+        return self.path.parent.absolute()
 
     def keep_untrusted(self, values: dict[str, Any], needs_trust: set[str]) -> dict[str, Any]:
         """``values`` minus what an untrusted file may not set; addons roots outside its folder go."""
@@ -51,6 +63,12 @@ class ProjectFile:
         return kept
 
     def ignored_note(self) -> list[str]:
+        if self.linked:
+            return [
+                f"ignored {self.path}: it is a symbolic link, so none of its settings apply (a "
+                "repository could link to a project file you trusted elsewhere). Replace it with a "
+                "copy of the file, review it, then run `assista-odoo trust`."
+            ]
         if not self.ignored:
             return []
         return [
@@ -62,9 +80,11 @@ class ProjectFile:
 
 def read_project_file(cwd: Path, home: Path) -> ProjectFile | None:
     own, pyproject = cwd / OWN_FILE, cwd / PYPROJECT
-    path = own if own.is_file() else pyproject if pyproject.is_file() else None
+    path = own if _present(own) else pyproject if _present(pyproject) else None
     if path is None:
         return None
+    if path.is_symlink():
+        return ProjectFile(path, {}, trusted=False, linked=True) if path == own or _has_table(path) else None
     data = path.read_bytes()
     try:
         document = tomllib.loads(data.decode("utf-8"))
@@ -74,6 +94,28 @@ def read_project_file(cwd: Path, home: Path) -> ProjectFile | None:
     if not isinstance(table, dict) or not table:
         return None
     return ProjectFile(path, table, TrustStore(home).is_trusted(path, data))
+
+
+def _present(path: Path) -> bool:
+    return path.is_symlink() or path.is_file()
+
+
+def _has_table(pyproject: Path) -> bool:
+    """A linked pyproject.toml names our table (it is then worth saying it was not read)."""
+    try:
+        return (
+            "assista-odoo" in pyproject.read_text(encoding="utf-8", errors="replace")
+            if pyproject.is_file()
+            else False
+        )
+    except OSError:
+        return False
+
+
+def trust_key(file: Path) -> str:
+    """The file as found: its absolute path with the folder resolved, the name itself not."""
+    absolute = file.absolute()
+    return str(Path(os.path.realpath(absolute.parent)) / absolute.name)
 
 
 def default_project_file(cwd: Path) -> Path:
@@ -88,16 +130,21 @@ class TrustStore:
         self.path = home / TRUST_FILE
 
     def is_trusted(self, file: Path, data: bytes) -> bool:
-        return self._load().get(str(file.resolve())) == _digest(data)
+        return not file.is_symlink() and self._load().get(trust_key(file)) == _digest(data)
 
     def trust(self, file: Path) -> str:
+        if file.is_symlink():
+            raise InvalidInput(
+                f"{file} is a symbolic link; a project file is trusted as found, never through a link.",
+                "Trust the file it points to, or replace the link with a copy.",
+            )
         digest = _digest(file.read_bytes())
-        self._save({**self._load(), str(file.resolve()): digest})
+        self._save({**self._load(), trust_key(file): digest})
         return digest
 
     def revoke(self, file: Path) -> bool:
         entries = self._load()
-        found = entries.pop(str(file.resolve()), None) is not None
+        found = entries.pop(trust_key(file), None) is not None
         self._save(entries)
         return found
 

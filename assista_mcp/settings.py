@@ -179,6 +179,8 @@ def source_of(name: str) -> Source:
 
 
 SOURCES: dict[str, Source] = {name: source_of(name) for name in Settings.model_fields}
+# Settings holding one path: a project file's relative value is made absolute from its folder.
+PATH_SETTINGS = frozenset(n for n, f in Settings.model_fields.items() if f.annotation in (Path, Path | None))
 
 
 def load_settings(
@@ -195,7 +197,7 @@ def load_settings(
     ]
     home = _home_before_project_file(layers)
     project = read_project_file(cwd, home)
-    layers.append(("project", _from_project_file(project, cwd)))
+    layers.append(("project", _from_project_file(project)))
     merged: dict[str, Any] = {}
     origins: dict[str, str] = {}
     for origin, layer in reversed(layers):
@@ -235,16 +237,20 @@ def _from_env(env: Mapping[str, str]) -> dict[str, Any]:
     return values
 
 
-def _from_project_file(project: ProjectFile | None, cwd: Path) -> dict[str, Any]:
+def _from_project_file(project: ProjectFile | None) -> dict[str, Any]:
     if project is None:
         return {}
+    folder = project.folder  # relative paths lead from the file's own folder
     values = {k.replace("-", "_"): v for k, v in project.table.items()}
     if "addons_path" in values:
         raw = values.pop("addons_path")
-        values["addons_paths"] = split_addons_path(raw if isinstance(raw, str) else ",".join(raw), cwd)
+        values["addons_paths"] = split_addons_path(raw if isinstance(raw, str) else ",".join(raw), folder)
     elif isinstance(values.get("addons_paths"), list):
-        values["addons_paths"] = [cwd / p for p in values["addons_paths"]]
+        values["addons_paths"] = [folder / p for p in values["addons_paths"]]
     values = {k: v for k, v in values.items() if k in SOURCES and SOURCES[k].project}
+    for name in PATH_SETTINGS & values.keys():
+        if isinstance(values[name], str) and values[name]:
+            values[name] = folder / Path(values[name]).expanduser()
     if project.trusted:
         return values
     return project.keep_untrusted(values, {k for k, s in SOURCES.items() if s.needs_trust})

@@ -34,14 +34,14 @@ def run_trust(args: argparse.Namespace) -> int:
         for path, digest in sorted(store.entries().items()):
             print(f"{path}  sha256:{digest[:16]}")
         return 0
-    file: Path = (args.file or default_project_file(Path.cwd())).resolve()
+    file: Path = (args.file or default_project_file(Path.cwd())).absolute()  # a link stays a link
     if args.revoke:
         if not store.revoke(file):
             print(f"assista-odoo: {file} was not trusted")
             return 1
         print(f"assista-odoo: no longer trusting {file}")
         return 0
-    if not file.is_file():
+    if not file.is_symlink() and not file.is_file():
         raise NotFound(f"No project file {file}.", "Give the path of an assista-odoo.toml or pyproject.toml.")
     digest = store.trust(file)
     print(f"assista-odoo: trusting {file} (sha256:{digest[:16]}); a change to it needs a new `trust`")

@@ -11,8 +11,9 @@ call does: an ``apply_patch`` that removes a file is a deletion. A foreign serve
 | auto-edit | yes  | yes      | approval                |
 | yolo      | yes  | yes      | yes                     |
 
-A write to a protected path (``.git``, the project file, linter configurations, AGENTS.md) asks in
-every mode but ``yolo``, and "always" never covers it.
+A write to a protected path (``.git``, the project file, linter configurations, AGENTS.md, lint
+baselines, or a path the registry marks protected for that call: ``save_lint_baseline``'s file) asks
+in every mode but ``yolo``, and "always" never covers it.
 """
 
 from __future__ import annotations
@@ -94,7 +95,7 @@ class Approvals:
             effect=effect,
             arguments=arguments,
             paths=paths,
-            protected=self.guard.among(paths.touched),
+            protected=[*dict.fromkeys([*paths.protected, *self.guard.among(paths.touched)])],
         )
 
     def needs_approval(self, request: ApprovalRequest) -> bool:

@@ -2,14 +2,19 @@
 
 They steer what runs later: git's config and hooks (``core.fsmonitor``, a ``post-commit`` hook run
 by ``--auto-commit``), the project file (mode, endpoints, addons path), linter and pre-commit
-configurations (plugins, init hooks), the instructions the agent itself reads, and our own
-journal and temporary file names (a start replays a journal).
+configurations (plugins, init hooks), the instructions the agent itself reads, our own
+journal and temporary file names (a start replays a journal), and lint baselines (a finding
+recorded there no longer fails ``check --baseline``): any ``*baseline*.json``, and any existing
+file that holds a baseline, whatever ``--baseline`` name CI gives it.
 """
 
 from __future__ import annotations
 
+import os
 import re
+import stat
 from collections.abc import Callable, Iterable
+from pathlib import Path
 
 from odoo_tools.errors import AssistaError
 from odoo_tools.storage import reserved_name
@@ -35,6 +40,8 @@ NAMES = frozenset(
     }
 )
 PREFIXES = (".pylintrc",)  # .pylintrc, .pylintrc-mandatory, ...
+BASELINE_WORD, BASELINE_SUFFIX = "baseline", ".json"
+_BASELINE_HEAD = 64 * 1024  # a baseline names its fingerprints near the top (written by check)
 _SEPARATORS = re.compile(r"[\\/]+")
 
 Resolver = Callable[[str], str | None]
@@ -48,7 +55,21 @@ def is_protected(path: str) -> bool:
     name = parts[-1] if parts else ""
     # Our journals and staged files: the next start would replay or rename them (the write tools
     # refuse them too).
-    return name in NAMES or name.startswith(PREFIXES) or reserved_name(name)
+    baseline = BASELINE_WORD in name and name.endswith(BASELINE_SUFFIX)
+    return name in NAMES or name.startswith(PREFIXES) or reserved_name(name) or baseline
+
+
+def holds_baseline(path: Path) -> bool:
+    """An existing regular file whose content is a lint baseline (a JSON object of fingerprints)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError:
+        return False
+    with os.fdopen(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+            return False
+        head = handle.read(_BASELINE_HEAD)
+    return head.lstrip().startswith(b"{") and b'"fingerprints"' in head
 
 
 class ProtectedPaths:
@@ -67,4 +88,4 @@ class ProtectedPaths:
             resolved = self.workspace.resolve(path, purpose="write", must_exist=False)
         except AssistaError:
             return False  # the tool refuses this path itself
-        return is_protected(resolved.rel)
+        return is_protected(resolved.rel) or holds_baseline(resolved.path)
