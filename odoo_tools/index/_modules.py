@@ -9,6 +9,7 @@ from pydantic import BaseModel, Field
 
 from odoo_tools.addons import Addon, AddonSet
 from odoo_tools.findings import Finding
+from odoo_tools.index._core_names import core_dependencies
 from odoo_tools.index._tables import Tables
 
 
@@ -45,7 +46,14 @@ class ModuleInfo(ModuleSummary):
     dependencies: list[str] = Field(
         default_factory=list, description="Full dependency closure, install order"
     )
-    missing_dependencies: list[str] = Field(default_factory=list)
+    missing_dependencies: list[str] = Field(
+        default_factory=list,
+        description="Dependencies found neither in the addons roots nor among Odoo's core modules",
+    )
+    core_dependencies: list[str] = Field(
+        default_factory=list,
+        description="Dependencies that are Odoo core modules, known from the bundled list (no Odoo source)",
+    )
     dependents: list[str] = Field(default_factory=list, description="Modules that depend on it directly")
     data: list[DataFile] = Field(default_factory=list, description="Manifest data files, in load order")
     demo: list[DataFile] = Field(default_factory=list)
@@ -66,6 +74,11 @@ class ModuleInfo(ModuleSummary):
         lines.append(f"license: {self.license or '-'}; installable: {self.installable}")
         lines.append(f"depends: {', '.join(self.depends) or '-'}")
         lines.append(f"dependency closure: {', '.join(self.dependencies) or '-'}")
+        if self.core_dependencies:
+            lines.append(
+                f"Odoo core dependencies: {', '.join(self.core_dependencies)} (known from the bundled "
+                "core module list; no Odoo source configured, so their content is not indexed)"
+            )
         if self.missing_dependencies:
             lines.append(f"MISSING dependencies: {', '.join(self.missing_dependencies)}")
         lines.append(f"depended on by: {', '.join(self.dependents) or '-'}")
@@ -124,8 +137,9 @@ def list_modules(
     return selected
 
 
-def module_info(addons: AddonSet, tables: Tables, name: str) -> ModuleInfo:
+def module_info(addons: AddonSet, tables: Tables, name: str, series: str | None = None) -> ModuleInfo:
     addon = addons.get(name.strip())
+    core = core_dependencies(addons, addon, series)
     files = tables.files_by_module.get(addon.name, [])
     m = addon.manifest
     defined = sorted({c.model for f in files for c in f.models if c.defines})
@@ -138,7 +152,10 @@ def module_info(addons: AddonSet, tables: Tables, name: str) -> ModuleInfo:
         author=m.author,
         category=m.category,
         dependencies=[d for d in closure if d != addon.name],
-        missing_dependencies=addons.missing_dependencies([addon.name]).get(addon.name, []),
+        missing_dependencies=[
+            d for d in addons.missing_dependencies([addon.name]).get(addon.name, []) if d not in core
+        ],
+        core_dependencies=core,
         dependents=sorted(addons.reverse_dependencies(addon.name, transitive=False)),
         data=[DataFile(path=p, exists=(addon.path / p).is_file()) for p in m.data],
         demo=[DataFile(path=p, exists=(addon.path / p).is_file()) for p in m.demo],

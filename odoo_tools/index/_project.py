@@ -107,7 +107,7 @@ class ProjectIndex:
 
     def module_info(self, name: str) -> ModuleInfo:
         self.refresh()
-        return module_info(self.addons, self.tables, name)
+        return module_info(self.addons, self.tables, name, self.series.series)
 
     def find_model(self, name: str) -> ModelInfo:
         self.refresh()

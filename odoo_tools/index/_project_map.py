@@ -12,6 +12,7 @@ from __future__ import annotations
 from pydantic import BaseModel, Field
 
 from odoo_tools.addons import AddonSet, SeriesInfo
+from odoo_tools.index._core_names import core_dependencies
 from odoo_tools.index._records import FieldDef, FileData, ModelClass
 from odoo_tools.index._tables import Tables
 
@@ -90,8 +91,9 @@ def _rank(addons: AddonSet, tables: Tables, project: list[str], focus: list[str]
 
 
 def _header(addons: AddonSet, series: SeriesInfo, project: list[str]) -> str:
+    known = {d for n in project for d in core_dependencies(addons, addons.addons[n], series.series)}
     core = sorted({d for n in project for d in addons.addons[n].depends if d not in project})
-    core = [d if d in addons.addons else f"{d} (missing)" for d in core]
+    core = [d if d in addons.addons or d in known else f"{d} (missing)" for d in core]
     lines = [
         f"# Odoo {series.series or '(series unknown)'} project: {len(project)} module(s)",
         f"core/external dependencies: {', '.join(core) or '-'}",

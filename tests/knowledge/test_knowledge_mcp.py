@@ -142,3 +142,20 @@ def test_core_addons_are_readable_never_writable(make_settings: Callable[..., An
     core_file = str(tree / "odoo" / "odoo" / "addons" / "base" / "__manifest__.py")
     with pytest.raises(SandboxViolation, match="read-only"):
         workspace.resolve(core_file, purpose="write")
+
+
+async def test_core_modules_are_known_without_an_odoo_source(
+    server_for: Callable[..., Any], addons: Path
+) -> None:
+    # check knows base, mail... from the bundled lists; the knowledge tools must say the same.
+    manifest = addons / "library_loan" / "__manifest__.py"
+    manifest.write_text(manifest.read_text().replace('"depends": [', '"depends": ["ghost_zz", "mail", '))
+    server = server_for(addons)
+    text, info = await _call(server, "module_info", module="library_base")
+    assert info["missing_dependencies"] == [] and info["core_dependencies"] == ["base"]
+    assert "MISSING" not in text and "Odoo core dependencies: base" in text
+    text, info = await _call(server, "module_info", module="library_loan")
+    assert info["missing_dependencies"] == ["ghost_zz"] and info["core_dependencies"] == ["mail"]
+    assert "MISSING dependencies: ghost_zz" in text
+    text, _ = await _call(server, "project_map")
+    assert "core/external dependencies: base, ghost_zz (missing), mail\n" in text

@@ -1,0 +1,23 @@
+"""Odoo's core modules when no Odoo source is configured: the bundled lists ``check`` uses, so the
+knowledge tools do not call ``base`` a missing dependency that ``check`` knows is fine."""
+
+from __future__ import annotations
+
+from odoo_tools.addons import Addon, AddonSet, series_of_version
+from odoo_tools.lint._core import core_graph
+
+
+def core_dependencies(addons: AddonSet, addon: Addon, project_series: str | None) -> list[str]:
+    """``addon``'s dependencies that are not in the addons roots but are Odoo core modules of its
+    series (its manifest's version, else the project's), known from the bundled list. Empty with
+    an Odoo source: core modules are then found in the roots or truly missing."""
+    if addons.has_odoo_source:
+        return []
+    own = series_of_version(addon.manifest.version) if addon.manifest.parsed else None
+    core = core_graph(own or project_series).depends
+    return [dep for dep in addon.depends if dep not in addons.addons and dep in core]
+
+
+def core_list_series(project_series: str | None) -> str:
+    """The series of the bundled list used for ``project_series`` ("" when none is bundled)."""
+    return core_graph(project_series).series
