@@ -22,7 +22,7 @@ from gitdb import IStream
 from pydantic import BaseModel, Field
 
 from odoo_tools.errors import EditConflict, NotFound
-from odoo_tools.files import unified_diff
+from odoo_tools.files import path_locks, unified_diff
 from odoo_tools.storage import atomic_write_bytes, atomic_write_json
 
 MAX_TURNS = 500
@@ -136,14 +136,15 @@ class CheckpointStore:
             raise NotFound("There is no agent turn to undo.", "Nothing was changed by the agent yet.")
         if turn.undone:
             raise EditConflict(f"Turn {turn.id} was already undone.")
-        conflicts = [s.path for s in turn.changed if _current_sha(Path(s.path)) != s.after]
-        if conflicts:
-            raise EditConflict(
-                "These files changed after the agent's turn: " + ", ".join(conflicts) + ".",
-                "Undo refuses to overwrite that work; restore them by hand (see `assista-odoo diff`).",
-            )
-        for state in turn.changed:
-            self._restore(state)
+        with path_locks(*(Path(s.path) for s in turn.changed)):  # no write slips between check and restore
+            conflicts = [s.path for s in turn.changed if _current_sha(Path(s.path)) != s.after]
+            if conflicts:
+                raise EditConflict(
+                    "These files changed after the agent's turn: " + ", ".join(conflicts) + ".",
+                    "Undo refuses to overwrite that work; restore them by hand (see `assista-odoo diff`).",
+                )
+            for state in turn.changed:
+                self._restore(state)
         turn.undone = True
         self._save(turn)
         return turn

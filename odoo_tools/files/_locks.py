@@ -1,17 +1,37 @@
-"""One lock per resolved path, process-wide, so concurrent writers to one file lose no update.
+"""One lock per resolved path, across threads and processes, so concurrent writers lose no update.
 
-Tools run in worker threads; every write, edit, patch, move and delete takes the locks of the
-paths it touches, and read-modify-write operations hold them from the read to the write. A lock
-lives only while someone holds or waits for it, so the registry stays as small as the work in
-flight however many paths a long-lived server touches.
+Every write, edit, patch, move and delete takes the locks of the paths it touches, and
+read-modify-write operations hold them from the read to the write. Two stdio servers (two hosts,
+or the agent and an editor's server) are two processes, so a thread lock alone is not enough: each
+path also has a lock file, ``flock``-ed while held, in a per-user folder outside every addons tree
+(``lock_folder()``; nothing is ever created in the user's tree). The thread lock comes first, so
+threads of one process queue in memory and only one of them waits on the file.
+
+A lock lives only while someone holds or waits for it: the registry entry is dropped with its last
+user, and the lock file is unlinked by its holder before release (a process that then wins the old
+file sees it is no longer the one at that name and takes the new one), so neither grows with the
+number of paths a long-lived server touches.
 """
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
+import hashlib
+import os
+import stat
+import tempfile
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
+
+from odoo_tools.errors import ConfigError, EditConflict
+
+# Another process may hold a path for at most a write; waiting longer means it hangs.
+WAIT_SECONDS = 60.0
+_POLL_SECONDS = 0.005
 
 _registry_guard = threading.Lock()
 _locks: dict[Path, tuple[threading.Lock, int]] = {}  # path -> (lock, holders and waiters)
@@ -23,13 +43,84 @@ def registered() -> int:
         return len(_locks)
 
 
+# The same for every process of this user whatever its settings or TMPDIR.
+LOCK_BASE = Path("/tmp") if Path("/tmp").is_dir() else Path(tempfile.gettempdir())
+
+
+def lock_folder(base: Path = LOCK_BASE) -> Path:
+    """The folder of lock files, ``<base>/assista-odoo-locks-<uid>``: private (0700), and refused
+    if it is not (someone else made it, or a link)."""
+    folder = base / f"assista-odoo-locks-{os.getuid()}"
+    with contextlib.suppress(FileExistsError):
+        folder.mkdir(mode=0o700)
+    info = folder.lstat()
+    if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid() or info.st_mode & 0o077:
+        raise ConfigError(
+            f"The lock folder {folder} is not a private folder of this user, so writes cannot be "
+            "coordinated with other processes. Nothing was written.",
+            f"Remove {folder} (another user or program made it) and try again.",
+        )
+    return folder
+
+
+def lock_file(path: Path) -> Path:
+    """The lock file of ``path`` (it exists only while a process holds or waits for the lock)."""
+    return lock_folder() / (hashlib.sha256(os.fsencode(path)).hexdigest()[:32] + ".lock")
+
+
+@contextmanager
+def _file_lock(path: Path) -> Iterator[None]:
+    """Hold the lock file of ``path`` (exclusive ``flock``) against every other process."""
+    name = lock_file(path)
+    deadline = time.monotonic() + WAIT_SECONDS
+    while True:
+        fd = os.open(name, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o600)
+        try:
+            _wait_for(fd, path, deadline)
+            if _is_current(fd, name):
+                break
+        except BaseException:
+            os.close(fd)
+            raise
+        os.close(fd)  # the holder before us removed this file: lock the one now at that name
+    try:
+        yield
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(name)  # before the release: whoever waits on this file will retry
+        os.close(fd)
+
+
+def _wait_for(fd: int, path: Path, deadline: float) -> None:
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return
+        except BlockingIOError:
+            if time.monotonic() > deadline:
+                raise EditConflict(
+                    f"Another process has held {path} for over {WAIT_SECONDS:.0f} s. Nothing was written.",
+                    "Try again when it is done (is another assista-odoo server or agent stuck?).",
+                ) from None
+            time.sleep(_POLL_SECONDS)
+
+
+def _is_current(fd: int, name: Path) -> bool:
+    try:
+        on_disk = os.stat(name, follow_symlinks=False)
+    except FileNotFoundError:
+        return False
+    held = os.fstat(fd)
+    return (on_disk.st_dev, on_disk.st_ino) == (held.st_dev, held.st_ino)
+
+
 @contextmanager
 def _held(path: Path) -> Iterator[None]:
     with _registry_guard:
         lock, users = _locks.get(path, (threading.Lock(), 0))
         _locks[path] = (lock, users + 1)
     try:
-        with lock:
+        with lock, _file_lock(path):
             yield
     finally:
         with _registry_guard:

@@ -71,3 +71,20 @@ def test_the_lock_registry_keeps_only_locks_in_use(tmp_path: Path) -> None:
         with path_locks(tmp_path / f"f{i}", tmp_path / "shared"):
             assert _locks.registered() >= 2
     assert _locks.registered() == 0
+    assert not _locks.lock_file(tmp_path / "shared").exists()  # lock files go with their last user
+    assert not _locks.lock_file(tmp_path / "f499").exists()
+
+
+def test_a_lock_folder_others_can_reach_is_refused(tmp_path: Path) -> None:
+    from odoo_tools.errors import ConfigError
+    from odoo_tools.files import _locks
+
+    assert _locks.lock_folder(tmp_path).stat().st_mode & 0o777 == 0o700
+    shared = _locks.lock_folder(tmp_path)
+    shared.chmod(0o777)  # as if another user had made it first, open to all
+    with pytest.raises(ConfigError, match="not a private folder"):
+        _locks.lock_folder(tmp_path)
+    shared.rmdir()
+    shared.symlink_to(tmp_path)
+    with pytest.raises(ConfigError, match="not a private folder"):
+        _locks.lock_folder(tmp_path)
