@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from odoo_tools.errors import AssistaError
-from odoo_tools.files import parse_patch
+from odoo_tools.files import PatchTargets, patch_targets
 
 META_KEY = "assista-odoo/effect"
 
@@ -138,37 +138,13 @@ def _moved(arguments: Mapping[str, Any]) -> PathEffects:
 
 
 def _patched(arguments: Mapping[str, Any]) -> PathEffects:
-    """From the patch text, parsed as apply_patch parses it: a malformed patch changes nothing."""
+    """From the patch text, by the rule apply_patch itself follows: a malformed patch changes nothing."""
     patch = _first(arguments, "patch", "diff")
     try:
-        items = parse_patch(patch) if patch else []
+        targets = patch_targets(patch) if patch else PatchTargets()
     except AssistaError:
         return PathEffects()
-    written: list[str] = []
-    deleted: list[str] = []
-    moved: list[tuple[str, str]] = []
-    for item in items:
-        old, new = item.old_path, item.new_path
-        if old is not None and new is not None and item.git and old != new:
-            deleted.append(old)  # a git rename: the old path goes away
-            written.append(new)
-            moved.append((old, new))
-        elif new is None:
-            deleted += _patch_candidates(old, item.git)
-        elif old is None:
-            written.append(new)  # a new file is created exactly where named
-        else:  # a change: plain `diff -u a b` may name either version of the file
-            written += _patch_candidates(new, item.git) + _patch_candidates(old, item.git)
-    return PathEffects(written=_unique(written), deleted=_unique(deleted), moved=tuple(moved))
-
-
-def _patch_candidates(path: str | None, git: bool) -> list[str]:
-    """The files apply_patch may take for an existing path: a plain diff's path also without its
-    first folder (``diff -u dir1/x dir2/x``), as odoo_tools' patching resolves it."""
-    if path is None:
-        return []
-    parts = path.split("/", 1)
-    return [path] if git or len(parts) == 1 else [path, parts[1]]
+    return PathEffects(written=targets.written, deleted=targets.deleted, moved=targets.moved)
 
 
 # -- the registry -----------------------------------------------------------------------------------

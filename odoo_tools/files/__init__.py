@@ -23,7 +23,7 @@ from odoo_tools.files._models import (
     WriteFileResult,
 )
 from odoo_tools.files._moving import delete_file, move_file
-from odoo_tools.files._patching import apply_patch, parse_patch, patch_paths
+from odoo_tools.files._patching import PatchTargets, apply_patch, parse_patch, patch_targets
 from odoo_tools.files._reading import LineRange, read_files
 from odoo_tools.files._searching import grep
 from odoo_tools.files._writing import create_folder, write_file
@@ -40,6 +40,7 @@ __all__ = [
     "LineRange",
     "ListDirectoryResult",
     "MoveFileResult",
+    "PatchTargets",
     "ReadFileResult",
     "Recovery",
     "SearchFilesResult",
@@ -54,7 +55,7 @@ __all__ = [
     "list_directory",
     "move_file",
     "parse_patch",
-    "patch_paths",
+    "patch_targets",
     "path_locks",
     "read_files",
     "recover_interrupted_writes",

@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from odoo_tools.errors import EditConflict, InvalidInput
-from odoo_tools.files import apply_patch
-from odoo_tools.files._patching import parse_patch, patch_paths
+from odoo_tools.files import PatchTargets, apply_patch, patch_targets
+from odoo_tools.files._patching import parse_patch
 from odoo_tools.workspace import Workspace
 from tests.files.conftest import BOOK, error_text
 
@@ -186,11 +186,43 @@ def test_a_255_byte_file_name_can_be_written(ws: Workspace, addons: Path) -> Non
     assert (addons / name).read_text(encoding="utf-8") == "x\n"
 
 
-def test_patch_paths_lists_every_file_named() -> None:
+def test_patch_targets_names_what_the_patch_may_change() -> None:
     patch = (
         "diff --git a/m/old.xml b/m/new.xml\nsimilarity index 100%\n"
         "rename from m/old.xml\nrename to m/new.xml\n"
         "--- /dev/null\n+++ b/m/added.py\n@@ -0,0 +1 @@\n+x\n"
         f"--- a/{BOOK}\n+++ b/{BOOK}\n@@ -1 +1 @@\n-a\n+b\n"
+        "--- before/m/plain.py\n+++ after/m/plain.py\n@@ -1 +1 @@\n-a\n+b\n"
     )
-    assert patch_paths(patch) == ["m/old.xml", "m/new.xml", "m/added.py", BOOK]
+    assert patch_targets(patch) == PatchTargets(
+        written=("m/new.xml", "m/added.py", BOOK, "after/m/plain.py", "m/plain.py", "before/m/plain.py"),
+        deleted=("m/old.xml",),
+        moved=(("m/old.xml", "m/new.xml"),),
+    )
+
+
+def test_what_apply_patch_changes_is_what_patch_targets_announces(
+    ws: Workspace, addons: Path, tmp_path: Path
+) -> None:
+    # Approvals and protected files judge a patch by patch_targets before it runs: a file the
+    # patch then changes or removes without being announced would slip past them.
+    before, after = _edited_copy(addons, tmp_path)
+    plain = subprocess.run(
+        ["diff", "-u", f"before/{BOOK}", f"after/{BOOK}"], cwd=tmp_path, capture_output=True, text=True
+    ).stdout
+    rename = (
+        "diff --git a/library_broken/views/unlisted_views.xml b/library_broken/views/listed.xml\n"
+        "similarity index 100%\nrename from library_broken/views/unlisted_views.xml\n"
+        "rename to library_broken/views/listed.xml\n"
+    )
+    for patch in (_git_diff(before, after), plain, rename):
+        announced = patch_targets(patch)
+        start = _snapshot(addons)
+        apply_patch(ws, patch)
+        end = _snapshot(addons)
+        changed = {p for p in start.keys() | end.keys() if start.get(p) != end.get(p)}
+        assert changed, patch
+        assert changed <= set(announced.written) | set(announced.deleted), patch
+        assert start.keys() - end.keys() <= set(announced.deleted), patch
+        shutil.rmtree(addons)
+        shutil.copytree(before, addons)

@@ -13,7 +13,6 @@ import os
 import stat
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
 
 from odoo_tools.errors import EditConflict, InvalidInput, NotFound
 from odoo_tools.files._journal import CommitFailed, Step, commit, discard
@@ -21,12 +20,11 @@ from odoo_tools.files._locks import path_locks
 from odoo_tools.files._models import ApplyPatchResult, PatchedFile
 from odoo_tools.files._patching.hunks import apply_hunks
 from odoo_tools.files._patching.parser import FilePatch, parse_patch
+from odoo_tools.files._patching.targets import Action, action_of, candidates
 from odoo_tools.files._textio import TextFile, decode_text, read_regular_file
 from odoo_tools.files._writing import make_parents
 from odoo_tools.storage import atomic_write_bytes, stage_bytes
 from odoo_tools.workspace import Resolved, Workspace
-
-Action = Literal["modify", "create", "delete", "rename"]
 
 
 @dataclass
@@ -76,21 +74,21 @@ def _plan(ws: Workspace, item: FilePatch) -> _Plan:
         )
     if item.old_path is None and item.new_path is None:
         raise InvalidInput("A file patch names /dev/null on both sides.", "Fix its --- and +++ lines.")
+    action = action_of(item)
     if item.old_path is None:
-        return _Plan(item, "create", None, _new_target(ws, item, item.new_path or ""))
+        return _Plan(item, action, None, _new_target(ws, item, item.new_path or ""))
     if item.new_path is None:
-        return _Plan(item, "delete", _existing(ws, item, item.old_path), None)
-    if not item.git or item.old_path == item.new_path:
-        # Plain `diff -u old new` names two versions of one file (x.py.orig / x.py, dir1/x / dir2/x).
+        return _Plan(item, action, _existing(ws, item, item.old_path), None)
+    if action == "modify":
         source = _existing(ws, item, item.new_path, item.old_path)
-        return _Plan(item, "modify", source, source)
+        return _Plan(item, action, source, source)
     source = _existing(ws, item, item.old_path)
-    return _Plan(item, "rename", source, _new_target(ws, item, item.new_path))
+    return _Plan(item, action, source, _new_target(ws, item, item.new_path))
 
 
 def _existing(ws: Workspace, item: FilePatch, *paths: str) -> Resolved:
     path = paths[0]
-    for candidate in (c for p in paths for c in _candidates(p, item.git)):
+    for candidate in (c for p in paths for c in candidates(p, item.git)):
         with contextlib.suppress(NotFound):
             found = ws.resolve(candidate, purpose="write")
             if found.path.is_dir():
@@ -110,12 +108,6 @@ def _new_target(ws: Workspace, item: FilePatch, path: str) -> Resolved:
             "Diff against the existing file instead of /dev/null, or delete it first.",
         )
     return target
-
-
-def _candidates(path: str, git: bool) -> list[str]:
-    # Plain `diff -u dir1/x dir2/x` output carries one leading folder the tree does not have.
-    parts = path.split("/", 1)
-    return [path] if git or len(parts) == 1 else [path, parts[1]]
 
 
 def _touched(plans: list[_Plan]) -> list[Path]:
