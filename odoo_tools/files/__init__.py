@@ -7,6 +7,7 @@ pydantic models (``odoo_tools.files._models``); failures raise ``odoo_tools.erro
 from odoo_tools.files._diffs import unified_diff
 from odoo_tools.files._editing import Edit, edit_file
 from odoo_tools.files._journal import Recovery, recover_interrupted_writes
+from odoo_tools.files._linear import compile_linear
 from odoo_tools.files._listing import file_info, list_directory, search_files
 from odoo_tools.files._locks import path_locks
 from odoo_tools.files._models import (
@@ -47,6 +48,7 @@ __all__ = [
     "WriteFileResult",
     "apply_patch",
     "atomic_write_bytes",
+    "compile_linear",
     "create_folder",
     "delete_file",
     "edit_file",

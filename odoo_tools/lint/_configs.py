@@ -8,7 +8,8 @@ Looked up from the addons root upwards, stopping at the repository top (the firs
 - ``.pre-commit-config.yaml`` (OCA style): its pylint-odoo ``--rcfile``s and message selections,
   the OCA hooks' disabled checks, ruff or flake8, the ``exclude`` regex (``_precommit``).
 Our defaults (adapted from OCA's templates) live in ``odoo_tools/lint/config/``. Project files
-are given to the linters only after ``_safe_config`` removed what would run the project's code.
+are read the way their linter reads them and given to it only as ``_safe_config``'s copy, without
+what would run the project's code; a file we cannot read that way is not used at all.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from importlib import metadata
 from pathlib import Path
 
 from odoo_tools.lint._precommit import TEMPLATE_HOOKS_DISABLED, PreCommit, read_pre_commit
-from odoo_tools.lint._safe_config import safe_flake8, safe_pylintrc
+from odoo_tools.lint._safe_config import SafeConfig, pylint_options, safe_flake8, safe_pylintrc, safe_ruff
 
 CONFIG_DIR = Path(__file__).resolve().parent / "config"
 DEFAULT_PYLINTRC = CONFIG_DIR / "pylintrc"
@@ -53,6 +54,10 @@ class LintConfig:
     # Sources whose tool we run in a newer version than the repository pins: (source, pinned, ours).
     drift: tuple[tuple[str, str, str], ...] = ()
     hooks_pin: str | None = None  # the oca-odoo-pre-commit-hooks rev the pre-commit pins, if any
+    # The project's files the cleaned copies above were made from (what a hint should name).
+    pylintrc_source: Path | None = None
+    flake8_source: Path | None = None
+    ruff_source: Path | None = None
 
     @functools.cached_property
     def mandatory_messages(self) -> frozenset[str] | None:
@@ -78,34 +83,53 @@ def config_for_root(root: Path, profile: str | None = None, series: str | None =
     (OCA's template for ``series``: ruff from 17.0, flake8 before). ``profile`` "oca" or
     "default" forces the grading; otherwise OCA's files select OCA's."""
     folders = _search_folders(root)
+    repository = folders[-1]  # no project file may lead out of it
     pre_commit = read_pre_commit(_first_file(folders, ".pre-commit-config.yaml"))
     optional, mandatory = _pylintrcs(folders, pre_commit)
     own_rc = optional or mandatory
-    own_pylint = own_rc is not None
-    pylintrc = safe_pylintrc(own_rc) if own_rc is not None else None
+    pylintrc = safe_pylintrc(own_rc, repository) if own_rc is not None else None
+    if pylintrc is not None and pylintrc.path is None:
+        optional = mandatory = None  # not used at all: our defaults grade too
+    mandatory_check = None
+    if mandatory is not None and mandatory != own_rc:
+        mandatory_check = safe_pylintrc(mandatory, repository)
+    if mandatory_check is not None and mandatory_check.path is None:
+        mandatory = None  # only its message list is read, but not from a file pylint would read otherwise
     flake8 = _flake8_file(folders)
-    safe_flake = safe_flake8(flake8) if flake8 else None
+    safe_flake = safe_flake8(flake8, repository) if flake8 else None
     ruff = _ruff_file(folders)
     linter = pre_commit.python_linter or _python_linter(ruff, flake8, series)
+    safe_ruff_config = safe_ruff(ruff, repository) if linter == "ruff" and ruff else None
     used = [str(p) for p in (pre_commit.path, optional, mandatory) if p is not None]
-    used += [str(ruff)] if linter == "ruff" and ruff else [str(flake8)] if flake8 else []
+    if linter == "ruff" and ruff and safe_ruff_config and safe_ruff_config.path:
+        used.append(str(ruff))
+    elif linter != "ruff" and flake8 and safe_flake and safe_flake.path:
+        used.append(str(flake8))
+    checked = [c for c in (pylintrc, safe_flake, safe_ruff_config) if c is not None]
+    if mandatory_check is not None and mandatory_check.path is None:
+        checked.append(mandatory_check)
     return LintConfig(
-        pylintrc=pylintrc.path if pylintrc else DEFAULT_PYLINTRC,
+        pylintrc=pylintrc.path if pylintrc and pylintrc.path else DEFAULT_PYLINTRC,
         pylintrc_mandatory=mandatory or optional or DEFAULT_PYLINTRC_MANDATORY,
-        pylint_is_default=not own_pylint,
-        flake8_config=safe_flake.path if safe_flake else DEFAULT_FLAKE8,
+        pylint_is_default=pylintrc is None or pylintrc.path is None,
+        flake8_config=safe_flake.path if safe_flake and safe_flake.path else DEFAULT_FLAKE8,
         oca_hooks_config=_first_file(folders, ".oca_hooks.cfg"),
         oca_grading=profile == "oca" or (profile is None and _has_oca_setup(folders)),
         pylint_args=pre_commit.pylint_args,
         hooks_disabled=pre_commit.hooks_disabled,
         python_linter=linter,
-        ruff_config=_ruff_config(linter, ruff, chosen_by_pre_commit=bool(pre_commit.python_linter)),
+        ruff_config=_ruff_config(
+            linter, ruff, safe_ruff_config, chosen_by_pre_commit=bool(pre_commit.python_linter)
+        ),
         exclude=pre_commit.exclude,
         top=pre_commit.path.parent if pre_commit.path else None,
-        ignored=(pylintrc.ignored if pylintrc else ()) + (safe_flake.ignored if safe_flake else ()),
+        ignored=tuple(note for c in checked for note in c.ignored) + pre_commit.problems,
         used=tuple(dict.fromkeys(used)),
         drift=_drift(pre_commit.pins),
         hooks_pin=pre_commit.pins.get("oca-hooks"),
+        pylintrc_source=own_rc if pylintrc and pylintrc.path else None,
+        flake8_source=flake8 if safe_flake and safe_flake.path else None,
+        ruff_source=ruff if safe_ruff_config and safe_ruff_config.path else None,
     )
 
 
@@ -164,12 +188,16 @@ def _python_linter(ruff: Path | None, flake8: Path | None, series: str | None) -
     return "ruff" if uses_ruff_by_default(series) else "flake8"
 
 
-def _ruff_config(linter: str, ruff: Path | None, *, chosen_by_pre_commit: bool) -> Path | None:
+def _ruff_config(
+    linter: str, ruff: Path | None, safe: SafeConfig | None, *, chosen_by_pre_commit: bool
+) -> Path | None:
     if linter != "ruff":
         return None
+    if ruff is not None:
+        return safe.path if safe is not None and safe.path is not None else DEFAULT_RUFF
     # A pre-commit that runs ruff without a ruff file runs ruff's own defaults; no file at all:
     # the template's.
-    return ruff or (None if chosen_by_pre_commit else DEFAULT_RUFF)
+    return None if chosen_by_pre_commit else DEFAULT_RUFF
 
 
 def uses_ruff_by_default(series: str | None) -> bool:
@@ -223,18 +251,13 @@ def _has_oca_setup(folders: list[Path]) -> bool:
 
 def enabled_messages(rcfile: Path) -> frozenset[str] | None:
     """The ``enable=`` list of an rc file that starts from ``disable=all``; else None."""
-    parser = configparser.ConfigParser(interpolation=None, strict=False)
-    try:
-        parser.read(rcfile, encoding="utf-8")
-    except (configparser.Error, UnicodeDecodeError):
+    pairs = pylint_options(rcfile)
+    if pairs is None:
         return None
-    section = next((s for s in parser.sections() if s.lower() == "messages control"), None)
-    if section is None:
-        return None
-    disable = _split_list(parser.get(section, "disable", fallback=""))
+    disable = [item for option, value in pairs if option == "disable" for item in _split_list(value)]
     if "all" not in disable:
         return None
-    return frozenset(_split_list(parser.get(section, "enable", fallback="")))
+    return frozenset(item for option, value in pairs if option == "enable" for item in _split_list(value))
 
 
 def _split_list(raw: str) -> list[str]:

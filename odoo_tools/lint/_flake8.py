@@ -69,7 +69,8 @@ async def run_flake8(addons: Sequence[Addon], config: LintConfig) -> ByModule:
             SOURCE,
             "linter-crashed",
             f"flake8 failed (exit {result.returncode}): {tail(result.stderr or result.stdout) or '-'}",
-            f"Check the flake8 configuration {config.flake8_config} (an unknown option or plugin?).",
+            f"Check the flake8 configuration {config.flake8_source or config.flake8_config}"
+            " (an unknown option or plugin?).",
         )
     return parse_output(result.stdout, addons)
 

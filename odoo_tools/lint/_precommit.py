@@ -2,7 +2,8 @@
 
 Read (never run): pylint-odoo's ``--rcfile``, ``--enable``/``--disable`` and
 ``--valid-odoo-versions``; the OCA hooks' ``--disable``; whether Python style goes through ruff
-or flake8; the top-level ``exclude`` regex. Anything else in the file is left alone.
+or flake8; the top-level ``exclude`` regex, which runs on RE2 (linear time: a repository's
+pattern such as ``(a*)*b`` must not hang the check). Anything else in the file is left alone.
 """
 
 from __future__ import annotations
@@ -13,6 +14,9 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+
+from odoo_tools.errors import InvalidInput
+from odoo_tools.files import compile_linear
 
 PYLINT_REPOS = ("oca/pylint-odoo",)
 HOOK_REPOS = ("oca/odoo-pre-commit-hooks",)
@@ -55,6 +59,7 @@ def read_pre_commit(path: Path | None) -> PreCommit:
     linters: list[str] = []
     hooks_seen = False
     pins: dict[str, str] = {}
+    exclude, exclude_problem = _exclude(data.get("exclude"))
     for repo in _list(data.get("repos")):
         url = str(repo.get("repo", "")).lower().rstrip("/")
         for suffix, source in PINNED_TOOLS.items():
@@ -77,8 +82,9 @@ def read_pre_commit(path: Path | None) -> PreCommit:
         pylint_args=tuple(pylint_args),
         hooks_disabled=frozenset(_flatten(disabled)) if hooks_seen else TEMPLATE_HOOKS_DISABLED,
         python_linter=linters[0] if linters else None,
-        exclude=_exclude(data.get("exclude")),
+        exclude=exclude,
         pins=pins,
+        problems=(f"exclude in {path}: {exclude_problem}",) if exclude_problem else (),
     )
 
 
@@ -110,11 +116,51 @@ def _flatten(values: set[str]) -> set[str]:
     return {name.strip() for value in values for name in value.split(",") if name.strip()}
 
 
-def _exclude(value: Any) -> str | None:
+def _exclude(value: Any) -> tuple[str | None, str | None]:
+    """(the pattern for RE2, why it is not applied): pre-commit's Python regex minus its verbose
+    flag (RE2 has none; whitespace and comments are removed here instead)."""
     if not isinstance(value, str) or not value.strip():
-        return None
+        return None, None
+    pattern = linear_syntax(value)
     try:
-        re.compile(value)
-    except re.error:
-        return None
-    return value
+        compile_linear(pattern)
+    except InvalidInput as exc:
+        return None, f"not applied ({exc.message})"
+    return pattern, None
+
+
+_FLAGS = re.compile(r"\(\?([aiLmsux]+)\)")
+
+
+def linear_syntax(pattern: str) -> str:
+    """``pattern`` without Python's global ``(?x)``: RE2 reads the same expression."""
+    flags = _FLAGS.match(pattern)
+    if flags is None or "x" not in flags.group(1):
+        return pattern
+    kept = "".join(f for f in flags.group(1) if f in "ims")
+    return (f"(?{kept})" if kept else "") + _without_verbose(pattern[flags.end() :])
+
+
+def _without_verbose(text: str) -> str:
+    out: list[str] = []
+    position, in_class = 0, False
+    while position < len(text):
+        char = text[position]
+        if char == "\\":
+            out.append(text[position : position + 2])
+            position += 2
+            continue
+        if in_class:
+            in_class = char != "]" or out[-1] == "["
+        elif char == "[":
+            in_class = True
+        elif char == "#":
+            newline = text.find("\n", position)
+            position = len(text) if newline < 0 else newline
+            continue
+        elif char.isspace():
+            position += 1
+            continue
+        out.append(char)
+        position += 1
+    return "".join(out)

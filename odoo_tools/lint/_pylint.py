@@ -103,7 +103,7 @@ async def run_pylint(addons: Sequence[Addon], config: LintConfig, series: str | 
             "linter-crashed",
             f"pylint {why}: {tail(result.stderr or result.stdout) or 'no output'}",
             f"Run it by hand to see why: {' '.join(result.argv[:5])} <module>; "
-            f"check the rc file {config.pylintrc}.",
+            f"check the rc file {config.pylintrc_source or config.pylintrc}.",
         )
     return split_messages(messages, addons, config)
 

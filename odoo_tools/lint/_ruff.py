@@ -1,8 +1,10 @@
 """ruff, for repositories whose pre-commit (or configuration) lints Python with ruff instead of
 flake8 (OCA's template since 2024): the repository's ruff configuration, our pinned ruff.
 
-Never fixes (``--no-fix``: a ruff config may say ``fix = true``) and writes no cache into the
-repository. A syntax error (ruff's ``invalid-syntax``) is reported as ``E999``, like flake8.
+Never fixes (``--no-fix``: a ruff config may say ``fix = true``), writes no cache into the
+repository, and reads no configuration file of the repository itself (``--config`` names the
+copy ``_safe_config`` wrote, or ``--isolated``). A syntax error (ruff's ``invalid-syntax``) is
+reported as ``E999``, like flake8.
 """
 
 from __future__ import annotations
@@ -47,7 +49,9 @@ def ruff_argv(addons: Sequence[Addon], config: LintConfig) -> list[str]:
     argv = [*PYTHON, "-m", "ruff", "check", "--no-fix", "--no-cache", "--exit-zero"]
     argv += ["--output-format=json", "--force-exclude"]
     if config.ruff_config is not None:
-        argv.append(f"--config={config.ruff_config}")
+        argv.append(f"--config={config.ruff_config}")  # ours or _safe_config's copy: only it is read
+    else:
+        argv.append("--isolated")  # else ruff reads any pyproject.toml/ruff.toml near the files
     if not _selects(config.ruff_config):
         argv += ["--config", PINNED_DEFAULT_SELECT]
     return argv + [str(addon.path) for addon in addons]
@@ -82,7 +86,8 @@ async def run_ruff(addons: Sequence[Addon], config: LintConfig) -> ByModule:
             SOURCE,
             "linter-crashed",
             f"ruff failed (exit {result.returncode}): {tail(result.stderr or result.stdout) or '-'}",
-            f"Check the ruff configuration {config.ruff_config} (an option this ruff version refuses?).",
+            f"Check the ruff configuration {config.ruff_source or config.ruff_config}"
+            " (an option this ruff version refuses?).",
         )
     return parse_messages(messages, addons)
 

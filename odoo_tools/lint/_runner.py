@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import asyncio
 import os
-import re
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 
 from odoo_tools.addons import Addon
 from odoo_tools.errors import InvalidInput
+from odoo_tools.files import compile_linear
 from odoo_tools.findings import Finding, sort_findings
 from odoo_tools.lint._cache import LintCache, tool_versions
 from odoo_tools.lint._common import TOOL_MISSING, ByModule, failure_for_all
@@ -142,14 +142,14 @@ def excluded(findings: list[Finding], addon: Addon, config: LintConfig) -> list[
     """Findings minus those on files the repository's pre-commit ``exclude`` leaves out."""
     if config.exclude is None or config.top is None:
         return findings
-    pattern = re.compile(config.exclude)
+    pattern = compile_linear(config.exclude)  # checked by _precommit: RE2 takes it
     kept = []
     for finding in findings:
         try:
             rel = (addon.root / finding.path).relative_to(config.top).as_posix()
         except ValueError:
             rel = finding.path
-        if not finding.path or not pattern.search(rel):
+        if not finding.path or not pattern.search(rel.encode("utf-8", "surrogateescape")):
             kept.append(finding)
     return kept
 
