@@ -1,7 +1,8 @@
 """``assista-odoo run``, ``chat`` and ``sessions``: the bundled agent on the command line.
 
-Exit codes of ``run``: 0 final answer, 1 stopped at --max-steps or the model failed (the session is
-kept), 2 usage/environment error, 130 interrupted.
+Exit codes of ``run``: 0 final answer, 1 stopped at --max-steps, the model failed, or the task's own
+edits still fail validation after the fix rounds (the session is kept), 2 usage/environment error,
+130 interrupted.
 """
 
 from __future__ import annotations
@@ -152,6 +153,9 @@ def _run(args: argparse.Namespace) -> int:
     async def main() -> int:
         async with open_agent(options) as agent:
             result = await run_turn_interruptible(agent.loop, args.task)
+            validation = agent.safety.validation
+            if result.status == "final" and validation and not all(r.passed for r in validation.reports):
+                return 1  # answered, but what the task changed still fails its checks
             return EXIT_CODES[result.status]
 
     return anyio.run(main)

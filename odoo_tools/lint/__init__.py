@@ -9,7 +9,9 @@ Public API:
 - ``LintCache(directory)``, ``FileDigests()``, ``StoredDigests(cache_dir, roots)`` (file digests kept
   between processes: ``.save()`` after a run); ``summarize(findings)``;
 - ``start_spares(tools)``: start pylint / the OCA hooks early (a CLI, first thing);
-- ``adopt(project, findings, AdoptionOptions(...)) -> Adopted``: baseline and new-only.
+- ``adopt(project, findings, AdoptionOptions(...)) -> Adopted``: baseline and new-only;
+  ``count_fingerprints(findings, LineReader(where))`` and ``without_known``: the same matching
+  for a caller that keeps its own baseline (the agent's validation).
 
 Names are imported on first use (PEP 562): a worker or a caller that needs one private module
 (``_spares``, ``_digests``) does not pay for the whole package (pydantic models, the index).
@@ -24,6 +26,7 @@ if TYPE_CHECKING:
     from odoo_tools.lint._adoption import Adopted, AdoptionOptions, adopt
     from odoo_tools.lint._baseline import (
         LineReader,
+        count_fingerprints,
         on_changed_lines,
         read_baseline,
         without_known,
@@ -67,6 +70,7 @@ _WHERE = {
     "changed_lines": "odoo_tools.lint._changes",
     "changed_modules": "odoo_tools.lint._changes",
     "core_roots_from_python": "odoo_tools.lint._core",
+    "count_fingerprints": "odoo_tools.lint._baseline",
     "lint_addons": "odoo_tools.lint._runner",
     "lint_addons_sync": "odoo_tools.lint._runner",
     "load_project": "odoo_tools.lint._project",
@@ -103,6 +107,7 @@ __all__ = [
     "changed_lines",
     "changed_modules",
     "core_roots_from_python",
+    "count_fingerprints",
     "lint_addons",
     "lint_addons_sync",
     "load_project",

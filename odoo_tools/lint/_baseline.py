@@ -35,8 +35,13 @@ def fingerprint(finding: Finding, line_text: str) -> str:
     return hashlib.sha256(raw.encode("utf-8")).hexdigest()[:24]
 
 
+def count_fingerprints(findings: Sequence[Finding], line_text: LineText) -> Counter[str]:
+    """How many times each fingerprint occurs: what ``without_known`` takes as known."""
+    return Counter(fingerprint(f, line_text(f)) for f in findings)
+
+
 def write_baseline(path: Path, findings: Sequence[Finding], line_text: LineText) -> int:
-    counts = Counter(fingerprint(f, line_text(f)) for f in findings)
+    counts = count_fingerprints(findings, line_text)
     payload = {
         "version": BASELINE_VERSION,
         "note": "assista-odoo check baseline: known findings; regenerate with --update-baseline",

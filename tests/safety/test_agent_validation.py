@@ -53,7 +53,8 @@ def test_broken_edit_gets_findings_back_then_the_fix_passes(
     assert events[-1]["type"] == "end" and events[-1]["data"]["status"] == "final"
     # The validation calls are shown and stored like any other tool call.
     checks = [e for e in events if e["type"] == "tool_result" and e["tool_name"] == "check_module"]
-    assert [c["data"]["passed"] for c in checks] == [False, True]
+    # before the first write (what already failed there), after the edit, after the fix
+    assert [c["data"]["passed"] for c in checks] == [True, False, True]
 
 
 def test_gives_up_after_the_cap_with_a_report(
@@ -70,7 +71,7 @@ def test_gives_up_after_the_cap_with_a_report(
     code, events, _ = run_agent(
         server, addons, "touch the book model", "--mode", "auto-edit", "--max-fix-rounds", "2"
     )
-    assert code == 0
+    assert code == 1  # the edit still fails after the fix rounds
     assert len(server.requests) == 4  # the answer, then two fix rounds, then the report
     assert "fix round 2 of 2" in _user_messages(server.requests[3])[-1]
     report = _report(events)
@@ -151,7 +152,7 @@ def test_the_report_is_printed_and_kept_in_the_session(
     argv = ["run", "break it", "--addons-path", str(addons), "--model", TEST_MODEL]
     argv += ["--api-base", server.api_base, "--mode", "auto-edit", "--max-fix-rounds", "0"]
     code, out, _ = cli(capsys, *argv)
-    assert code == 0 and len(server.requests) == 2  # no fix round: checked and reported only
+    assert code == 1 and len(server.requests) == 2  # no fix round: checked and reported only
     assert f"Files changed: {BOOK}." in out and "Validated: check_module:library_base" in out
     assert "Still failing" in out and f"- {BOOK}:" in out
     code, listing, _ = cli(capsys, "sessions", "list")
@@ -159,3 +160,48 @@ def test_the_report_is_printed_and_kept_in_the_session(
     code, exported, _ = cli(capsys, "sessions", "export", session_id)
     stored = [e for e in json.loads(exported)["events"] if e["tool_name"] == "validation"]
     assert len(stored) == 1 and stored[0]["data"]["passed"] is False
+
+
+REVIEW = "library_broken/models/library_review.py"
+RATING = "    rating = fields.Integer()\n"
+
+
+def test_errors_that_were_there_before_the_edit_are_not_fed_back(
+    run_agent: RunAgent, model_server: StartServer, addons: Path
+) -> None:
+    # library_broken already fails check (removed attrs, a missing data file...): a harmless edit
+    # is not the model's cue to fix the module, and the run succeeds.
+    server = model_server(
+        [
+            {"tool_calls": [edit("e1", REVIEW, RATING, RATING + "    # rated 1 to 5\n")]},
+            {"text": "Documented the rating."},
+        ]
+    )
+    code, events, _ = run_agent(server, addons, "document the rating", "--mode", "auto-edit")
+    assert len(server.requests) == 2  # no fix round
+    report = _report(events)
+    assert report["passed"] is True and report["fix_rounds"] == 0
+    assert report["already_failing"] >= 3 and report["still_failing"] == []
+    assert code == 0
+
+
+def test_only_what_the_edit_broke_is_fed_back_and_the_run_fails_while_it_does(
+    run_agent: RunAgent, model_server: StartServer, addons: Path
+) -> None:
+    server = model_server(
+        [
+            {"tool_calls": [edit("e1", REVIEW, RATING, "    rating = fields.Integer(\n")]},
+            {"text": "Done."},
+            {"text": "I cannot see the problem."},
+        ]
+    )
+    code, events, _ = run_agent(
+        server, addons, "touch the review model", "--mode", "auto-edit", "--max-fix-rounds", "1"
+    )
+    follow_up = _user_messages(server.requests[2])[-1]
+    assert follow_up.startswith(FOLLOW_UP) and REVIEW in follow_up
+    assert "removed-attrs" not in follow_up and "data-file-missing" not in follow_up
+    report = _report(events)
+    assert report["passed"] is False and report["already_failing"] >= 1
+    assert all(p["where"].startswith(REVIEW) for p in report["still_failing"])
+    assert code == 1  # the task's own change still fails: not a success

@@ -261,6 +261,8 @@ class AgentLoop:
             return ToolOutcome(text=f"Denied: {exc}", is_error=True)
         if not verdict.allowed:
             return ToolOutcome(text=f"Denied: {verdict.reason}", is_error=True)
+        if amended.effect is not Effect.READ and amended.paths.touched:
+            await self.hooks.before_write(set(amended.paths.touched))
         outcome = await self.toolset.call(item.tool, amended.arguments)
         if amended.effect is not Effect.READ and not outcome.is_error:
             touched.update(amended.paths.touched)

@@ -29,6 +29,8 @@ Hooks (every argument is optional in an implementation; ask only for what you us
   arguments or an amended ``PendingCall`` to amend it, or ``Denial(reason=...)`` to stop it: the
   reason goes back to the model as the result. Plugins run in registration order, each seeing the
   previous amendment; approval is asked after them, for the call as amended.
+- ``before_write(touched_paths)`` (may be ``async``): an approved call is about to write
+  ``touched_paths``; the files are still as they were (validation records what already failed).
 - ``after_tool_result(call, result)``: ``result`` has ``text``, ``is_error``, ``data``.
 - ``on_error(error)``: an exception that stopped a turn.
 - ``after_turn(touched_paths)`` (may be ``async``): the model gave its final answer after writing
@@ -79,6 +81,9 @@ class HookSpecs:
 
     @hookspec
     def before_tool_call(self, call: PendingCall) -> PendingCall | Denial | dict[str, Any] | None: ...
+
+    @hookspec
+    async def before_write(self, touched_paths: set[str]) -> None: ...
 
     @hookspec
     def after_tool_result(self, call: PendingCall, result: ToolOutcome) -> None: ...
@@ -169,6 +174,15 @@ class Hooks:
             elif isinstance(answer, PendingCall):
                 call = call.model_copy(update={"arguments": answer.arguments})  # id and name stay bound
         return call
+
+    async def before_write(self, touched_paths: set[str]) -> None:
+        for impl in self._impls("before_write"):
+            try:
+                answer = _invoke(impl, touched_paths=set(touched_paths))
+                if inspect.isawaitable(answer):
+                    await answer
+            except Exception as exc:
+                self._failed(impl, "before_write", exc, always=True)
 
     def after_tool_result(self, call: PendingCall, result: ToolOutcome) -> None:
         self._call("after_tool_result", call=call, result=result)

@@ -6,11 +6,18 @@ Odoo is configured, ``test_module`` (install + the module's tests; it asks for a
 install). Error findings go back to the model as a follow-up message so the loop continues, at most
 ``max_rounds`` times. Then a short report (files changed, what was validated, what still fails) is
 emitted as a ``tool_result`` event named ``validation`` and so stored in the session.
+
+Only what the task's edits introduced counts: before the first write into a module
+(``before_write``), its error findings are recorded, and later checks leave those out, matched by
+the same fingerprints as ``check --baseline`` (source, code, file and the text of the line, never
+the line number). A module that was already broken is not the model's to fix, and must not cost
+fix rounds.
 """
 
 from __future__ import annotations
 
 import itertools
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -23,6 +30,8 @@ from assista_mcp.agent.loop.tool_calls import PendingCall
 from assista_mcp.agent.loop.toolset import OWN_SERVER, ToolInfo, ToolOutcome, Toolset
 from odoo_tools.addons import find_manifest_file
 from odoo_tools.errors import AssistaError
+from odoo_tools.findings import Finding
+from odoo_tools.lint import LineReader, count_fingerprints, without_known
 from odoo_tools.workspace import Workspace
 
 DEFAULT_ROUNDS = 3
@@ -54,11 +63,19 @@ class ValidationReport(BaseModel):
     passed: bool = True
     still_failing: list[Problem] = Field(default_factory=list)
     skipped: list[str] = Field(default_factory=list)
+    already_failing: int = Field(
+        default=0, description="Errors that were in the modules before the edits: not counted"
+    )
 
     def text(self) -> str:
         lines = [f"Files changed: {', '.join(self.files_changed) or 'none'}."]
         lines.append(f"Validated: {', '.join(self.validated) or 'nothing'} ({self.fix_rounds} fix round(s)).")
         lines += [f"Skipped: {s}" for s in self.skipped]
+        if self.already_failing:
+            lines.append(
+                f"Not counted: {self.already_failing} error(s) that were there before the edits "
+                "(see check_module)."
+            )
         if self.passed:
             lines.append("Everything validated passes.")
         else:
@@ -92,10 +109,19 @@ class ValidationHooks:
         self.rounds = 0
         self.changed: set[str] = set()
         self.modules: set[str] = set()
+        self.known: dict[str, Counter[str]] = {}  # module -> fingerprints of its errors before any write
 
     def on_event(self, event: StreamEvent) -> None:
         if event.type == "end":
             self._reset()  # a turn cut short (step cap, Ctrl-C) starts the next one afresh
+
+    async def before_write(self, touched_paths: set[str]) -> None:
+        """Record the errors a module has before this task first writes into it."""
+        for module in sorted({m for m in map(self.module_of, touched_paths) if m} - set(self.known)):
+            self.known[module] = Counter()  # a failed check below: nothing known, all counted
+            outcome = await self._call("check_module", _check_arguments(module), ValidationReport())
+            if outcome is not None and not outcome.is_error:
+                self.known[module] = count_fingerprints(_error_findings(outcome), self._line_text())
 
     async def after_turn(self, touched_paths: set[str]) -> str | None:
         self.changed |= touched_paths
@@ -123,9 +149,9 @@ class ValidationHooks:
     async def validate(self, modules: list[str]) -> ValidationReport:
         report = ValidationReport(files_changed=sorted(self.changed), fix_rounds=self.rounds)
         for module in modules:
-            outcome = await self._call("check_module", {"module": module, "min_severity": "error"}, report)
+            outcome = await self._call("check_module", _check_arguments(module), report)
             if outcome is not None:
-                report.still_failing += _problems("check_module", outcome)
+                report.still_failing += self._new_problems(module, outcome, report)
         if self.with_odoo and not report.still_failing:
             outcome = await self._call("test_module", {"modules": modules}, report)
             if outcome is not None:
@@ -165,6 +191,25 @@ class ValidationHooks:
         )
         report.validated.append(f"{name}:{arguments.get('module') or ','.join(arguments.get('modules', []))}")
         return outcome
+
+    def _new_problems(self, module: str, outcome: ToolOutcome, report: ValidationReport) -> list[Problem]:
+        """check_module's errors less those the module had before the task wrote into it."""
+        known = self.known.get(module)
+        findings = _error_findings(outcome)
+        if not known or outcome.is_error or not findings:  # incl. a check that could not run
+            return _problems("check_module", outcome)
+        kept = without_known(findings, known, self._line_text())
+        report.already_failing += kept.hidden
+        return [_problem("check_module", f) for f in kept.findings]
+
+    def _line_text(self) -> LineReader:
+        def where(finding: Finding) -> Path:
+            try:
+                return self.workspace.resolve(finding.path, purpose="read").path
+            except AssistaError:
+                return Path("/nonexistent")  # no text: the fingerprint then uses the message
+
+        return LineReader(where)
 
     def _tool(self, name: str) -> ToolInfo | None:
         if self.toolset is None:
@@ -216,6 +261,32 @@ class ValidationHooks:
             )
         )
         self._reset()
+
+
+def _check_arguments(module: str) -> dict[str, Any]:
+    return {"module": module, "min_severity": "error"}
+
+
+def _error_findings(outcome: ToolOutcome) -> list[Finding]:
+    found = []
+    for raw in (outcome.data or {}).get("findings") or []:
+        try:
+            finding = Finding.model_validate(raw)
+        except ValueError:
+            continue
+        if finding.severity == "error":
+            found.append(finding)
+    return found
+
+
+def _problem(check: str, finding: Finding) -> Problem:
+    return Problem(
+        check=check,
+        where=_where(finding.path or finding.module, finding.line),
+        code=finding.code,
+        message=finding.message,
+        hint=finding.hint,
+    )
 
 
 def _problems(check: str, outcome: ToolOutcome) -> list[Problem]:
