@@ -13,11 +13,13 @@ from mcp.server.mcpserver import MCPServer
 from pydantic import BaseModel, Field
 
 from assista_mcp.context import AppContext, Ctx, app
-from assista_mcp.guidelines import SERIES, guidelines_for, normalize_series, supported_series
+from assista_mcp.guidelines import SERIES, guidelines_for
 from assista_mcp.resources import resource_text
 from assista_mcp.tools._base import ToolSpec
 from assista_mcp.tools._text import answer
 from odoo_tools.addons import detect_series, discover_addons
+from odoo_tools.errors import InvalidInput
+from odoo_tools.series import normalize_series, series_facts
 
 
 class Guidelines(BaseModel):
@@ -26,10 +28,17 @@ class Guidelines(BaseModel):
 
 
 def project_series(context: AppContext) -> str:
-    """The project's series, as ``odoo_tools.addons._series`` decides it (source > manifests > setting)."""
+    """The project's series, as ``odoo_tools.addons`` detects it (source > manifests > setting); a
+    project whose series is unknown or unsupported is an error saying how to name one."""
     addons = discover_addons(list(context.workspace.writable_roots))
     own = (addon.manifest for addon in addons.addons.values() if not addon.readonly)
     info = detect_series(context.settings.odoo_source(), own, context.settings.odoo_series)
+    if info.series is None:
+        raise InvalidInput(
+            "The project's Odoo series is unknown: no Odoo source, no manifest version like "
+            "18.0.1.0.0, no odoo_series setting.",
+            f"Pass series (one of {', '.join(SERIES)}), or set odoo_series / --odoo-series.",
+        )
     return normalize_series(info.series)
 
 
@@ -44,7 +53,7 @@ assista-odoo tools. Work like a careful senior developer:
    modules with `_inherit` / `inherit_id` and keep `depends` in the manifest complete.
 3. Edit with `edit_file` (exact old_text -> new_text) or `apply_patch`; create files with `write_file`
    and list new data files in the manifest. A new model needs an access rule in
-   `security/ir.model.access.csv`.
+   `{series_facts(series).access.csv_file}`.
 4. Validate after every edit: `check_module` (static checks) and `lint_module` (pylint-odoo, flake8);
    then `install_module` / `upgrade_module` / `test_module` when an Odoo is configured. Findings come
    back at file:line with a hint: fix them and validate again until clean.
@@ -59,14 +68,14 @@ SeriesArg = Annotated[
 
 
 def guidelines_resource(series: str) -> str:
-    return resource_text(lambda: guidelines_for(supported_series(series)))
+    return resource_text(lambda: guidelines_for(series))
 
 
 def get_guidelines(ctx: Ctx, series: SeriesArg = None) -> Guidelines:
     """Odoo development guidelines for a series: view syntax by version, ORM idioms, security,
     manifests, tests, translations. Read once before writing code for this project.
     Same text as the resource odoo://guidelines/{series}."""
-    chosen = supported_series(series) if series else project_series(app(ctx))
+    chosen = normalize_series(series) if series else project_series(app(ctx))
     result = Guidelines(series=chosen, text=guidelines_for(chosen))
     return answer(result, result.text)
 
@@ -91,7 +100,7 @@ def register(server: MCPServer) -> None:
 
 
 def odoo_developer(ctx: Ctx, series: SeriesArg = None) -> str:
-    return odoo_developer_text(supported_series(series) if series else project_series(app(ctx)))
+    return odoo_developer_text(normalize_series(series) if series else project_series(app(ctx)))
 
 
 def add_field(
@@ -144,7 +153,7 @@ def migrate_module(
     from_series: Annotated[str, Field(description="The series the module is written for, e.g. 16.0.")],
     to_series: Annotated[str, Field(description=f"The series to port it to ({', '.join(SERIES)}).")],
 ) -> str:
-    target = supported_series(to_series)
+    target = normalize_series(to_series)
     return (
         f"Port module `{module}` from Odoo {from_series} to Odoo {target}.\n"
         f"Read `get_guidelines` for {target}, then `check_module` {module}: its findings flag "

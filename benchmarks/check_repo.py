@@ -31,9 +31,10 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from odoo_tools.addons import discover_addons, series_of_version
+from odoo_tools.addons import discover_addons
 from odoo_tools.lint import DEFAULT_FLAKE8, DEFAULT_PYLINTRC, DEFAULT_PYLINTRC_MANDATORY, DEFAULT_RUFF
 from odoo_tools.process import ProcessResult, run_process_sync
+from odoo_tools.series import series_of_version
 
 REPO = Path(__file__).resolve().parent.parent
 CORES = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1

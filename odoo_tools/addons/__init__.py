@@ -1,4 +1,4 @@
-"""Addons on disk: discovery, manifests, the dependency graph and Odoo series.
+"""Addons on disk: discovery, manifests, the dependency graph and the project's Odoo series.
 
 The face of the package: callers import from here; the ``_modules`` inside are private.
 """
@@ -12,16 +12,12 @@ from odoo_tools.addons._discovery import (
     odoo_source_from_bin,
 )
 from odoo_tools.addons._manifest import ManifestCache, find_manifest_file
-from odoo_tools.addons._series import (
-    SUPPORTED_SERIES,
-    SeriesInfo,
-    detect_series,
-    series_major,
-    series_of_version,
-)
+from odoo_tools.addons._series import SeriesInfo, detect_series
+
+# Kept for callers written before the registry: the registry's own functions, not copies.
+from odoo_tools.series import series_major, series_of_version
 
 __all__ = [
-    "SUPPORTED_SERIES",
     "Addon",
     "AddonSet",
     "ManifestCache",

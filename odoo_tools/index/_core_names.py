@@ -3,8 +3,9 @@ knowledge tools do not call ``base`` a missing dependency that ``check`` knows i
 
 from __future__ import annotations
 
-from odoo_tools.addons import Addon, AddonSet, series_of_version
+from odoo_tools.addons import Addon, AddonSet
 from odoo_tools.lint._core import core_graph
+from odoo_tools.series import series_of_version
 
 
 def core_dependencies(addons: AddonSet, addon: Addon, project_series: str | None) -> list[str]:

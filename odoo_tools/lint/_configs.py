@@ -24,13 +24,13 @@ from pathlib import Path
 
 from odoo_tools.lint._precommit import TEMPLATE_HOOKS_DISABLED, PreCommit, read_pre_commit
 from odoo_tools.lint._safe_config import SafeConfig, pylint_options, safe_flake8, safe_pylintrc, safe_ruff
+from odoo_tools.series import known_facts
 
 CONFIG_DIR = Path(__file__).resolve().parent / "config"
 DEFAULT_PYLINTRC = CONFIG_DIR / "pylintrc"
 DEFAULT_PYLINTRC_MANDATORY = CONFIG_DIR / "pylintrc-mandatory"
 DEFAULT_FLAKE8 = CONFIG_DIR / "flake8.cfg"
 DEFAULT_RUFF = CONFIG_DIR / "ruff.toml"
-RUFF_BY_DEFAULT_SINCE = 17  # OCA's template lints with ruff instead of flake8 from 17.0 (use_ruff)
 
 
 @dataclass(frozen=True)
@@ -201,8 +201,8 @@ def _ruff_config(
 
 
 def uses_ruff_by_default(series: str | None) -> bool:
-    major = (series or "").split(".")[0]
-    return major.isdigit() and int(major) >= RUFF_BY_DEFAULT_SINCE
+    facts = known_facts(series)  # OCA's template lints with ruff instead of flake8 from 17.0 (use_ruff)
+    return facts is not None and facts.python_linter == "ruff"
 
 
 def _ruff_file(folders: list[Path]) -> Path | None:

@@ -26,6 +26,7 @@ from pathlib import Path
 
 from odoo_tools.errors import AssistaError
 from odoo_tools.process import run_process_sync
+from odoo_tools.series import nearest_series
 
 CORE_DIR = Path(__file__).resolve().parent / "core_modules"
 PYTHON_TIMEOUT_SECONDS = 60
@@ -42,21 +43,23 @@ class CoreList:
 @functools.cache
 def core_graph(series: str | None) -> CoreList:
     """The bundled list for ``series``, or the nearest one."""
-    available = sorted(p.stem for p in CORE_DIR.glob("*.json"))
-    if not available:
+    chosen = nearest_series(series, (p.stem for p in CORE_DIR.glob("*.json")))
+    if chosen is None:
         return CoreList("", {}, {})
-    chosen = series if series in available else min(available, key=lambda s: _distance(s, series))
     raw = json.loads((CORE_DIR / f"{chosen}.json").read_text(encoding="utf-8"))
     depends = {name: tuple(deps) for name, deps in raw["depends"].items()}
     auto = {name: tuple(triggers) for name, triggers in raw.get("auto_install", {}).items()}
     return CoreList(chosen, depends, dict(raw.get("models", {})), auto)
 
 
-def _distance(candidate: str, series: str | None) -> float:
-    try:
-        return abs(float(candidate) - float(series or "")) - float(candidate) / 1000  # ties: newer
-    except ValueError:
-        return -float(candidate)  # unknown series: the newest list
+@functools.cache
+def stable_core_models() -> dict[str, str]:
+    """Models every bundled list puts in the same core module (``sale.order`` -> ``sale``): what a
+    module may be told without knowing its series, with an Odoo source that lacks the module too."""
+    lists = [core_graph(p.stem).models for p in sorted(CORE_DIR.glob("*.json"))]
+    if not lists:
+        return {}
+    return {model: module for model, module in lists[0].items() if all(m.get(model) == module for m in lists)}
 
 
 def is_core_root(root: Path) -> bool:

@@ -16,12 +16,12 @@ import ast
 from dataclasses import dataclass
 from pathlib import Path
 
-from odoo_tools.addons import series_major
 from odoo_tools.findings import SEVERITY_RANK, Finding, Severity
 from odoo_tools.lint._common import INCOMPLETE_RUN
 from odoo_tools.lint._configs import LintConfig, release
 from odoo_tools.lint._imports import loaded_by_odoo
 from odoo_tools.lint._sql_ids import ids_only
+from odoo_tools.series import known_facts
 
 PYLINT_ERRORS = frozenset(
     {"syntax-error", "parse-error", "astroid-error", "fatal", "sql-injection", "resource-not-exist"}
@@ -81,9 +81,6 @@ HOOK_CHECK_SINCE: dict[str, tuple[int, ...]] = {
     "xml-tag-position": (0, 2, 23),  # after 0.2.22, at the latest in 0.2.27 (ours)
     "xml-deprecated-res-groups-category-id": (0, 2, 23),
 }
-# What OCA's repository template pins (a repository without its own pin follows the template).
-TEMPLATE_HOOKS_RELEASE = {"18.0": (0, 0, 33), "19.0": (0, 1, 7)}
-TEMPLATE_HOOKS_RELEASE_BEFORE_18 = (0, 0, 25)
 
 
 @dataclass(frozen=True)
@@ -96,15 +93,14 @@ class HooksRelease:
 
 def hooks_ci_release(config: LintConfig, series: str | None) -> HooksRelease | None:
     """The repository's pre-commit pin, else OCA's template's for the series; None when unknown
-    (a commit pin, or a series after 19.0)."""
+    (a commit pin, or a series whose template pin the series facts do not know)."""
     if config.hooks_pin is not None:
         version = release(config.hooks_pin)
         return HooksRelease(version, "the repository's pre-commit pins") if version else None
-    major = series_major(series)
-    if major is None:
+    facts = known_facts(series)  # what OCA's template pins: a repository without its own pin follows it
+    if facts is None or facts.oca_hooks_release is None:
         return None
-    version = TEMPLATE_HOOKS_RELEASE_BEFORE_18 if major < 18 else TEMPLATE_HOOKS_RELEASE.get(f"{major}.0")
-    return HooksRelease(version, f"OCA's repository template for {major}.0 pins") if version else None
+    return HooksRelease(facts.oca_hooks_release, f"OCA's repository template for {facts.series} pins")
 
 
 def regrade(

@@ -15,11 +15,11 @@ from odoo_tools.addons import (
     ManifestCache,
     detect_series,
     discover_addons,
-    series_of_version,
 )
 from odoo_tools.errors import InvalidInput, NotFound
 from odoo_tools.findings import Finding
 from odoo_tools.lint._configs import LintConfig, config_for_root, config_note, uses_ruff_by_default
+from odoo_tools.series import series_of_version
 
 if TYPE_CHECKING:
     from odoo_tools.index import ProjectIndex

@@ -6,9 +6,10 @@ from __future__ import annotations
 import ast
 import re
 
-from odoo_tools.addons import find_manifest_file, series_of_version
+from odoo_tools.addons import find_manifest_file
 from odoo_tools.migrate._module_files import ModuleFiles
 from odoo_tools.migrate._report import StepReport
+from odoo_tools.series import series_of_version
 
 MANIFESTS = ("__manifest__.py", "__openerp__.py")
 _VERSION_FOLDER = re.compile(r"^(\d+)\.0\.")

@@ -8,8 +8,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from odoo_tools.addons import ManifestCache, find_manifest_file, series_major, series_of_version
+from odoo_tools.addons import ManifestCache, find_manifest_file
 from odoo_tools.errors import InvalidInput, NotFound
+from odoo_tools.series import series_major, series_of_version
 
 
 @dataclass(frozen=True)

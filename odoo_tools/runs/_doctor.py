@@ -7,6 +7,8 @@ anything but our own cache folder (no database is created: CREATEDB is read from
 from __future__ import annotations
 
 import os
+import re
+import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -14,10 +16,14 @@ from pydantic import BaseModel, Field
 
 from odoo_tools.addons import discover_addons
 from odoo_tools.errors import AssistaError
+from odoo_tools.process import run_process
 from odoo_tools.runs._externals import interpreter_of, refused_externals
 from odoo_tools.runs._odoo_bin import OdooBin, child_env, find_odoo_bin, inspect_odoo
 from odoo_tools.runs._pg import Pg, PgParams
 from odoo_tools.runs._validate import RunnerConfig
+from odoo_tools.series import SUPPORTED_SERIES, SeriesFacts, known_facts
+
+_PYTHON_VERSION_PROBE = "import sys; print('.'.join(map(str, sys.version_info[:3])))"
 
 
 class DoctorCheck(BaseModel):
@@ -35,9 +41,14 @@ class DoctorReport(BaseModel):
 async def run_doctor(config: RunnerConfig, modules: Sequence[str] = ()) -> DoctorReport:
     """Check PostgreSQL, odoo-bin, the addons paths and the external Python dependencies of
     ``modules`` (default: every module in the addons paths) in Odoo's interpreter."""
-    checks = _postgres_checks(Pg(config.pg, prefix=config.db_prefix))
+    pg_version, checks = _postgres_checks(Pg(config.pg, prefix=config.db_prefix))
     odoo, odoo_checks = await _odoo_checks(config)
     checks += odoo_checks
+    facts = known_facts(odoo.series) if odoo is not None else None
+    if odoo is not None and facts is not None:
+        checks.append(await _python_check(odoo, facts))
+        if pg_version is not None:
+            checks.append(_postgres_version_check(pg_version, facts))
     checks += _addons_path_checks(config.addons_paths)
     if odoo is not None:
         checks.append(await _external_dependencies(config, odoo, modules))
@@ -45,14 +56,15 @@ async def run_doctor(config: RunnerConfig, modules: Sequence[str] = ()) -> Docto
     return DoctorReport(ok=all(c.ok for c in checks), checks=checks)
 
 
-def _postgres_checks(pg: Pg) -> list[DoctorCheck]:
+def _postgres_checks(pg: Pg) -> tuple[str | None, list[DoctorCheck]]:
+    """(the server's version when reachable, the checks)."""
     where = pg.params.describe()
     try:
         version, may_create = pg.server_info()
     except AssistaError as exc:
-        return [DoctorCheck(name="postgresql", ok=False, detail=exc.message, fix=exc.hint)]
+        return None, [DoctorCheck(name="postgresql", ok=False, detail=exc.message, fix=exc.hint)]
     role = pg.params.user or "your role"
-    return [
+    return version, [
         DoctorCheck(name="postgresql", ok=True, detail=f"PostgreSQL {version} reachable as {where}"),
         DoctorCheck(
             name="postgresql-createdb",
@@ -75,7 +87,67 @@ async def _odoo_checks(config: RunnerConfig) -> tuple[OdooBin | None, list[Docto
         return None, [found, DoctorCheck(name="odoo-version", ok=False, detail=exc.message, fix=exc.hint)]
     python = interpreter_of(odoo.path, odoo.python) or "from its #!"
     detail = f"Odoo {odoo.version} (series {odoo.series}), interpreter {python}"
+    facts = known_facts(odoo.series)
+    if facts is None:
+        supported = ", ".join(SUPPORTED_SERIES)
+        detail += f": series {odoo.series} is not supported (supported are {supported})"
+        fix = f"Point --odoo-bin at an Odoo of a supported series ({supported})."
+        return odoo, [found, DoctorCheck(name="odoo-version", ok=False, detail=detail, fix=fix)]
+    if not facts.runs_verified:
+        detail += f"; {facts.runs_note}"
     return odoo, [found, DoctorCheck(name="odoo-version", ok=True, detail=detail)]
+
+
+async def _python_check(odoo: OdooBin, facts: SeriesFacts) -> DoctorCheck:
+    """The interpreter that runs odoo-bin against the series' Python range (odoo/release.py or
+    odoo/__init__.py: MIN_PY_VERSION fails the start, past MAX_PY_VERSION Odoo only warns)."""
+    python = interpreter_of(odoo.path, odoo.python)
+    if python is None:
+        return DoctorCheck(
+            name="odoo-python",
+            ok=False,
+            detail=f"cannot tell which Python runs {odoo.path} (no #! line)",
+            fix="Pass --odoo-python (odoo_python in assista-odoo.toml).",
+        )
+    with tempfile.TemporaryDirectory(prefix="assista-probe-") as neutral:
+        try:
+            result = await run_process(
+                [python, "-c", _PYTHON_VERSION_PROBE],
+                env=child_env(PgParams(), os.environ),
+                timeout=60,
+                cwd=Path(neutral),
+            )
+        except AssistaError as exc:
+            return DoctorCheck(name="odoo-python", ok=False, detail=exc.message, fix=exc.hint)
+    match = re.fullmatch(r"(\d+)\.(\d+)\.(\d+)", result.stdout.strip()) if result.returncode == 0 else None
+    if match is None:
+        return DoctorCheck(
+            name="odoo-python",
+            ok=False,
+            detail=f"{python} did not say its version: {result.decisive_line()}",
+            fix="Pass --odoo-python with the interpreter of the Odoo environment.",
+        )
+    version = tuple(int(part) for part in match.groups())
+    starts, problem = facts.python_problem(version)
+    wanted = facts.python_range
+    return DoctorCheck(
+        name="odoo-python",
+        ok=starts,
+        detail=f"{python}: " + (problem or f"Python {match.group(0)}, within Odoo {facts.series}'s {wanted}"),
+        fix="" if starts else f"Run Odoo {facts.series} with a Python {wanted} (--odoo-python).",
+    )
+
+
+def _postgres_version_check(version: str, facts: SeriesFacts) -> DoctorCheck:
+    """The server against the series' minimum (odoo/release.py MIN_PG_VERSION where it has one)."""
+    digits = re.match(r"\d+", version)
+    problem = facts.postgresql_problem(int(digits.group(0))) if digits else f"unreadable version {version!r}"
+    return DoctorCheck(
+        name="postgresql-version",
+        ok=not problem,
+        detail=problem or f"PostgreSQL {version}: Odoo {facts.series} needs {facts.postgresql_min} or newer",
+        fix=f"Use a PostgreSQL {facts.postgresql_min} or newer (--db-host/--db-port)." if problem else "",
+    )
 
 
 def _addons_path_checks(paths: Sequence[Path]) -> list[DoctorCheck]:

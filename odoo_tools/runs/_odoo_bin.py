@@ -22,6 +22,7 @@ from odoo_tools.errors import AssistaError, ProcessFailed, ToolMissing
 from odoo_tools.process import run_process
 from odoo_tools.runs._externals import interpreter_of
 from odoo_tools.runs._pg import PgParams
+from odoo_tools.series import SeriesFacts, series_facts, series_major
 
 LineCallback = Callable[[str], None]
 BIN_NAMES = ("odoo-bin", "odoo")
@@ -43,6 +44,11 @@ class OdooBin:
 
     def command(self) -> list[str]:
         return [self.python, str(self.path)] if self.python else [str(self.path)]
+
+    @property
+    def facts(self) -> SeriesFacts:
+        """What this Odoo's series does; a series we do not support is bad input naming ours."""
+        return series_facts(self.series)
 
 
 @dataclass(frozen=True)
@@ -108,7 +114,7 @@ def parse_version(text: str) -> tuple[str, str, int]:
     version = text[match.start() :].split()[0]
     saas, major, minor = match.groups()
     series = f"saas~{major}.{minor}" if saas else f"{major}.0"
-    return version, series, int(major)
+    return version, series, series_major(series) or 0
 
 
 def core_addons_for(path: Path) -> tuple[Path, ...]:
@@ -213,22 +219,17 @@ def build_argv(
         argv += ["-i", ",".join(spec.install)]
     if spec.update:
         argv += ["-u", ",".join(spec.update)]
-    argv += _demo_flags(odoo.major, spec.demo)
+    with_demo, without_demo = odoo.facts.demo_flags
+    argv += [flag for flag in (with_demo if spec.demo else without_demo,) if flag]
     if spec.test_modules:
         if spec.http_port is None:
             raise ProcessFailed("A test run needs an HTTP port.", "Pass http_port=free_port().")
         tags = ",".join(f"/{m}" for m in spec.test_modules)
         argv += ["--test-enable", f"--test-tags={tags}"]
         argv += [f"--http-port={spec.http_port}", "--http-interface=127.0.0.1"]
-    elif odoo.major >= 12:
+    else:
         argv.append("--no-http")
     return argv
-
-
-def _demo_flags(major: int, demo: bool) -> list[str]:
-    if major >= 19:
-        return ["--with-demo"] if demo else []
-    return [] if demo else ["--without-demo=all"]
 
 
 def child_env(pg: PgParams, ours: Mapping[str, str], data_dir: Path | None = None) -> dict[str, str]:

@@ -17,13 +17,15 @@ from odoo_tools.addons import Addon, AddonSet
 from odoo_tools.findings import Finding
 from odoo_tools.odoo_log import kinds, manifest_entry_line
 from odoo_tools.runs._externals import refused_externals
+from odoo_tools.series import SeriesFacts
 
 # (interpreter, kind, entry) found met: re-validations skip the probe (a process start). A refused
 # entry is asked again every time: the user is expected to install it and retry.
 _MET: set[tuple[str, str, str]] = set()
-# From 19, odoo/modules/module.py (MODULE_NAME_RE): listing the addons path, which every -i does,
-# raises "Invalid module name" on any module folder named otherwise, whichever module is installed.
-_NAME_FROM_19 = re.compile(r"^\w{1,256}$")
+# odoo/modules/module.py (MODULE_NAME_RE) on the series with ``strict_module_names``: listing the
+# addons path, which every -i does, raises "Invalid module name" on any module folder named otherwise,
+# whichever module is installed.
+_STRICT_NAME = re.compile(r"^\w{1,256}$")
 
 
 async def preflight(
@@ -33,17 +35,18 @@ async def preflight(
     python: str | None,
     roots: Sequence[Path],
     env: Mapping[str, str],
-    major: int = 0,
+    facts: SeriesFacts | None = None,
 ) -> list[Finding]:
-    """Findings that make running Odoo pointless; [] when Odoo should be tried. ``major``: Odoo's
-    major version (0: unknown)."""
+    """Findings that make running Odoo pointless; [] when Odoo should be tried. ``facts``: those
+    of Odoo's series (None: unknown, nothing series-specific is judged)."""
     # Odoo reads every manifest of the addons path before any -i: one bad folder fails them all
     invalid = [
-        _invalid_name(a, major)
+        _invalid_name(a, facts)
         for a in addons.addons.values()
-        if major >= 19 and not _NAME_FROM_19.match(a.name)
+        if facts is not None and facts.strict_module_names and not _STRICT_NAME.match(a.name)
     ]
-    invalid += [f for a in addons.addons.values() if (f := _invalid_version(a, major)) is not None]
+    if facts is not None:
+        invalid += [f for a in addons.addons.values() if (f := _invalid_version(a, facts)) is not None]
     if invalid:
         return invalid
     core_known = "base" in addons
@@ -53,10 +56,10 @@ async def preflight(
     if core_known:
         for module, absent in addons.missing_dependencies(known).items():
             findings += [_missing_dependency(addons.addons[module], dep) for dep in absent]
-    if major >= 19:  # Odoo 19 makes a module of another series uninstallable (a warning, state only)
+    if facts is not None and facts.foreign_version_uninstallable:  # a warning in Odoo's log, state only
         closure = addons.closure(known)
         findings += [
-            _other_series(addons.addons[m], major) for m in sorted(closure) if _foreign(addons, m, major)
+            _other_series(addons.addons[m], facts) for m in sorted(closure) if _foreign(addons, m, facts)
         ]
     if findings or python is None:
         return findings
@@ -112,28 +115,27 @@ def _unknown(name: str) -> Finding:
     )
 
 
-def _invalid_name(addon: Addon, major: int) -> Finding:
+def _invalid_name(addon: Addon, facts: SeriesFacts) -> Finding:
     return _manifest_error(
         addon,
         kinds.UNKNOWN_MODULE,
-        f"Invalid module name: {addon.name}. Odoo {major}.0 accepts only letters, digits and _ "
+        f"Invalid module name: {addon.name}. Odoo {facts.series} accepts only letters, digits and _ "
         "in a module's folder name and fails every install while this folder is in the addons path.",
         "Rename the folder (e.g. with _ instead of -) or take it out of the addons path.",
     )
 
 
-def _version_refusal(version: str, major: int) -> str:
-    """Odoo's adapt_version (odoo/modules/module.py) for ``major``: its error, '' when accepted."""
+def _version_refusal(version: str, facts: SeriesFacts) -> str:
+    """Odoo's adapt_version (odoo/modules/module.py) on that series: its error, '' when accepted."""
     parts = version.split(".")
-    if major >= 19:
-        serie = f"{major}.0"
+    serie = facts.series
+    if facts.version_rule == "two-to-five-parts":
         if not 2 <= len(parts) <= 5:
             return f"Invalid version {version!r}, must have between 2 and 5 parts"
         if version.startswith(serie) and not parts[0].isdigit():
             parts[0] = "".join(c for c in parts[0] if c.isdigit())
         return "" if all(p.isdigit() and p.isascii() for p in parts) else f"Invalid version {version!r}"
-    if major in (17, 18):  # before 17 any version was taken as it is
-        serie = f"{major}.0"
+    if facts.version_rule == "short-or-prefixed":  # "any" (16.0): taken as it is
         base = (
             version if version == serie or not version.startswith(serie + ".") else version[len(serie) + 1 :]
         )
@@ -145,34 +147,34 @@ def _version_refusal(version: str, major: int) -> str:
     return ""
 
 
-def _foreign(addons: AddonSet, name: str, major: int) -> bool:
-    """Odoo 19's check_version: a version of 4 or 5 numbers must start with the series."""
+def _foreign(addons: AddonSet, name: str, facts: SeriesFacts) -> bool:
+    """check_version (19.0 on): a version of 4 or 5 numbers must start with the series."""
     addon = addons.addons.get(name)
     version = str(addon.manifest.version) if addon is not None else ""
-    return len(version.split(".")) > 3 and not version.startswith(f"{major}.0.")
+    return len(version.split(".")) > 3 and not version.startswith(f"{facts.series}.")
 
 
-def _other_series(addon: Addon, major: int) -> Finding:
+def _other_series(addon: Addon, facts: SeriesFacts) -> Finding:
     return _manifest_error(
         addon,
         kinds.UNKNOWN_MODULE,
         f"The module {addon.name} has an incompatible version, setting installable=False "
-        f"(version {addon.manifest.version!r} is not of {major}.0): Odoo installs nothing of it.",
-        f"Write a {major}.0.x.y.z version once the module is ported to {major}.0.",
+        f"(version {addon.manifest.version!r} is not of {facts.series}): Odoo installs nothing of it.",
+        f"Write a {facts.series}.x.y.z version once the module is ported to {facts.series}.",
         "version",
     )
 
 
-def _invalid_version(addon: Addon, major: int) -> Finding | None:
-    refusal = _version_refusal(str(addon.manifest.version), major)
+def _invalid_version(addon: Addon, facts: SeriesFacts) -> Finding | None:
+    refusal = _version_refusal(str(addon.manifest.version), facts)
     if not refusal:
         return None
     return _manifest_error(
         addon,
         kinds.REGISTRY_FAILURE,
-        f"Module {addon.name}: invalid manifest. {refusal} Odoo {major}.0 reads every manifest "
+        f"Module {addon.name}: invalid manifest. {refusal} Odoo {facts.series} reads every manifest "
         "of the addons path before installing, so every install fails while this one is there.",
-        f"Write the version for this series ({major}.0.x.y.z, or x.y.z), or take the module out "
+        f"Write the version for this series ({facts.series}.x.y.z, or x.y.z), or take the module out "
         "of the addons path.",
         "version",
     )

@@ -283,7 +283,7 @@ class OdooRunner:
         env = child_env(self.config.pg, self.config.base_env or os.environ)
         python = interpreter_of(odoo.path, odoo.python)
         roots = [*self.config.addons_paths, *odoo.core_addons]
-        findings = await preflight(addons, run.modules, python=python, roots=roots, env=env, major=odoo.major)
+        findings = await preflight(addons, run.modules, python=python, roots=roots, env=env, facts=odoo.facts)
         run.spent("preflight", since)
         return findings
 

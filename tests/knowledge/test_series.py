@@ -7,15 +7,9 @@ from pathlib import Path
 import pytest
 
 from odoo_tools.addons._manifest import Manifest, parse_manifest_text
-from odoo_tools.addons._series import (
-    detect_series,
-    normalize_series,
-    series_from_manifests,
-    series_from_release_file,
-    series_major,
-    series_of_version,
-)
-from odoo_tools.errors import ConfigError
+from odoo_tools.addons._series import detect_series, series_from_manifests, series_from_release_file
+from odoo_tools.errors import InvalidInput
+from odoo_tools.series import normalize_series, series_major, series_of_version
 
 
 def _odoo(tmp_path: Path, version_info: str) -> Path:
@@ -70,10 +64,20 @@ def test_series_of_version(version: str, series: str | None) -> None:
     assert series_of_version(version) == series
 
 
-def test_bad_series_setting_is_a_config_error() -> None:
-    with pytest.raises(ConfigError, match="not a version"):
+def test_a_bad_or_unsupported_series_is_an_error_naming_the_supported_ones() -> None:
+    with pytest.raises(InvalidInput, match="not an Odoo series"):
         normalize_series("latest")
-    assert normalize_series(" 18.0 ") == "18.0"
+    for unsupported in ("15.0", "12", "99.0"):
+        with pytest.raises(InvalidInput, match=r"is not supported: supported are 16\.0, 17\.0"):
+            normalize_series(unsupported)
+    assert [normalize_series(s) for s in (" 18.0 ", "18", "saas~17.2", "18.0.1.0.0")] == [
+        "18.0", "18.0", "17.0", "18.0"
+    ]
+
+
+def test_an_unsupported_setting_is_an_error_even_when_the_manifests_decide(tmp_path: Path) -> None:
+    with pytest.raises(InvalidInput, match=r"'15\.0' is not supported"):
+        detect_series(None, [_manifest("18.0.1.0.0")], "15.0")
 
 
 @pytest.mark.parametrize(

@@ -24,8 +24,8 @@ def _module(root: Path, name: str, depends: list[str], data: list[str], files: d
 
 
 def _static(root: Path, module: str, series: str | None = None) -> list[Finding]:
-    project = load_project([root], series_setting=series)
-    if series:
+    project = load_project([root])
+    if series:  # as if detected (a setting must name a supported series; a project may be any)
         project.series = series
     addons = [project.addon_set.get(module)]
     run = lint_addons_sync(project, addons, ["static"], cache=LintCache(None), digests=FileDigests())

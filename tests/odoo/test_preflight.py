@@ -18,6 +18,7 @@ from odoo_tools.runs._externals import refused_externals
 from odoo_tools.runs._pg import Pg
 from odoo_tools.runs._preflight import preflight
 from odoo_tools.runs._validate import OdooRunner
+from odoo_tools.series import series_facts
 from tests.odoo.runner_support import STUB_ODOO_BIN
 from tests.odoo.variants import make_variant
 
@@ -131,11 +132,18 @@ async def test_from_19_a_module_folder_named_with_a_hyphen_is_refused_whatever_i
     addons = discover_addons([tmp_path])
     env = {"PATH": os.environ["PATH"]}
     for target in ("my-hyphen-zz", "other_zz"):
-        findings = await preflight(addons, [target], python=None, roots=[tmp_path], env=env, major=19)
+        findings = await preflight(
+            addons, [target], python=None, roots=[tmp_path], env=env, facts=series_facts("19.0")
+        )
         got = [(f.kind, f.module, f.path, f.severity) for f in findings]
         assert got == [(kinds.UNKNOWN_MODULE, "my-hyphen-zz", "my-hyphen-zz/__manifest__.py", "error")]
         assert "Invalid module name: my-hyphen-zz" in findings[0].message
-        assert await preflight(addons, [target], python=None, roots=[tmp_path], env=env, major=18) == []
+        assert (
+            await preflight(
+                addons, [target], python=None, roots=[tmp_path], env=env, facts=series_facts("18.0")
+            )
+            == []
+        )
 
 
 @pytest.mark.anyio
@@ -152,17 +160,28 @@ async def test_a_manifest_version_odoo_refuses_fails_fast_at_the_version_line(tm
     addons = discover_addons([tmp_path])
     env = {"PATH": os.environ["PATH"]}
     for target in ("ported_zz", "other_zz"):
-        findings = await preflight(addons, [target], python=None, roots=[tmp_path], env=env, major=17)
+        findings = await preflight(
+            addons, [target], python=None, roots=[tmp_path], env=env, facts=series_facts("17.0")
+        )
         got = [(f.kind, f.module, f.path, f.line) for f in findings]
         assert got == [(kinds.REGISTRY_FAILURE, "ported_zz", "ported_zz/__manifest__.py", 3)]
         assert "Invalid version '18.0.1.0.0'" in findings[0].message
         for accepting in (16, 18):
             assert (
-                await preflight(addons, [target], python=None, roots=[tmp_path], env=env, major=accepting)
+                await preflight(
+                    addons,
+                    [target],
+                    python=None,
+                    roots=[tmp_path],
+                    env=env,
+                    facts=series_facts(f"{accepting}.0"),
+                )
                 == []
             )
         # 19 reads it, then makes that one module uninstallable (real 19.0: state uninstallable, exit 0)
-        findings = await preflight(addons, [target], python=None, roots=[tmp_path], env=env, major=19)
+        findings = await preflight(
+            addons, [target], python=None, roots=[tmp_path], env=env, facts=series_facts("19.0")
+        )
         placed = [(f.kind, f.path, f.line) for f in findings]
         expected: list[tuple[str, str, int | None]] = (
             [(kinds.UNKNOWN_MODULE, "ported_zz/__manifest__.py", 3)] if target == "ported_zz" else []

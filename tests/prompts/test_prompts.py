@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 from mcp import Client, MCPError
 
-from assista_mcp.guidelines import guidelines_for, normalize_series
+from assista_mcp.guidelines import SERIES, guidelines_for
+from odoo_tools.errors import InvalidInput
 
 pytestmark = pytest.mark.anyio
 
@@ -95,13 +96,33 @@ async def test_guidelines_tool_defaults_to_the_project_series(
     assert "Odoo 17.0" in developer.messages[0].content.text  # type: ignore[union-attr]
 
 
-def test_series_normalization() -> None:
-    assert normalize_series("18.0.1.0.0") == "18.0"
-    assert normalize_series("saas~17.2") == "17.0"
-    assert normalize_series("17") == "17.0"
-    assert normalize_series(None) == "18.0"
-    assert normalize_series("12.0") == "18.0"  # unsupported series fall back to the default
-    assert guidelines_for("nonsense").startswith("# Odoo 18.0")
+def test_every_supported_series_has_its_guidelines_and_no_other_series_is_answered() -> None:
+    for series in SERIES:
+        assert guidelines_for(series).startswith(f"# Odoo {series} development guidelines")
+    assert guidelines_for("18.0.1.0.0").startswith("# Odoo 18.0")
+    assert guidelines_for("saas~17.2").startswith("# Odoo 17.0")
+    for asked in ("12.0", "nonsense", "21.0"):  # these used to get the 18.0 text
+        with pytest.raises(InvalidInput, match=r"supported are 16\.0"):
+            guidelines_for(asked)
+
+
+@pytest.fixture
+def addons_unversioned(addons: Path) -> Path:
+    for manifest in addons.glob("*/__manifest__.py"):
+        manifest.write_text(manifest.read_text().replace('"18.0.1.0.0"', '"1.0"'))
+    return addons
+
+
+async def test_a_project_of_unknown_series_is_asked_for_one(
+    server_for: Callable[..., Any], addons_unversioned: Path
+) -> None:
+    # It used to get the 18.0 text as if the project were on 18.0.
+    async with Client(server_for(addons_unversioned)) as client:
+        result = await client.call_tool("get_guidelines", {})
+        with pytest.raises(MCPError, match="series is unknown"):
+            await client.get_prompt("odoo_developer", {})
+    assert result.is_error
+    assert "Pass series (one of 16.0" in result.content[0].text  # type: ignore[union-attr]
 
 
 async def test_prompts_are_listed_with_their_arguments(server_for: Callable[..., Any], addons: Path) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from odoo_tools.addons import Addon, series_major
+from odoo_tools.addons import Addon
 from odoo_tools.findings import Finding
 from odoo_tools.lint._core import core_graph
 from odoo_tools.lint._static.context import StaticContext
@@ -22,6 +22,7 @@ from odoo_tools.lint._static.orm_python import check_orm_python
 from odoo_tools.lint._static.orm_xml import check_orm_xml
 from odoo_tools.lint._static.xml_ids import check_refs
 from odoo_tools.lint._static.xml_scan import XmlScan, scan_xml
+from odoo_tools.series import known_facts
 
 if TYPE_CHECKING:
     from odoo_tools.lint._project import LintProject
@@ -35,7 +36,8 @@ def static_findings(project: LintProject, addon: Addon) -> list[Finding]:
         addon,
         project.addon_set,
         index.tables,
-        series_major(project.series),
+        project.series,
+        known_facts(project.series),
         core.depends if core else {},
         core.models if core else {},
         core.auto_install if core else {},

@@ -9,8 +9,9 @@ from pathlib import Path
 from odoo_tools.addons import Addon, AddonSet
 from odoo_tools.findings import Finding, Severity
 from odoo_tools.index import FileData, ModelResolver, Tables, base_model_methods
-from odoo_tools.lint._static.core_models import CORE_MODEL_OWNERS
+from odoo_tools.lint._core import stable_core_models
 from odoo_tools.lint._static.orm_rules import BASE_METHODS, magic_fields
+from odoo_tools.series import SeriesFacts
 
 SOURCE = "static"
 
@@ -20,7 +21,8 @@ class StaticContext:
     addon: Addon
     addon_set: AddonSet
     tables: Tables
-    major: int | None  # the Odoo series' major version
+    series: str | None  # the project's Odoo series, as detected (any, or None)
+    facts: SeriesFacts | None  # what Odoo does on that series; None when it is not supported
     # Without an Odoo source: Odoo's core modules and their depends (bundled list), else empty.
     core: dict[str, tuple[str, ...]] = field(default_factory=dict)
     core_models: dict[str, str] = field(default_factory=dict)  # model -> core module (same list)
@@ -57,7 +59,7 @@ class StaticContext:
             self.closure,
             self.closure_complete,
             self.core_models,
-            magic_fields(self.major),
+            magic_fields(self.facts),
             BASE_METHODS | base_model_methods(source_base),
         )
 
@@ -73,9 +75,9 @@ class StaticContext:
     @functools.cached_property
     def manifest_files(self) -> list[str]:
         """Module-relative files the manifest makes Odoo load: data, then demo; the legacy
-        ``qweb`` key only before 15.0 (later series ignore it, its files are assets)."""
+        ``qweb`` key only before 15.0 (every supported series ignores it, its files are assets)."""
         manifest = self.addon.manifest
-        qweb = list(manifest.qweb) if self.major is None or self.major < 15 else []
+        qweb = list(manifest.qweb) if self.facts is None else []
         return list(manifest.data) + qweb + list(manifest.demo)
 
     def files(self) -> list[FileData]:
@@ -89,7 +91,7 @@ class StaticContext:
     def model_owners(self, model: str) -> set[str]:
         """Modules that define ``model`` (its ``_name``), from the index or Odoo's well-known ones."""
         owners = {loc.module for loc in self.tables.model_classes.get(model, []) if loc.item.defines}
-        core = self.core_models.get(model) or CORE_MODEL_OWNERS.get(model)
+        core = self.core_models.get(model) or stable_core_models().get(model)
         if core:
             owners.add(core)
         return owners

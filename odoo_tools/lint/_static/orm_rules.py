@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from odoo_tools.findings import Severity
+from odoo_tools.series import SeriesFacts
 
 
 @dataclass(frozen=True)
@@ -50,5 +51,6 @@ MAGIC_FIELDS_BEFORE_17 = MAGIC_FIELDS | {"__last_update"}
 BASE_METHODS = frozenset({"_compute_display_name", "_search_display_name", "_compute_field_value"})
 
 
-def magic_fields(major: int | None) -> frozenset[str]:
-    return MAGIC_FIELDS_BEFORE_17 if major is None or major < 17 else MAGIC_FIELDS
+def magic_fields(facts: SeriesFacts | None) -> frozenset[str]:
+    """The magic fields on a series (an unknown one: also those of older series)."""
+    return MAGIC_FIELDS if facts is not None and not facts.last_update_field else MAGIC_FIELDS_BEFORE_17

@@ -130,7 +130,7 @@ def check_refs(ctx: StaticContext, scans: list[tuple[int, str, XmlScan]]) -> lis
                     " works as long as Odoo happens to load it first; declare it to be sure."
                 )
                 found.append(ctx.finding(code, message, hint, path, ref.line, severity="warning"))
-            elif ref.in_arch and (ctx.major is None or ctx.major >= 16):
+            elif ref.in_arch and (ctx.facts is None or ctx.facts.arch_unknown_group_warns):
                 # ir.ui.view's check only logs "The group ... defined in view does not exist!"
                 message += " Odoo installs the view anyway (a warning in its log)" + (
                     "." if code == "xml-id-used-before-definition" else "; the element is shown to no user."

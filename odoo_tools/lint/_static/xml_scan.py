@@ -1,5 +1,6 @@
 """What the static checks need from XML data files beyond the index: every xml id a file
-refers to (with its line) and the view constructs removed in later series.
+refers to (with its line) and the uses of view constructs some series removed or renamed (which
+ones: the series registry's API change table; which series: the check that reads them).
 
 Parsed with lxml, entities and network off, as the index does.
 """
@@ -13,10 +14,15 @@ from pathlib import Path
 from lxml import etree
 
 from odoo_tools.index import attribute_line, qualify
+from odoo_tools.series import API_CHANGES, Kind
 
 _PARSER = etree.XMLParser(resolve_entities=False, no_network=True, remove_comments=True)
 _EVAL_REF = re.compile(r"""\bref\(\s*['"]([\w.]+)['"]\s*\)""")
 _ACTION_IN_ARCH = re.compile(r"%\(([\w.]+)\)d")
+_WATCHED = {
+    kind: frozenset(c.old for c in API_CHANGES if c.kind == kind)
+    for kind in ("xml-attribute", "xml-element", "view-mode")
+}
 
 
 @dataclass(frozen=True)
@@ -29,7 +35,8 @@ class Ref:
 
 @dataclass(frozen=True)
 class Construct:
-    name: str  # attrs, states, tree, view_mode_tree
+    kind: Kind  # where it is written: xml-attribute, xml-element, view-mode
+    name: str  # what is written: attrs, states, tree...
     line: int
     inline: bool = False  # inside an inline sub-view (``<field name="line_ids"><list>...``)
 
@@ -93,8 +100,9 @@ def _field(element: etree._Element, module: str, line: int, scan: XmlScan, lines
     parent = element.getparent()
     in_action = parent is not None and parent.get("model") == "ir.actions.act_window"
     modes = [mode.strip() for mode in (element.text or "").split(",")]
-    if in_action and element.get("name") == "view_mode" and "tree" in modes:
-        scan.constructs.append(Construct("view_mode_tree", line))
+    if in_action and element.get("name") == "view_mode":
+        watched = _WATCHED["view-mode"]
+        scan.constructs += [Construct("view-mode", mode, line) for mode in modes if mode in watched]
 
 
 def _evals(text: str, module: str, line: int, scan: XmlScan) -> None:
@@ -103,12 +111,12 @@ def _evals(text: str, module: str, line: int, scan: XmlScan) -> None:
 
 
 def _arch_element(element: etree._Element, module: str, line: int, scan: XmlScan, lines: list[str]) -> None:
-    for name in ("attrs", "states"):
+    for name in sorted(_WATCHED["xml-attribute"]):
         if element.get(name) is not None:
             at = attribute_line(lines, line, name)
-            scan.constructs.append(Construct(name, at, inline=_in_inline_view(element)))
-    if element.tag == "tree":
-        scan.constructs.append(Construct("tree", line, inline=_in_inline_view(element)))
+            scan.constructs.append(Construct("xml-attribute", name, at, inline=_in_inline_view(element)))
+    if element.tag in _WATCHED["xml-element"]:
+        scan.constructs.append(Construct("xml-element", element.tag, line, inline=_in_inline_view(element)))
     if element.tag == "button" and element.get("type") == "action":
         match = _ACTION_IN_ARCH.fullmatch(element.get("name", ""))
         if match:

@@ -1,0 +1,56 @@
+"""Every fact about Odoo that differs by series, in one place.
+
+The face of the package (callers import from here; the ``_modules`` are private):
+- ``SUPPORTED_SERIES``: ``("16.0", ...)``, oldest first;
+- ``normalize_series(text)``: the supported series a text names, else ``InvalidInput`` naming the
+  supported ones (the one way to accept a series from a user, a setting, a tool argument);
+- ``series_facts(series)`` (raises like ``normalize_series``) / ``known_facts(series)`` (``None``
+  for an unsupported or unknown series) -> ``SeriesFacts``: Python and PostgreSQL ranges, how
+  access is declared (``AccessFacts``), odoo-bin's demo flags, what Odoo checks in manifests,
+  OCA's template tools and pins, whether real runs were verified;
+- ``api_changes(series)`` -> the ``ApiChange`` entries in effect there (removed and renamed
+  attributes, tags, methods...), ``api_change(id)``, ``API_CHANGES`` (all, oldest first): the
+  static checks find uses of ``old``, ``odoo_tools.migrate`` keys its rewrites by ``id``;
+- reading names: ``series_major``, ``series_family``, ``series_of_version``, ``is_supported``,
+  ``series_key`` (sort key), ``nearest_series``.
+
+Adding a series: one ``SeriesFacts`` in ``_facts.SERIES``, its ``ApiChange`` entries, its core
+module list (``scripts/core_modules.py --odoo-path``) and its guidelines file.
+"""
+
+from odoo_tools.series._api_changes import API_CHANGES, ApiChange, Kind
+from odoo_tools.series._facts import AccessFacts, SeriesFacts
+from odoo_tools.series._names import (
+    SUPPORTED_SERIES,
+    api_change,
+    api_changes,
+    is_supported,
+    known_facts,
+    nearest_series,
+    normalize_series,
+    series_facts,
+    series_family,
+    series_key,
+    series_major,
+    series_of_version,
+)
+
+__all__ = [
+    "API_CHANGES",
+    "SUPPORTED_SERIES",
+    "AccessFacts",
+    "ApiChange",
+    "Kind",
+    "SeriesFacts",
+    "api_change",
+    "api_changes",
+    "is_supported",
+    "known_facts",
+    "nearest_series",
+    "normalize_series",
+    "series_facts",
+    "series_family",
+    "series_key",
+    "series_major",
+    "series_of_version",
+]

@@ -1,0 +1,174 @@
+"""Per series, every fact about Odoo the code branches on, with the file each one was read from.
+
+A new series is one ``SeriesFacts`` entry appended to ``SERIES`` (plus its data: the core module
+list ``odoo_tools/lint/core_modules/<series>.json``, its guidelines ``assista_mcp/guidelines/<series>.md``
+and the API changes that take effect in it, ``_api_changes.py``). Nothing outside this package
+compares series numbers: it asks for the facts of a series and reads them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+# How odoo/modules/module.py (adapt_version, check_version) reads a manifest's version:
+# "any": taken as it is (16.0); "short-or-prefixed": x.y, x.y.z, <series>.x.y or <series>.x.y.z (17.0,
+# 18.0); "two-to-five-parts": 2 to 5 numeric parts (19.0 on).
+VersionRule = Literal["any", "short-or-prefixed", "two-to-five-parts"]
+PythonLinter = Literal["flake8", "ruff"]
+Version = tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class AccessFacts:
+    """How a module grants access to its models on a series."""
+
+    model: str  # the model whose records grant access: "ir.model.access", "ir.access"
+    csv_file: str  # the module-relative CSV file Odoo's own modules use
+    csv_header: str  # the header that file starts with (what a hint tells the user to write)
+    record_rule_model: str | None  # the model of record rules ("ir.rule"), None when there is none
+    # Access models of older series that this series no longer has (a record of one fails the install).
+    gone_models: tuple[str, ...] = ()
+    source: str = ""
+
+
+@dataclass(frozen=True)
+class SeriesFacts:
+    series: str  # "18.0"
+    python_min: Version  # the oldest Python Odoo starts on (an older one fails at import)
+    python_max: Version  # the newest Python Odoo supports (a newer one: a warning at start)
+    python_source: str  # where the two come from
+    postgresql_min: int  # the oldest PostgreSQL major Odoo accepts
+    postgresql_source: str
+    access: AccessFacts
+    # odoo-bin: demo data is opt-in (--with-demo) instead of opt-out (--without-demo=all)
+    demo_opt_in: bool
+    # Listing the addons path (every -i does) raises "Invalid module name" on a folder named otherwise
+    # than ``\w{1,256}``.
+    strict_module_names: bool
+    version_rule: VersionRule
+    # A 4- or 5-number version that does not start with the series makes the module uninstallable.
+    foreign_version_uninstallable: bool
+    # An unknown group in a view arch's groups= only logs a warning (the view installs).
+    arch_unknown_group_warns: bool
+    # BaseModel still has the magic field ``__last_update`` (gone in 17.0, odoo/models.py).
+    last_update_field: bool
+    # OCA's repository template: the Python style linter, and the oca-odoo-pre-commit-hooks release
+    # it pins (None: not known here).
+    python_linter: PythonLinter
+    oca_hooks_release: Version | None
+    # A real Odoo of this series has run our install/test paths (False: they follow its code, unverified).
+    runs_verified: bool = True
+    runs_note: str = ""
+
+    @property
+    def major(self) -> int:
+        return int(self.series.split(".")[0])
+
+    @property
+    def python_range(self) -> str:
+        return f"{_dotted(self.python_min)} to {_dotted(self.python_max)}"
+
+    def python_problem(self, version: Version) -> tuple[bool, str]:
+        """(whether Odoo starts on this Python, what is wrong with it: '' when nothing)."""
+        wanted = f"Odoo {self.series} supports Python {self.python_range}"
+        if version[:2] < self.python_min:
+            return False, f"Python {_dotted(version)} is too old: {wanted} (an older one fails at start)"
+        if version[:2] > self.python_max:
+            return True, f"Python {_dotted(version)} is newer than {wanted}: Odoo logs a warning at start"
+        return True, ""
+
+    def postgresql_problem(self, major: int) -> str:
+        """What is wrong with a PostgreSQL server of this major version for this series ('' when nothing)."""
+        if major < self.postgresql_min:
+            return f"PostgreSQL {major} is too old: Odoo {self.series} needs {self.postgresql_min} or newer"
+        return ""
+
+    @property
+    def demo_flags(self) -> tuple[str, str]:
+        """(the flag with demo data, the flag without): one of them is empty."""
+        return ("--with-demo", "") if self.demo_opt_in else ("", "--without-demo=all")
+
+
+def _dotted(version: Version) -> str:
+    return ".".join(str(part) for part in version)
+
+
+_MODEL_ACCESS = AccessFacts(
+    model="ir.model.access",
+    csv_file="security/ir.model.access.csv",
+    csv_header="id,name,model_id:id,group_id:id,perm_read,perm_write,perm_create,perm_unlink",
+    record_rule_model="ir.rule",
+    source="odoo/addons/base/models/ir_model.py (class IrModelAccess)",
+)
+
+SERIES: tuple[SeriesFacts, ...] = (
+    SeriesFacts(
+        series="16.0",
+        python_min=(3, 7),
+        python_max=(3, 10),
+        python_source="odoo/__init__.py (MIN_PY_VERSION, MAX_PY_VERSION)",
+        postgresql_min=12,
+        postgresql_source="Odoo 16.0 documentation, administration/on_premise/source (PostgreSQL 12+)",
+        access=_MODEL_ACCESS,
+        demo_opt_in=False,
+        strict_module_names=False,
+        version_rule="any",
+        foreign_version_uninstallable=False,
+        arch_unknown_group_warns=True,
+        last_update_field=True,
+        python_linter="flake8",
+        oca_hooks_release=(0, 0, 25),
+    ),
+    SeriesFacts(
+        series="17.0",
+        python_min=(3, 10),
+        python_max=(3, 12),
+        python_source="odoo/__init__.py (MIN_PY_VERSION, MAX_PY_VERSION)",
+        postgresql_min=12,
+        postgresql_source="odoo/sql_db.py, odoo/release.py (MIN_PG_VERSION)",
+        access=_MODEL_ACCESS,
+        demo_opt_in=False,
+        strict_module_names=False,
+        version_rule="short-or-prefixed",
+        foreign_version_uninstallable=False,
+        arch_unknown_group_warns=True,
+        last_update_field=False,
+        python_linter="ruff",
+        oca_hooks_release=(0, 0, 25),
+    ),
+    SeriesFacts(
+        series="18.0",
+        python_min=(3, 10),
+        python_max=(3, 12),
+        python_source="odoo/__init__.py (MIN_PY_VERSION, MAX_PY_VERSION)",
+        postgresql_min=12,
+        postgresql_source="odoo/sql_db.py, odoo/release.py (MIN_PG_VERSION)",
+        access=_MODEL_ACCESS,
+        demo_opt_in=False,
+        strict_module_names=False,
+        version_rule="short-or-prefixed",
+        foreign_version_uninstallable=False,
+        arch_unknown_group_warns=True,
+        last_update_field=False,
+        python_linter="ruff",
+        oca_hooks_release=(0, 0, 33),
+    ),
+    SeriesFacts(
+        series="19.0",
+        python_min=(3, 10),
+        python_max=(3, 13),
+        python_source="odoo/release.py (MIN_PY_VERSION, MAX_PY_VERSION)",
+        postgresql_min=13,
+        postgresql_source="odoo/release.py (MIN_PG_VERSION), checked in odoo/sql_db.py",
+        access=_MODEL_ACCESS,
+        demo_opt_in=True,
+        strict_module_names=True,
+        version_rule="two-to-five-parts",
+        foreign_version_uninstallable=True,
+        arch_unknown_group_warns=True,
+        last_update_field=False,
+        python_linter="ruff",
+        oca_hooks_release=(0, 1, 7),
+    ),
+)
