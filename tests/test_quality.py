@@ -9,7 +9,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 PACKAGES = (
     "odoo_tools.runs", "odoo_tools.addons", "odoo_tools.files", "odoo_tools.index", "odoo_tools.lint",
-    "odoo_tools.lint.reporters", "odoo_tools.odoo_log", "odoo_tools.series", "assista_mcp.cli",
+    "odoo_tools.lint.reporters", "odoo_tools.odoo_log", "odoo_tools.series", "odoo_tools.migrate",
+    "assista_mcp.cli",
     "assista_mcp.agent.terminal", "assista_mcp.agent.safety", "assista_mcp.agent.loop",
     "assista_mcp.agent.model", "assista_mcp.tools",
 )
