@@ -27,6 +27,7 @@ MIN_LENGTH = 16  # a shorter secret can be guessed over a fast loopback connecti
 class AuthToken:
     value: str
     source: str  # where it came from, for messages ("the file X", "ASSISTA_AUTH_TOKEN")
+    own_listener_only: bool = False  # found by itself for a loopback URL: sent only to our account
 
 
 def default_token_path(home: Path) -> Path:

@@ -2,6 +2,12 @@
 
 The command is the absolute path of the current interpreter (``python -m assista_mcp``), so the
 host finds the server whatever its PATH is. Merging keeps every other entry of the host's file.
+
+The HTTP server's bearer token never goes into a project-level file (``.mcp.json``,
+``.cursor/mcp.json``, ``.vscode/mcp.json``: a repository may track them, and a pull request shows
+them): those entries name it through the host's own substitution instead, ``${ASSISTA_AUTH_TOKEN}``
+for Claude Code, ``${env:ASSISTA_AUTH_TOKEN}`` for Cursor, and for VS Code an input it asks for once
+and keeps in its secret storage. Only a user-level file (Codex's) holds the token itself, 0600.
 """
 
 from __future__ import annotations
@@ -17,12 +23,31 @@ import tomlkit
 import tomlkit.exceptions
 
 from assista_mcp import jsonc
+from assista_mcp.auth_token import ENV_VAR
 from odoo_tools.errors import ConfigError
 from odoo_tools.files import atomic_write_bytes
 
 Client = Literal["claude-desktop", "claude-code", "cursor", "vscode", "codex"]
 CLIENTS: tuple[Client, ...] = ("claude-desktop", "claude-code", "cursor", "vscode", "codex")
 SERVER_NAME = "assista-odoo"
+VSCODE_INPUT = "assista-odoo-token"
+# How each project-level host names the token without holding it (its documented substitution).
+TOKEN_REFERENCES: dict[Client, str] = {
+    "claude-code": "${" + ENV_VAR + "}",
+    "cursor": "${env:" + ENV_VAR + "}",
+    "vscode": "${input:" + VSCODE_INPUT + "}",
+}
+_VSCODE_TOKEN_INPUT = {
+    "type": "promptString",
+    "id": VSCODE_INPUT,
+    "description": "Bearer token of assista-odoo serve --transport http (the content of its token file)",
+    "password": True,
+}
+
+
+def token_in_file(client: Client) -> bool:
+    """Whether ``client``'s file holds the token itself (a user-level file) or a reference to it."""
+    return client not in TOKEN_REFERENCES
 
 
 def server_command(addons_paths: Sequence[Path], extra_args: Sequence[str] = ()) -> tuple[str, list[str]]:
@@ -43,8 +68,9 @@ def entry_for(
 
 
 def http_entry_for(client: Client, url: str, token: str | None) -> dict[str, Any]:
-    """The entry for a running ``serve --transport http``, with its bearer token as a header."""
-    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    """The entry for a running ``serve --transport http``, with its bearer token as a header: the
+    token itself only for a user-level file, else the host's reference to it."""
+    headers = {"Authorization": f"Bearer {TOKEN_REFERENCES.get(client, token)}"} if token else {}
     if client == "claude-desktop":
         raise ConfigError(
             "Claude Desktop starts local servers over stdio; it has no setting for an HTTP server's URL.",
@@ -95,10 +121,24 @@ def merge(client: Client, existing: str, entry: dict[str, Any]) -> str:
         ) from exc
     if not isinstance(document, dict) or not isinstance(document.get(key, {}), dict):
         raise ConfigError(f"The existing {client} configuration has an unexpected shape.", "Fix it by hand.")
+    inputs = _inputs_with_token(document) if TOKEN_REFERENCES["vscode"] in json.dumps(entry) else None
     if jsonc.has_comments(existing):  # edit in place: the user's comments stay
-        return jsonc.set_member(existing, key, SERVER_NAME, entry)
+        text = jsonc.set_member(existing, key, SERVER_NAME, entry)
+        return text if inputs is None else jsonc.set_top(text, "inputs", inputs)
     document.setdefault(key, {})[SERVER_NAME] = entry
+    if inputs is not None:
+        document["inputs"] = inputs
     return json.dumps(document, indent=2) + "\n"
+
+
+def _inputs_with_token(document: dict[str, Any]) -> list[Any]:
+    """VS Code's ``inputs`` with the one that asks for our token (added once)."""
+    inputs = document.get("inputs", [])
+    if not isinstance(inputs, list):
+        raise ConfigError("The existing vscode configuration's inputs is not a list.", "Fix it by hand.")
+    if any(isinstance(i, dict) and i.get("id") == VSCODE_INPUT for i in inputs):
+        return inputs
+    return [*inputs, _VSCODE_TOKEN_INPUT]
 
 
 def write(client: Client, path: Path, entry: dict[str, Any], *, private: bool = False) -> str:

@@ -1,7 +1,8 @@
 """JSON with comments (VS Code's ``mcp.json``), edited in place so the user's comments stay.
 
 Only what ``mcp-config --write`` needs: read a document that may hold ``//`` and ``/* */``
-comments and trailing commas, and set one member of one top-level object, touching no other byte.
+comments and trailing commas, and set one member of one top-level object (or one top-level
+member, such as VS Code's ``inputs`` array), touching no other byte.
 """
 
 from __future__ import annotations
@@ -40,6 +41,17 @@ def set_member(text: str, section: str, name: str, value: Any) -> str:
     return _insert_first(text, start, end, f'"{section}": {block}', "\n  ")
 
 
+def set_top(text: str, name: str, value: Any) -> str:
+    """``text`` with the top-level member ``name`` set to ``value`` (its old value replaced)."""
+    members = _members(text)
+    rendered = json.dumps(value, indent=2).replace("\n", "\n  ")
+    if (name,) in members:
+        start, end = members[(name,)]
+        return text[:start] + rendered + text[end:]
+    start, end = members[()]
+    return _insert_first(text, start, end, f'"{name}": {rendered}', "\n  ")
+
+
 def _insert_first(text: str, start: int, end: int, member: str, indent: str) -> str:
     """Insert ``member`` right after the opening brace of the object spanning start..end."""
     inner = "".join(t for t in _TOKENS.findall(text[start + 1 : end - 1]) if not t.startswith(("//", "/*")))
@@ -48,8 +60,8 @@ def _insert_first(text: str, start: int, end: int, member: str, indent: str) -> 
 
 
 def _members(text: str) -> dict[tuple[str, ...], tuple[int, int]]:
-    """Spans of the top-level object (key ``()``), its object members (``(key,)``) and their
-    members (``(key, name)``): where each value starts and ends in ``text``."""
+    """Spans of the top-level object (key ``()``), its object and array members (``(key,)``) and
+    the object members' members (``(key, name)``): where each value starts and ends in ``text``."""
     spans: dict[tuple[str, ...], tuple[int, int]] = {}
     stack: list[tuple[tuple[str, ...], int]] = []
     path: list[str] = []
@@ -71,7 +83,7 @@ def _members(text: str) -> dict[tuple[str, ...], tuple[int, int]]:
             continue
         if token in "}]":
             key, start = stack.pop()
-            if len(key) <= 2 and token == "}":
+            if (len(key) <= 2 and token == "}") or (len(key) == 1 and token == "]"):
                 spans[key] = (start, position)
             path = list(stack[-1][0]) if stack else []
             if value_start is not None and len(key) == len(path) + 1:

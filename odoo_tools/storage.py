@@ -12,6 +12,7 @@ killed process (``stale_temp``) from one another live process is writing right n
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import json
 import os
@@ -162,6 +163,26 @@ def _keep_owner(fd: int, existing: os.stat_result) -> None:
 def default_data_dir() -> Path:
     """The user data folder (sessions, trust, the HTTP token, journal records) unless one is given."""
     return Path(platformdirs.user_data_dir("assista-odoo"))
+
+
+def default_cache_dir() -> Path:
+    return Path(platformdirs.user_cache_dir("assista-odoo"))
+
+
+def user_private_folder(name: str) -> Path:
+    """A scratch folder ``name`` only this user can use, under the user's own runtime folder
+    (``XDG_RUNTIME_DIR``) or else cache folder: never in a shared folder such as /tmp, where
+    another account could create the name first (a file, or a link to its own folder)."""
+    runtime = os.environ.get("XDG_RUNTIME_DIR", "")
+    bases = [Path(runtime) / "assista-odoo"] if os.path.isabs(runtime) else []
+    bases.append(default_cache_dir())
+    failures = []
+    for base in bases:
+        try:
+            return private_folder(private_folder(base) / name)
+        except OSError as exc:
+            failures.append(str(exc))
+    raise NotPrivate(errno.EACCES, "no private folder for " + name + ": " + "; ".join(failures))
 
 
 class NotPrivate(OSError):

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from assista_mcp import hostconfig
-from assista_mcp.auth_token import resolve_token
+from assista_mcp.auth_token import ENV_VAR, resolve_token
 from assista_mcp.cli.common import add_odoo_flags, add_project_flags, settings_from_args
 from assista_mcp.cli.serve import DEFAULT_PORT
 from assista_mcp.settings import ENV_PREFIX, SOURCES, Settings
@@ -39,7 +39,7 @@ def add_parsers(subparsers: Any) -> None:
         "--transport",
         choices=("stdio", "http"),
         default="stdio",
-        help="http: point the host at a running `serve --transport http` (writes its bearer token)",
+        help="http: point the host at a running `serve --transport http` (names its bearer token)",
     )
     parser.add_argument("--url", default=DEFAULT_URL, help=f"with --transport http (default {DEFAULT_URL})")
     parser.add_argument(
@@ -111,18 +111,43 @@ def run_mcp_config(args: argparse.Namespace) -> int:
     path = hostconfig.config_path(client, Path(args.project_dir).resolve())
     if not args.write:
         print(hostconfig.render(client, entry), end="")
-        print(f"assista-odoo: this belongs in {path} (or run again with --write to merge it there)",
-              file=sys.stderr)
-        return 0
-    hostconfig.write(client, path, entry, private=args.transport == "http")
-    print(f"assista-odoo: wrote the {SERVER} entry into {path}")
-    if args.transport == "http":
         print(
-            f"assista-odoo: {path} now holds the server's bearer token (mode 0600): keep it out of version "
-            "control and of shared folders.",
+            f"assista-odoo: this belongs in {path} (or run again with --write to merge it there)",
+            file=sys.stderr,
+        )
+        return 0
+    secret = args.transport == "http" and hostconfig.token_in_file(client)
+    hostconfig.write(client, path, entry, private=secret)
+    print(f"assista-odoo: wrote the {SERVER} entry into {path}")
+    if secret:
+        print(
+            f"assista-odoo: {path} (your user-level configuration) now holds the server's bearer token "
+            "(mode 0600): keep it out of version control and of shared folders.",
             file=sys.stderr,
         )
     return 0
+
+
+def _say_where_the_token_comes_from(client: hostconfig.Client, source: str) -> None:
+    """A project-level file names the token; say how the host gets it (never the token itself)."""
+    value = f"${ENV_VAR}" if source == ENV_VAR else f"the content of {source}"
+    if client == "vscode":
+        how = (
+            f"VS Code asks for it once (input {hostconfig.VSCODE_INPUT!r}) and keeps it in its secret "
+            f"storage: paste {value}"
+        )
+    elif source == ENV_VAR:
+        how = f"{client} reads it from the environment it starts in: keep {ENV_VAR} set there"
+    else:
+        how = (
+            f'{client} reads it from the environment it starts in: export {ENV_VAR}="$(cat {source})" '
+            "(in your shell profile, not in the project)"
+        )
+    print(
+        f"assista-odoo: the bearer token is not written into the project's file (a repository may "
+        f"track it); the entry refers to {hostconfig.TOKEN_REFERENCES[client]}. {how}.",
+        file=sys.stderr,
+    )
 
 
 # The server reads these PostgreSQL variables too; a host starts it with a near-empty environment.
@@ -160,6 +185,8 @@ def _http_entry(args: argparse.Namespace, settings: Settings) -> dict[str, Any]:
     """The same token ``serve --transport http`` will use (generated now when there is none yet)."""
     env_token = settings.auth_token.get_secret_value() if settings.auth_token else None
     token = resolve_token(settings.home, args.auth_token_file, env_token)
+    if not hostconfig.token_in_file(args.client):
+        _say_where_the_token_comes_from(args.client, token.source)
     return hostconfig.http_entry_for(args.client, args.url, token.value)
 
 

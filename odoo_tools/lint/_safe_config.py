@@ -16,7 +16,6 @@ import functools
 import hashlib
 import io
 import json
-import os
 import re
 import tempfile
 from dataclasses import dataclass
@@ -26,7 +25,7 @@ from typing import Any
 import tomlkit
 
 from odoo_tools.lint._rc_read import Pairs, Unreadable, flake8_sections, pylint_pairs, ruff_table
-from odoo_tools.storage import atomic_write_text
+from odoo_tools.storage import atomic_write_text, user_private_folder
 
 PYLINT_ALLOWED_PLUGINS = frozenset({"pylint_odoo"})
 # Options that run or import code, or write a file; argparse also takes any unambiguous prefix
@@ -62,12 +61,12 @@ def refused(path: Path, why: Unreadable) -> SafeConfig:
 @functools.cache
 def private_dir() -> Path:
     """A folder only this user can write: cleaned configs, and the linters' working directory
-    (so nothing of the project is importable from the current folder)."""
-    folder = Path(tempfile.gettempdir()) / f"assista-odoo-lint-{os.getuid() if hasattr(os, 'getuid') else 0}"
-    folder.mkdir(mode=0o700, exist_ok=True)
-    if folder.is_symlink() or folder.stat().st_uid != (os.getuid() if hasattr(os, "getuid") else 0):
-        folder = Path(tempfile.mkdtemp(prefix="assista-odoo-lint-"))
-    return folder
+    (so nothing of the project is importable from the current folder). It lives under the user's
+    own runtime or cache folder (``user_private_folder``), never in the shared temp folder."""
+    try:
+        return user_private_folder("lint")
+    except OSError:  # no usable home folder at all: a fresh folder of ours (0700, unique name)
+        return Path(tempfile.mkdtemp(prefix="assista-odoo-lint-"))
 
 
 def safe_pylintrc(rcfile: Path, top: Path | None = None) -> SafeConfig:

@@ -9,9 +9,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import anyio
 import pytest
 
 from assista_mcp.agent.loop.listeners import foreign_owners, parse_listeners
+from assista_mcp.agent.loop.toolset import ServerSpec, Toolset, url_spec
 from assista_mcp.agent.loop.url_auth import bearer_token
 from odoo_tools.errors import ConfigError
 
@@ -103,3 +105,64 @@ def test_another_accounts_listener_never_gets_the_token(tmp_path: Path) -> None:
     finally:
         child.kill()
         child.wait()
+
+
+TAKE_OVER_THE_PORT = """
+import os, signal, socket, sys
+signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))  # still print what was received
+port = int(sys.argv[1])
+os.setgid(65534)
+os.setuid(65534)
+sock = socket.socket()
+sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+sock.bind(("127.0.0.1", port))
+sock.listen()
+print("ready", flush=True)
+sock.settimeout(30)
+received = b""
+try:
+    while True:
+        conn, _ = sock.accept()
+        conn.settimeout(2)
+        try:
+            while chunk := conn.recv(65536):
+                received += chunk
+        except OSError:
+            pass
+        conn.close()
+except OSError:
+    pass
+finally:
+    print(received.decode("latin-1"), flush=True)
+"""
+
+
+async def _connect(spec: ServerSpec) -> None:
+    async with Toolset([spec]):
+        pass
+
+
+@pytest.mark.skipif(
+    not Path("/proc/net/tcp").exists() or os.geteuid() != 0, reason="needs Linux and root to listen as nobody"
+)
+def test_a_listener_that_took_over_the_port_after_start_never_gets_the_token(tmp_path: Path) -> None:
+    """Our server was there when the agent started (the start check passed), then it stopped and
+    another account bound the port: the next connection is checked too, and carries nothing."""
+    home = _home_with_token(tmp_path)
+    with socket.socket() as ours:
+        ours.bind(("127.0.0.1", 0))
+        ours.listen()
+        port = ours.getsockname()[1]
+        url = f"http://127.0.0.1:{port}/mcp"
+        spec = url_spec(url, set(), lambda u: bearer_token(u, home, None, None))
+    child = subprocess.Popen(
+        [sys.executable, "-c", TAKE_OVER_THE_PORT, str(port)], stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert child.stdout is not None and child.stdout.readline().strip() == "ready"
+        with pytest.raises(ConfigError, match="another account"):
+            anyio.run(_connect, spec)
+    finally:
+        child.terminate()
+        received, _ = child.communicate(timeout=30)
+    assert TOKEN not in received and "Authorization" not in received

@@ -70,3 +70,39 @@ def foreign_owners(listeners: list[Listener], port: int, own_uid: int) -> set[in
         and (item.address.is_loopback or item.address.is_unspecified)
         and item.uid != own_uid
     }
+
+
+ESTABLISHED = "01"
+Endpoint = tuple[ipaddress.IPv4Address | ipaddress.IPv6Address, int]
+
+
+def endpoint(address: tuple[object, ...]) -> Endpoint:
+    """A socket's ``getsockname()``/``getpeername()`` as (address, port), v4-mapped unwrapped."""
+    ip = ipaddress.ip_address(str(address[0]).split("%")[0])
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    port = address[1]
+    assert isinstance(port, int)
+    return ip, port
+
+
+def connection_owner(ours: Endpoint, theirs: Endpoint, tables: tuple[Path, ...] = PROC_TABLES) -> int | None:
+    """The uid owning the other end of our loopback connection ``ours`` -> ``theirs`` (the socket
+    the server accepted, which carries its listener's owner), or None when no table shows it."""
+    for table in tables:
+        try:
+            text = table.read_text(encoding="ascii")
+        except OSError:
+            continue
+        for line in text.splitlines()[1:]:
+            fields = line.split()
+            if len(fields) < 8 or fields[3] != ESTABLISHED:
+                continue
+            if parse_address(fields[1]) == theirs and parse_address(fields[2]) == ours:
+                return int(fields[7])
+    return None
+
+
+def owners_readable(tables: tuple[Path, ...] = PROC_TABLES) -> bool:
+    """Whether this system shows socket owners (Linux ``/proc/net``)."""
+    return any(table.exists() for table in tables)

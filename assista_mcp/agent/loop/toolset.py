@@ -36,7 +36,7 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.server.mcpserver import MCPServer
 from mcp.types import CallToolResult, TextContent, Tool
 
-from assista_mcp.agent.loop.url_auth import refusal
+from assista_mcp.agent.loop.url_auth import own_listener_transport, refusal
 from assista_mcp.auth_token import AuthToken
 from assista_mcp.effects import TOOLS, Effect
 from assista_mcp.server import build_server
@@ -60,6 +60,7 @@ class ServerSpec:
     own: bool = False
     # Sent with every HTTP request (the bearer token): kept out of repr, so out of any message.
     headers: Mapping[str, str] = field(default_factory=dict, repr=False)
+    own_listener_only: bool = False  # every connection checked: our account owns the other end
 
 
 @dataclass(frozen=True)
@@ -116,7 +117,8 @@ def url_spec(
     base = name or _UNSAFE.sub("_", parts.hostname)
     token = token_for(url) if token_for else None
     headers = {"Authorization": f"Bearer {token.value}"} if token else {}
-    return ServerSpec(_unique(base, taken), url, headers=headers)
+    own_only = token is not None and token.own_listener_only
+    return ServerSpec(_unique(base, taken), url, headers=headers, own_listener_only=own_only)
 
 
 def _split_name(raw: str) -> tuple[str, str]:
@@ -165,8 +167,9 @@ class Toolset:
         if not isinstance(spec.target, str) or not spec.headers:
             return spec.target
         timeout = httpx2.Timeout(HTTP_TIMEOUT, read=HTTP_READ_TIMEOUT)
+        transport = own_listener_transport() if spec.own_listener_only else None
         http = await self._stack.enter_async_context(
-            httpx2.AsyncClient(headers=dict(spec.headers), timeout=timeout)
+            httpx2.AsyncClient(headers=dict(spec.headers), timeout=timeout, transport=transport)
         )
         return streamable_http_client(spec.target, http_client=http)
 
@@ -175,7 +178,8 @@ class Toolset:
             client = await self._stack.enter_async_context(Client(await self._target(spec)))
             listed = await _list_all_tools(client)
         except Exception as exc:
-            refused = await refusal(spec.target, spec.headers) if isinstance(spec.target, str) else None
+            target, own_only = spec.target, spec.own_listener_only
+            refused = await refusal(target, spec.headers, own_only) if isinstance(target, str) else None
             if refused is not None:
                 raise refused from exc
             cause = _innermost(exc)
