@@ -251,6 +251,9 @@ def _from_project_file(project: ProjectFile | None) -> dict[str, Any]:
     for name in PATH_SETTINGS & values.keys():
         if isinstance(values[name], str) and values[name]:
             values[name] = folder / Path(values[name]).expanduser()
+    python = values.get("odoo_python")
+    if isinstance(python, str) and "/" in python:  # a path, not a name looked up on PATH
+        values["odoo_python"] = str(folder / Path(python).expanduser())
     if project.trusted:
         return values
     return project.keep_untrusted(values, {k for k, s in SOURCES.items() if s.needs_trust})

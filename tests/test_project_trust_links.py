@@ -14,7 +14,9 @@ import pytest
 from assista_mcp.cli import main
 from assista_mcp.settings import load_settings
 
-TRUSTED = 'mode = "yolo"\nodoo_bin = "bin/odoo-bin"\nodoo_config = "odoo.conf"\n'
+TRUSTED = (
+    'mode = "yolo"\nodoo_bin = "bin/odoo-bin"\nodoo_config = "odoo.conf"\nodoo_python = "venv/bin/python"\n'
+)
 
 
 @pytest.fixture
@@ -68,3 +70,4 @@ def test_relative_paths_resolve_against_the_trusted_files_folder(
     assert settings.mode == "yolo"
     assert settings.odoo_bin == trusted_project / "bin" / "odoo-bin"
     assert settings.odoo_config == trusted_project / "odoo.conf"
+    assert settings.odoo_python == str(trusted_project / "venv" / "bin" / "python")

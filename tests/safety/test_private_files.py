@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from assista_mcp.agent.loop.sessions import SessionStore
 from assista_mcp.cli import main
 from odoo_tools.files import apply_patch
 from odoo_tools.workspace import Workspace
@@ -85,6 +86,12 @@ def test_every_file_holding_a_secret_is_created_private(
         assert modes, f"{what} ({path}) was never written"
         assert all(mode & 0o077 == 0 for mode in modes), f"{what} was created {[oct(m) for m in modes]}"
         assert stat.S_IMODE(path.stat().st_mode) == 0o600, what
+    store = SessionStore.in_home(isolated_env)  # conversations: the user's alone
+    store.create(model="m", mode="ask")
+    store.close()
+    for name in ("sessions.sqlite3", "sessions.sqlite3-wal"):
+        if (isolated_env / name).exists():
+            assert stat.S_IMODE((isolated_env / name).stat().st_mode) & 0o077 == 0, name
     records = [mode for path, mode in fsynced if path.parent == isolated_env / "journals"]
     assert records and all(mode & 0o077 == 0 for mode in records), "the journal records"
     assert stat.S_IMODE((isolated_env / "journals").stat().st_mode) == 0o700

@@ -9,7 +9,9 @@ formats) are redacted before anything is stored, by the one rule (``assista_mcp.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import re
 import sqlite3
 import time
@@ -24,6 +26,14 @@ from assista_mcp.redaction import Redactor, redactor
 from odoo_tools.errors import ConfigError, InvalidInput, NotFound
 
 DB_NAME = "sessions.sqlite3"
+
+
+def _create_private(path: Path) -> None:
+    """Create the database file 0600 (never through a link) unless it exists."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+    with contextlib.suppress(FileExistsError):
+        os.close(os.open(path, flags, 0o600))
+
 
 # The schema's history: step N brings a database from user_version N-1 to N. Steps are only ever
 # appended, never edited (a user's database may be at any step). Step 1 is the original schema:
@@ -82,8 +92,9 @@ class SessionStore:
     """The sessions database. Use from one thread (the agent's event loop)."""
 
     def __init__(self, path: Path) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         self.path = path
+        _create_private(path)  # conversations are the user's alone; SQLite's -wal/-shm follow its mode
         self._db = sqlite3.connect(path, isolation_level=None)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
