@@ -72,7 +72,9 @@ def foreign_owners(listeners: list[Listener], port: int, own_uid: int) -> set[in
     }
 
 
-ESTABLISHED = "01"
+# The server's end of a fresh loopback connection: ESTABLISHED, or still SYN_RECV for a moment
+# (a request socket, shown with its listener's owner).
+CONNECTED = ("01", "03")
 Endpoint = tuple[ipaddress.IPv4Address | ipaddress.IPv6Address, int]
 
 
@@ -96,7 +98,7 @@ def connection_owner(ours: Endpoint, theirs: Endpoint, tables: tuple[Path, ...] 
             continue
         for line in text.splitlines()[1:]:
             fields = line.split()
-            if len(fields) < 8 or fields[3] != ESTABLISHED:
+            if len(fields) < 8 or fields[3] not in CONNECTED:
                 continue
             if parse_address(fields[1]) == theirs and parse_address(fields[2]) == ours:
                 return int(fields[7])

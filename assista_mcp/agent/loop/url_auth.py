@@ -35,6 +35,7 @@ from odoo_tools.errors import ConfigError
 
 LOOPBACK_NAMES = ("localhost", "localhost.localdomain")
 PROBE_TIMEOUT = 10.0
+OWNER_RETRIES, OWNER_RETRY_SECONDS = 5, 0.01
 _PROBE = {"jsonrpc": "2.0", "id": 0, "method": "ping"}
 _ACCEPT = "application/json, text/event-stream"
 
@@ -87,7 +88,13 @@ class _OwnListenerBackend(httpcore2.AsyncNetworkBackend):
         stream = await self._inner.connect_tcp(host, port, timeout, local_address, socket_options)
         if owners_readable():
             sock: socket.socket = stream.get_extra_info("socket")
-            owner = connection_owner(endpoint(sock.getsockname()), endpoint(sock.getpeername()))
+            ours, theirs = endpoint(sock.getsockname()), endpoint(sock.getpeername())
+            owner = connection_owner(ours, theirs)
+            for _ in range(OWNER_RETRIES):  # the table may lag the connection by a moment
+                if owner is not None:
+                    break
+                await self._inner.sleep(OWNER_RETRY_SECONDS)
+                owner = connection_owner(ours, theirs)
             if owner != os.getuid():
                 await stream.aclose()
                 who = "an unknown account" if owner is None else f"another account (uid {owner})"
