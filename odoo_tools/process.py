@@ -111,7 +111,7 @@ async def run_process(
         finally:
             # Under an anyio cancel scope (an MCP cancel) the graceful wait is cancelled too:
             # make sure a child that ignores SIGTERM still dies.
-            _signal_group(proc.pid, signal.SIGKILL)
+            signal_group(proc.pid, signal.SIGKILL)
             readers.cancel()
             readers.add_done_callback(_retrieve)  # no "exception never retrieved" noise
             _release(proc)
@@ -167,7 +167,7 @@ class EarlyProcess:
 
     def discard(self) -> None:
         if self._proc.poll() is None:
-            _signal_group(self._proc.pid, signal.SIGKILL)
+            signal_group(self._proc.pid, signal.SIGKILL)
         with contextlib.suppress(subprocess.TimeoutExpired):
             self._proc.wait(KILL_GRACE_SECONDS)  # reaped: no zombie left behind
 
@@ -229,18 +229,20 @@ async def _kill_group(proc: asyncio.subprocess.Process) -> None:
     """SIGTERM the whole group, then SIGKILL whatever is left after a grace period."""
     if proc.returncode is not None:
         return
-    _signal_group(proc.pid, signal.SIGTERM)
+    signal_group(proc.pid, signal.SIGTERM)
     try:
         await asyncio.wait_for(proc.wait(), KILL_GRACE_SECONDS)
     except asyncio.TimeoutError:
-        _signal_group(proc.pid, signal.SIGKILL)
+        signal_group(proc.pid, signal.SIGKILL)
         with contextlib.suppress(asyncio.TimeoutError):
             await asyncio.wait_for(proc.wait(), KILL_GRACE_SECONDS)
     # Grandchildren may outlive the leader; make sure the group is gone.
-    _signal_group(proc.pid, signal.SIGKILL)
+    signal_group(proc.pid, signal.SIGKILL)
 
 
-def _signal_group(pid: int, sig: signal.Signals) -> None:
+def signal_group(pid: int, sig: signal.Signals) -> None:
+    """Send ``sig`` to the process group led by ``pid`` (our children get their own session); a
+    group that is already gone, or no longer ours to signal, is left alone."""
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(pid, sig)
 

@@ -150,3 +150,15 @@ def test_a_cancelled_run_leaves_no_open_transport_behind() -> None:
     finally:
         sys.unraisablehook = pytest_hook
     assert unraisable == []
+
+
+def test_signal_group_reaches_the_whole_group_and_ignores_a_gone_one() -> None:
+    import signal
+    import subprocess
+
+    from odoo_tools.process import signal_group
+
+    leader = subprocess.Popen(["sh", "-c", "sleep 60 & wait"], start_new_session=True)
+    signal_group(leader.pid, signal.SIGKILL)
+    assert leader.wait(timeout=10) == -9
+    signal_group(leader.pid, signal.SIGKILL)  # the group is gone: nothing to do, no error

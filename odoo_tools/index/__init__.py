@@ -10,6 +10,7 @@ from odoo_tools.index._answers import FieldMatches, ModelInfo, References, XmlId
 from odoo_tools.index._modules import ModuleInfo, ModuleSummary
 from odoo_tools.index._project import ProjectIndex
 from odoo_tools.index._project_map import DEFAULT_BUDGET, MAX_BUDGET, MIN_BUDGET, ProjectMap
+from odoo_tools.index._python_index import parse_python
 from odoo_tools.index._records import FieldDef, FileData, ModelClass, XmlRecord, qualify
 from odoo_tools.index._resolve import ModelResolver, ResolvedModel, base_model_methods
 from odoo_tools.index._tables import Tables
@@ -36,5 +37,6 @@ __all__ = [
     "XmlRecord",
     "attribute_line",
     "base_model_methods",
+    "parse_python",
     "qualify",
 ]

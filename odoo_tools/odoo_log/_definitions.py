@@ -1,9 +1,9 @@
-"""Where a module defines a model or a field, read from its Python's syntax tree (never text search,
-never executed): Odoo's warnings name ``res.partner.team_id``, findings need a file and a line."""
+"""Where a module defines a model or a field, read from its Python's syntax tree by the code index's
+parser (never text search, never executed): Odoo's warnings name ``res.partner.team_id``, findings
+need a file and a line."""
 
 from __future__ import annotations
 
-import ast
 import os
 from dataclasses import dataclass
 from functools import lru_cache
@@ -21,22 +21,30 @@ class Definition:
 def find_field(module_dir: Path, model: str, field: str) -> Definition | None:
     """The assignment ``field = fields.X(...)`` in a class whose _name or _inherit is ``model``."""
     for rel, classes in _classes(str(module_dir)):
-        for models, fields, _line in classes:
-            if model in models and field in fields:
-                return Definition(rel, fields[field])
+        for info in classes:
+            if info.model == model and field in info.fields:
+                return Definition(rel, info.fields[field])
     return None
 
 
 def find_model(module_dir: Path, model: str) -> Definition | None:
-    """The class whose _name (else _inherit) is ``model``."""
+    """The class whose _name is ``model``, else the first that extends it (_inherit)."""
+    extending: Definition | None = None
     for rel, classes in _classes(str(module_dir)):
-        for models, _fields, line in classes:
-            if model in models:
-                return Definition(rel, line)
-    return None
+        for info in classes:
+            if info.model == model and info.defines:
+                return Definition(rel, info.line)
+            if info.model == model and extending is None:
+                extending = Definition(rel, info.line)
+    return extending
 
 
-ClassInfo = tuple[frozenset[str], dict[str, int], int]  # (models, field -> line, class line)
+@dataclass(frozen=True)
+class ClassInfo:
+    model: str
+    fields: dict[str, int]  # field -> line
+    line: int
+    defines: bool  # _name, not only _inherit
 
 
 def _classes(module_dir: str) -> list[tuple[str, list[ClassInfo]]]:
@@ -63,45 +71,13 @@ def _python_files(module_dir: str) -> list[str]:
 
 @lru_cache(maxsize=2048)
 def _parse(path: str, _mtime_ns: int, _size: int) -> list[ClassInfo]:
+    """The model classes of one file, as the code index reads them (``parse_python``: the one
+    reading of a model class, so a warning's field is found where the index says it is)."""
+    from odoo_tools.index import parse_python  # lxml and the rest of the index: only when a log names a field
+
     try:
-        tree = ast.parse(Path(path).read_bytes(), filename=path)
-    except (OSError, SyntaxError, ValueError):
+        data = Path(path).read_bytes()
+    except OSError:
         return []
-    return [_class_info(node) for node in ast.walk(tree) if isinstance(node, ast.ClassDef)]
-
-
-def _class_info(node: ast.ClassDef) -> ClassInfo:
-    names: list[str] = []
-    inherits: list[str] = []
-    fields: dict[str, int] = {}
-    for stmt in node.body:
-        if not isinstance(stmt, ast.Assign) or len(stmt.targets) != 1:
-            continue
-        target = stmt.targets[0]
-        if not isinstance(target, ast.Name):
-            continue
-        if target.id == "_name":
-            names += _strings(stmt.value)
-        elif target.id == "_inherit":
-            inherits += _strings(stmt.value)
-        elif _is_field_call(stmt.value):
-            fields[target.id] = stmt.lineno
-    return frozenset(names or inherits[:1]), fields, node.lineno  # _inherit alone extends its first
-
-
-def _strings(value: ast.expr) -> list[str]:
-    if isinstance(value, ast.Constant) and isinstance(value.value, str):
-        return [value.value]
-    if isinstance(value, (ast.List, ast.Tuple)):
-        return [e.value for e in value.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)]
-    return []
-
-
-def _is_field_call(value: ast.expr) -> bool:
-    """``fields.Many2one(...)`` (or ``Many2one(...)`` imported by name)."""
-    if not isinstance(value, ast.Call):
-        return False
-    func = value.func
-    if isinstance(func, ast.Attribute):
-        return isinstance(func.value, ast.Name) and func.value.id == "fields"
-    return isinstance(func, ast.Name) and func.id[:1].isupper()
+    models = parse_python(data, path, "").models
+    return [ClassInfo(m.model, {f.name: f.line for f in m.fields}, m.line, m.defines) for m in models]

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from odoo_tools.process import KILL_GRACE_SECONDS, pump_lines
+from odoo_tools.process import KILL_GRACE_SECONDS, pump_lines, signal_group
 from odoo_tools.runs._odoo_bin import OdooRun
 
 WORKER_SCRIPT = Path(__file__).with_name("_warm_worker.py")
@@ -166,8 +166,8 @@ class WarmWorker:
             timed_out = killed = True
             code = await self._kill(pid, finished)
         except BaseException:
-            _signal_group(pid, signal.SIGTERM)
-            _signal_group(pid, signal.SIGKILL)  # under an anyio cancel scope nothing can be awaited
+            signal_group(pid, signal.SIGTERM)
+            signal_group(pid, signal.SIGKILL)  # under an anyio cancel scope nothing can be awaited
             finished.cancel()
             _wait_gone(pid, KILL_GRACE_SECONDS)
             reply.close()
@@ -211,7 +211,7 @@ class WarmWorker:
     async def _kill(self, pid: int, finished: asyncio.Future[int]) -> int:
         """SIGTERM its group, SIGKILL after a grace period; its exit code (-9 if it never came)."""
         for sig in (signal.SIGTERM, signal.SIGKILL):
-            _signal_group(pid, sig)
+            signal_group(pid, sig)
             with contextlib.suppress(asyncio.TimeoutError):
                 return await asyncio.wait_for(asyncio.shield(finished), KILL_GRACE_SECONDS)
         finished.cancel()
@@ -225,7 +225,7 @@ class WarmWorker:
         try:
             self.process.wait(KILL_GRACE_SECONDS)
         except subprocess.TimeoutExpired:
-            _signal_group(self.process.pid, signal.SIGKILL)
+            signal_group(self.process.pid, signal.SIGKILL)
             self.process.wait()
 
 
@@ -255,11 +255,6 @@ def _read_line(sock: socket.socket) -> tuple[bytes, bytes]:
         data += chunk
     line, rest = data.split(b"\n", 1)
     return line, rest
-
-
-def _signal_group(pid: int, sig: signal.Signals) -> None:
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(pid, sig)
 
 
 def _wait_gone(pid: int, seconds: float) -> None:
