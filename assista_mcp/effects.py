@@ -117,6 +117,15 @@ def _baseline_written(arguments: Mapping[str, Any]) -> PathEffects:
     return PathEffects(written=baseline, protected=baseline)
 
 
+def _migrated(arguments: Mapping[str, Any]) -> PathEffects:
+    """migrate_module rewrites files anywhere in the named modules' folders (only with write)."""
+    if arguments.get("write") is not True:
+        return PathEffects()
+    return PathEffects(
+        written=_unique([*_strings(arguments.get("module")), *_strings(arguments.get("modules"))])
+    )
+
+
 def _deleted(arguments: Mapping[str, Any]) -> PathEffects:
     return PathEffects(deleted=_path_args(arguments))
 
@@ -183,6 +192,8 @@ TOOLS: Mapping[str, ToolEffect] = {
     "upgrade_module": _RUN,
     "test_module": _RUN,
     "odoo_doctor": _READ,
+    # migration: rewrites whole module folders (old migrations/ scripts go; undo brings them back)
+    "migrate_module": ToolEffect(Effect.EDIT, _migrated),
 }
 
 UNKNOWN = ToolEffect(Effect.OTHER)

@@ -150,16 +150,27 @@ def fix_install_error(
 
 def migrate_module(
     module: ModuleArg,
-    from_series: Annotated[str, Field(description="The series the module is written for, e.g. 16.0.")],
     to_series: Annotated[str, Field(description=f"The series to port it to ({', '.join(SERIES)}).")],
+    from_series: Annotated[
+        str, Field(description="The series it is written for, e.g. 17.0 (default: its manifest's version).")
+    ] = "",
 ) -> str:
     target = normalize_series(to_series)
+    origin = f" from Odoo {from_series}" if from_series else ""
     return (
-        f"Port module `{module}` from Odoo {from_series} to Odoo {target}.\n"
-        f"Read `get_guidelines` for {target}, then `check_module` {module}: its findings flag "
-        "constructs removed in the target series (view attributes, list tags, name_get...). "
-        f"Bump the manifest version to {target}.1.0.0, fix each finding, add migration scripts "
-        "under `migrations/` if stored data changes, and validate until clean."
+        f"Migrate module `{module}`{origin} to Odoo {target}, and prove it works there.\n"
+        f"1. Migrate: `migrate_module` module={module} to_series={target} shows the diff and the "
+        "findings (a dry run); call it again with write=true. It makes the mechanical changes (Odoo's "
+        f"own upgrade_code scripts, then rules per series; version {target}.1.0.0; old migrations/ "
+        "removed) and names at file:line what it could not rewrite safely.\n"
+        f"2. Prove: `test_module` module={module} demo=true installs it and runs its own tests on the "
+        f"configured Odoo (it must be {target}). A dependency that does not exist in {target} blocks the "
+        "module: say which, do not work around it.\n"
+        "3. Fix the rest, one finding or failing test at a time, first failure first: read the file "
+        f"at the line, `get_guidelines` {target} and `find_model`/`find_field` for what changed, edit "
+        f"the cause, then `check_module` and `test_module` {module} again until it installs and every "
+        "test passes. Change the tests only where the test itself relies on something the series "
+        "removed."
     )
 
 
@@ -168,5 +179,5 @@ PROMPTS = (
     (add_field, "Add a field", "Add a field to a model, with view and validation."),
     (new_model, "New model", "Create a new model with security, views and menu."),
     (fix_install_error, "Fix install error", "Diagnose and fix a module that fails to install."),
-    (migrate_module, "Migrate module", "Port a module from one Odoo series to another."),
+    (migrate_module, "Migrate module", "Migrate a module to a newer series, prove it, fix the rest."),
 )

@@ -13,7 +13,7 @@ from assista_mcp import __version__, prompts, resources
 from assista_mcp.context import AppContext
 from assista_mcp.errors_mw import ClearErrors
 from assista_mcp.settings import Settings
-from assista_mcp.tools import files, files_write, knowledge, lint, lint_baseline, odoo
+from assista_mcp.tools import files, files_write, knowledge, lint, lint_baseline, migrate, odoo
 from assista_mcp.tools._base import ToolSpec
 from assista_mcp.tools._renamed import RenamedArguments
 
@@ -36,6 +36,7 @@ TOOLS: tuple[ToolSpec, ...] = (
     *lint.TOOLS,
     *lint_baseline.TOOLS,
     *odoo.TOOLS,
+    *migrate.TOOLS,
     *prompts.TOOLS,
 )
 

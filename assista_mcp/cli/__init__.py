@@ -19,12 +19,12 @@ from assista_mcp.redaction import redact
 from odoo_tools.errors import AssistaError
 from odoo_tools.process import terminate_like_interrupt
 
-SUBCOMMAND_MODULES = ("serve", "check", "odoo_cmds", "agent_cmds", "safety", "trust_cmd")
+SUBCOMMAND_MODULES = ("serve", "check", "odoo_cmds", "agent_cmds", "safety", "trust_cmd", "migrate")
 # `check` from a pre-commit hook or CI must start fast: when it is the command, only its own
 # module is imported (the agent's, the server's... take ~0.5 s to import and are not needed).
 ALONE = {"check": "check"}
 # Commands that may leave odoo-bin or a database behind: SIGTERM/SIGHUP clean up like Ctrl-C.
-CLEAN_UP_ON_TERMINATE = ("serve", "odoo", "check", "doctor", "templates")
+CLEAN_UP_ON_TERMINATE = ("serve", "odoo", "check", "doctor", "templates", "migrate")
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:

@@ -11,6 +11,7 @@ class NameGet(PythonRule):
     """17.0 no longer calls ``name_get`` for the display name (the same id as the static check)."""
 
     rule = "name_get"
+    triggers = ("name_get",)
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         if node.name.value == "name_get":
@@ -26,6 +27,7 @@ class FieldStates(PythonRule):
     readonly/required it gave is lost)."""
 
     rule = "field_states"
+    triggers = ("states",)
 
     def visit_Call(self, node: cst.Call) -> None:
         if is_field_call(node) and any(

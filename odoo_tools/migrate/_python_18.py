@@ -20,6 +20,7 @@ from odoo_tools.migrate._python_rules import (
 
 class UserHasGroups(PythonRule):
     rule = "user_has_groups"
+    triggers = ("user_has_groups",)
 
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         func = updated.func
@@ -36,6 +37,7 @@ class Ustr(PythonRule):
     the text it was given in Python 3."""
 
     rule = "ustr"
+    triggers = ("ustr",)
     MODULES = ("odoo.tools", "odoo.tools.misc")
 
     def leave_ImportFrom(
@@ -71,6 +73,7 @@ class Ustr(PythonRule):
 
 class GroupOperator(PythonRule):
     rule = "group_operator"
+    triggers = ("group_operator",)
 
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         if not is_field_call(updated):
@@ -88,6 +91,7 @@ class Unaccent(PythonRule):
     """``unaccent=`` is no longer a field parameter in 18.0 (Odoo warns "unknown parameter")."""
 
     rule = "unaccent"
+    triggers = ("unaccent",)
 
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         if not is_field_call(updated):
@@ -107,6 +111,7 @@ class CheckRecursion(PythonRule):
     """``_check_recursion()`` (deprecated in 18.0) is ``not _has_cycle()``."""
 
     rule = "check_recursion"
+    triggers = ("_check_recursion", "_check_m2m_recursion")
     OLD = ("_check_recursion", "_check_m2m_recursion")
 
     def __init__(self, *args: object, **kwargs: object) -> None:
@@ -147,6 +152,7 @@ class ProductType(PythonRule):
     ``type`` again; ``('type', '=', 'product')`` in a domain is ``('is_storable', '=', True)``."""
 
     rule = "product_type"
+    triggers = ("product",)
 
     def leave_Dict(self, original: cst.Dict, updated: cst.Dict) -> cst.BaseExpression:
         elements: list[cst.BaseDictElement] = []
@@ -237,6 +243,7 @@ class ListViewMode(PythonRule):
     ``tree_view_ref`` context key say 'list' in 18.0."""
 
     rule = "view_mode_tree"
+    triggers = ("tree",)
 
     def leave_DictElement(self, original: cst.DictElement, updated: cst.DictElement) -> cst.DictElement:
         key = string_value(updated.key)
@@ -277,6 +284,7 @@ class NameSearch(PythonRule):
     """18.0 never calls ``_name_search``: an override is silently dead. Only a person can port it."""
 
     rule = "name_search"
+    triggers = ("_name_search",)
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         if node.name.value == "_name_search":
@@ -291,6 +299,7 @@ class IrProperty(PythonRule):
     """The ir.property model was removed in 18.0 (company-dependent fields are stored as JSON)."""
 
     rule = "ir_property"
+    triggers = ("ir.property",)
 
     def visit_SimpleString(self, node: cst.SimpleString) -> None:
         if string_value(node) == "ir.property":

@@ -12,6 +12,7 @@ _ENV_SHORTCUTS = {"_cr": "cr", "_uid": "uid", "_context": "context"}
 
 class SqlConstraints(PythonRule):
     rule = "sql_constraints"
+    triggers = ("_sql_constraints",)
 
     def leave_ClassDef(self, original: cst.ClassDef, updated: cst.ClassDef) -> cst.ClassDef:
         if not isinstance(updated.body, cst.IndentedBlock):
@@ -92,6 +93,7 @@ class EnvShortcuts(PythonRule):
     """``record._cr`` -> ``record.env.cr`` (and ``_uid``, ``_context``): deprecated in 19.0."""
 
     rule = "env_shortcuts"
+    triggers = ("_cr", "_uid", "_context")
 
     def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute) -> cst.BaseExpression:
         new = _ENV_SHORTCUTS.get(updated.attr.value)

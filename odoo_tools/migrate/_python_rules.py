@@ -16,6 +16,9 @@ class PythonRule(cst.CSTTransformer):
 
     METADATA_DEPENDENCIES = (PositionProvider,)
     rule = ""
+    # Words one of which the file must hold for the rule to matter: a file without any is not
+    # parsed again for this rule (parsing with positions is most of the cost).
+    triggers: tuple[str, ...] = ()
 
     def __init__(self, site: Site) -> None:
         super().__init__()
@@ -78,6 +81,9 @@ def is_field_call(call: cst.Call) -> bool:
 
 def rewrite_python(text: str, rules: Sequence[type[PythonRule]], site: Site) -> str:
     """``text`` after each rule in turn; a file libcst cannot parse is left as it is, with a finding."""
+    wanted = [rule for rule in rules if not rule.triggers or any(word in text for word in rule.triggers)]
+    if not wanted:
+        return text
     try:
         module = cst.parse_module(text)
     except cst.ParserSyntaxError as exc:
@@ -90,6 +96,6 @@ def rewrite_python(text: str, rules: Sequence[type[PythonRule]], site: Site) -> 
             severity="error",
         )
         return text
-    for rule in rules:
+    for rule in wanted:
         module = cst.MetadataWrapper(module).visit(rule(site))
     return module.code

@@ -1,0 +1,141 @@
+"""CLI: ``assista-odoo migrate PATH... --to SERIES``: move modules to the next Odoo series.
+
+A dry run by default (the unified diff and what is left to do); ``--write`` applies it,
+``--commit`` applies it with one commit per module and step (OCA's ``[MIG] module: Migration
+to 18.0``); ``--prove`` then installs each module and runs its own tests on the target series'
+real Odoo (the configured odoo-bin).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from assista_mcp.cli.common import add_odoo_flags, add_project_flags, settings_from_args
+from assista_mcp.cli.output import add_format_flag, add_output_flag, emit
+from assista_mcp.odoo_config import runner_config
+from assista_mcp.settings import Settings
+from odoo_tools.addons import detect_series
+from odoo_tools.errors import InvalidInput
+from odoo_tools.migrate import MigrationReport, ModuleMigration, migrate, prove
+from odoo_tools.runs import OdooRunner
+
+
+def add_parsers(subparsers: Any) -> None:
+    parser: argparse.ArgumentParser = subparsers.add_parser(
+        "migrate",
+        help="move modules to a newer Odoo series (dry run by default)",
+        description=(
+            "Rewrite modules for a newer Odoo series, one series at a time, keeping the code as it "
+            "was written: the Odoo source's own upgrade_code scripts (when --odoo-bin/--odoo-path "
+            "is that series), then our rules per step. Exit 0 when nothing is left to fix (and, with "
+            "--prove, every module installs and passes its tests), 1 otherwise, 2 on bad usage."
+        ),
+    )
+    parser.add_argument(
+        "paths", nargs="+", type=Path, metavar="PATH", help="module folders or folders of modules"
+    )
+    parser.add_argument("--to", required=True, metavar="SERIES", help="the target series, e.g. 18.0")
+    parser.add_argument(
+        "--from", dest="from_series", metavar="SERIES", help="the modules' series when their version lacks it"
+    )
+    applying = parser.add_mutually_exclusive_group()
+    applying.add_argument("--write", action="store_true", help="apply the changes (default: only show them)")
+    applying.add_argument("--commit", action="store_true", help="apply and commit each module and step (git)")
+    parser.add_argument(
+        "--prove", action="store_true", help="then install and test each module on the target series' Odoo"
+    )
+    parser.add_argument("--no-diff", action="store_true", help="print the summary without the diff")
+    add_format_flag(parser, "the report")
+    add_output_flag(parser)
+    add_project_flags(parser)
+    add_odoo_flags(parser)
+    parser.set_defaults(func=run_migrate)
+
+
+def run_migrate(args: argparse.Namespace) -> int:
+    if args.prove and not (args.write or args.commit):
+        raise InvalidInput("--prove installs the migrated files: it needs --write or --commit.")
+    settings = settings_from_args(args)
+    source = settings.odoo_source()
+    sources = {}
+    if source is not None and (major := detect_series(odoo_path=source).major) is not None:
+        sources[major] = source
+    report = migrate(
+        args.paths,
+        args.to,
+        from_series=args.from_series,
+        write=args.write,
+        commit=args.commit,
+        odoo_sources=sources,
+    )
+    if args.prove:
+        _prove(report, settings)
+    if args.format == "json":
+        emit(report.model_dump_json(indent=2), args.output)
+    else:
+        emit(render(report, diff=not args.no_diff), args.output)
+    return 0 if all(_clean(module) for module in report.modules) else 1
+
+
+def _prove(report: MigrationReport, settings: Settings) -> None:
+    config = runner_config(settings)
+    folders = {Path(module.path).parent for module in report.modules}
+    paths = list(dict.fromkeys([*config.addons_paths, *folders]))
+    runner = OdooRunner(replace(config, addons_paths=paths))
+
+    async def run_all() -> None:
+        odoo = await runner.odoo()
+        if not odoo.version.startswith(report.to_series.split(".")[0] + "."):
+            raise InvalidInput(
+                f"the configured Odoo is {odoo.version}, not {report.to_series}",
+                hint="Give the target series' odoo-bin with --odoo-bin.",
+            )
+        for module in report.modules:
+            print(f"  proving {module.module} on Odoo {odoo.version}...", file=sys.stderr)
+            module.proof = await prove(runner, module.module)
+
+    try:
+        asyncio.run(run_all())
+    finally:
+        runner.wait_idle(only="drop-")
+        runner.close()
+
+
+def _clean(module: ModuleMigration) -> bool:
+    if any(f.severity == "error" for f in module.findings):
+        return False
+    return module.proof is None or module.proof.verdict == "passed"
+
+
+def render(report: MigrationReport, *, diff: bool = True) -> str:
+    lines: list[str] = []
+    if diff:
+        lines += [module.diff.rstrip("\n") for module in report.modules if module.diff]
+    for module in report.modules:
+        state = "written" if module.written else "dry run, nothing written"
+        lines.append(f"{module.module}: {module.from_series} -> {module.to_series} ({state})")
+        applied = ", ".join(f"{rule} x{count}" for rule, count in sorted(module.rules_applied.items()))
+        lines.append(f"  rules applied: {applied or 'none'}")
+        if module.deleted:
+            lines.append(f"  removed: {', '.join(module.deleted)}")
+        commits = [step.commit[:12] for step in module.steps if step.commit]
+        if commits:
+            lines.append(f"  commits: {', '.join(commits)}")
+        for finding in module.findings:
+            lines.append(f"  {finding.severity}: {finding.location()}: [{finding.code}] {finding.message}")
+            if finding.hint:
+                lines.append(f"      hint: {finding.hint}")
+        if module.proof is not None:
+            proof = module.proof
+            tests = f", tests {proof.tests_run - proof.tests_failed}/{proof.tests_run} passed"
+            lines.append(f"  proof: {proof.verdict}{tests if proof.installed else ''}")
+            if proof.blocked_by:
+                lines.append(f"      missing in {module.to_series}: {', '.join(proof.blocked_by)}")
+            if proof.first_failure:
+                lines.append(f"      first failure: {proof.first_failure}")
+    return "\n".join(lines)

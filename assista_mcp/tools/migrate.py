@@ -1,0 +1,57 @@
+"""MCP tool: move modules to a newer Odoo series (a thin adapter over ``odoo_tools.migrate``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import anyio.to_thread
+from pydantic import Field
+
+from assista_mcp.context import Ctx, app
+from assista_mcp.tools._base import ToolSpec, one_or_many
+from odoo_tools.addons import detect_series
+from odoo_tools.migrate import MigrationReport, migrate
+
+ModuleArg = Annotated[
+    str | None, Field(description="One module's technical name (its folder name), e.g. 'library_loan'.")
+]
+ModulesArg = Annotated[
+    list[str] | str | None,
+    Field(description="Several modules, e.g. ['a', 'b'], migrated in dependency order, instead of module."),
+]
+
+
+async def migrate_module(
+    ctx: Ctx,
+    to_series: Annotated[str, Field(description="The series to move to, e.g. '18.0'.")],
+    module: ModuleArg = None,
+    modules: ModulesArg = None,
+    write: Annotated[
+        bool, Field(description="Apply the changes (default: a dry run, only the diff).")
+    ] = False,
+) -> MigrationReport:
+    """Migrate module(s) from the series their manifest says to to_series, one series at a time.
+
+    Rewrites what is mechanical and keeps the code as written (comments, quotes, layout): the Odoo
+    source's own upgrade_code scripts, then rules per step (16->17 attrs/states to expressions,
+    17->18 tree->list, <chatter/>, user_has_groups, storable products..., 18->19 models.Constraint),
+    bumps the version to N.0.1.0.0 and removes old migrations/ scripts. Returns per module the
+    diff, how often each rule applied, and findings at file:line for what it could not rewrite
+    safely. Then prove it: test_module(module, demo=true) on the target series' Odoo, and fix what
+    remains (edit_file, check_module, test_module again). This tool itself runs no module code.
+    """
+    context = app(ctx)
+    names = one_or_many(module, modules, "module")
+    folders = [context.workspace.resolve(name, purpose="write" if write else "read").path for name in names]
+    source = context.settings.odoo_source()
+    major = detect_series(odoo_path=source).major if source is not None else None
+    sources = {major: source} if source is not None and major is not None else {}
+
+    def run() -> MigrationReport:
+        return migrate([Path(f) for f in folders], to_series, write=write, odoo_sources=sources)
+
+    return await anyio.to_thread.run_sync(run)
+
+
+TOOLS = (ToolSpec(migrate_module, "Migrate modules to a newer Odoo series"),)

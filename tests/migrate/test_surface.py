@@ -1,0 +1,117 @@
+"""``assista-odoo migrate`` and the ``migrate_module`` MCP tool: the same migration, two faces."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from mcp import Client
+
+from assista_mcp import effects
+from assista_mcp.cli import main
+
+from .conftest import snapshot
+
+
+def test_cli_dry_run_prints_the_diff_and_changes_nothing(
+    modules: Path, capsys: pytest.CaptureFixture[str], isolated_env: Path
+) -> None:
+    before = snapshot(modules)
+    code = main(["migrate", str(modules / "v17"), "--to", "18.0"])
+    out = capsys.readouterr().out
+    assert code == 0  # warnings and infos only: nothing blocks
+    assert '-            <tree string="Notes">' in out and '+            <list string="Notes">' in out
+    assert "mig_views: 17.0 -> 18.0 (dry run, nothing written)" in out
+    assert "warning: mig_views/models/note.py:35: [name_search]" in out
+    assert snapshot(modules) == before
+
+
+def test_cli_write_and_json(modules: Path, capsys: pytest.CaptureFixture[str], isolated_env: Path) -> None:
+    code = main(["migrate", str(modules / "v16"), "--to", "17.0", "--write", "--format", "json"])
+    report = json.loads(capsys.readouterr().out)
+    assert code == 0
+    [module] = report["modules"]
+    assert module["written"] and module["steps"][0]["rules_applied"]["attrs"] == 3
+    assert module["deleted"] == ["migrations/16.0.1.0.1/post-migrate.py"]
+    assert "attrs=" not in (modules / "v16/mig_attrs/views/thing_views.xml").read_text()
+
+
+def test_cli_error_findings_exit_1(
+    modules: Path, capsys: pytest.CaptureFixture[str], isolated_env: Path
+) -> None:
+    views = modules / "v16/mig_attrs/views/thing_views.xml"
+    views.write_text(views.read_text().replace("('state', '!=', 'draft')", "('name', 'ilike', 'x')"))
+    assert main(["migrate", str(modules / "v16"), "--to", "17.0", "--no-diff"]) == 1
+    assert "error: mig_attrs/views/thing_views.xml:14: [attrs]" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["migrate", "{v17}", "--to", "eighteen"],
+        ["migrate", "{missing}", "--to", "18.0"],
+        ["migrate", "{v17}", "--to", "18.0", "--prove"],
+        ["migrate", "{v17}", "--to", "16.0"],
+        ["migrate", "{v17}", "--to", "18.0", "--write", "--commit"],
+    ],
+)
+def test_cli_usage_errors_exit_2_without_traceback(
+    modules: Path, capsys: pytest.CaptureFixture[str], isolated_env: Path, argv: list[str]
+) -> None:
+    before = snapshot(modules)
+    words = [w.format(v17=modules / "v17", missing=modules / "nowhere") for w in argv]
+    assert _exit_code(words) == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and err.strip()
+    assert snapshot(modules) == before
+
+
+def _exit_code(words: list[str]) -> int | str | None:
+    """main's answer, or argparse's exit code for what argparse itself refuses."""
+    try:
+        return main(words)
+    except SystemExit as exc:
+        return exc.code
+
+
+@pytest.mark.anyio
+async def test_mcp_tool_dry_run_then_write(server_for: Callable[..., Any], modules: Path) -> None:
+    roots = modules / "v17"
+    before = snapshot(modules)
+    async with Client(server_for(roots)) as client:
+        tools = {t.name: t for t in (await client.list_tools()).tools}
+        dry = await client.call_tool("migrate_module", {"module": "mig_views", "to_series": "18.0"})
+        assert snapshot(modules) == before
+        written = await client.call_tool(
+            "migrate_module", {"module": "mig_views", "to_series": "18.0", "write": True}
+        )
+        outside = await client.call_tool(
+            "migrate_module", {"module": "../v16/mig_attrs", "to_series": "17.0"}
+        )
+    tool = tools["migrate_module"]
+    assert tool.meta == {"assista-odoo/effect": "edit"}
+    assert (
+        tool.annotations
+        and tool.annotations.destructive_hint is True
+        and tool.annotations.read_only_hint is False
+    )
+    assert not dry.is_error and not dry.structured_content["written"]
+    [module] = dry.structured_content["modules"]
+    assert (
+        module["steps"][0]["rules_applied"]["chatter"] == 1
+        and "+                <chatter/>" in module["diff"]
+    )
+    assert not written.is_error and "<list" in (roots / "mig_views/views/note_views.xml").read_text()
+    assert outside.is_error  # outside the addons roots: refused, nothing read or written
+    assert (modules / "v16/mig_attrs/views/thing_views.xml").read_bytes() == before[
+        "v16/mig_attrs/views/thing_views.xml"
+    ]
+
+
+def test_effect_names_the_module_folders_only_when_writing() -> None:
+    assert effects.paths_of("migrate_module", {"module": "a", "to_series": "18.0"}).written == ()
+    assert effects.paths_of("migrate_module", {"modules": ["a", "b"], "write": True}).written == ("a", "b")
+    assert effects.call_effect("migrate_module", {"module": "a", "write": True}) is effects.Effect.EDIT
