@@ -3,14 +3,11 @@ find a real source (``--odoo-path``, odoo-bin's folder, odoo.conf's addons_path,
 Odoo importable by ``--odoo-python``).
 
 The bundled lists (``core_modules/<series>.json``, 16.0-19.0: module -> depends, model -> defining
-module, auto-install module -> its triggers) were generated once from Odoo Community sources by a
-script kept outside the repository (it reads fetched code; auto_install read from each manifest:
-True means all depends). Recipe: every module of the addons folders (19.0: ``odoo/addons`` and
-``addons``) whose manifest license is LGPL-3 (the default), minus those depending on a non-LGPL
-one; empty depends read as ``base``; a model belongs to the module whose class sets ``_name``
-without inheriting itself (the one that depends on no other such module), ``test*`` models left
-out. Each module sees the list of its own series (manifest version, else the project's); a
-series without a list uses the nearest one, and the report says so.
+module, auto-install module -> its triggers) are made by ``scripts/core_modules.py --odoo-path SRC``
+from an Odoo Community source (its docstring says the recipe; regenerating from the 17.0, 18.0 and
+19.0 lab sources gives the committed files byte for byte). Each module sees the list of its own
+series (manifest version, else the project's); a series without a list uses the nearest one, and
+the report says so.
 """
 
 from __future__ import annotations

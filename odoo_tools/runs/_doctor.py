@@ -145,7 +145,11 @@ def _postgres_version_check(version: str, facts: SeriesFacts) -> DoctorCheck:
     return DoctorCheck(
         name="postgresql-version",
         ok=not problem,
-        detail=problem or f"PostgreSQL {version}: Odoo {facts.series} needs {facts.postgresql_min} or newer",
+        detail=problem or f"PostgreSQL {version}: " + (
+            f"Odoo {facts.series} wants {facts.postgresql_min} or newer"
+            if facts.postgresql_min
+            else f"Odoo {facts.series} checks no minimum"
+        ),
         fix=f"Use a PostgreSQL {facts.postgresql_min} or newer (--db-host/--db-port)." if problem else "",
     )
 

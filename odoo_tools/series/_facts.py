@@ -35,10 +35,10 @@ class AccessFacts:
 @dataclass(frozen=True)
 class SeriesFacts:
     series: str  # "18.0"
-    python_min: Version  # the oldest Python Odoo starts on (an older one fails at import)
-    python_max: Version  # the newest Python Odoo supports (a newer one: a warning at start)
+    python_min: Version  # MIN_PY_VERSION: an older Python fails at import
+    python_max: Version | None  # MAX_PY_VERSION: a newer one only gets a warning (None: none declared)
     python_source: str  # where the two come from
-    postgresql_min: int  # the oldest PostgreSQL major Odoo accepts
+    postgresql_min: int | None  # MIN_PG_VERSION: an older server gets a warning (None: Odoo checks none)
     postgresql_source: str
     access: AccessFacts
     # odoo-bin: demo data is opt-in (--with-demo) instead of opt-out (--without-demo=all)
@@ -67,21 +67,25 @@ class SeriesFacts:
 
     @property
     def python_range(self) -> str:
-        return f"{_dotted(self.python_min)} to {_dotted(self.python_max)}"
+        newest = f" to {_dotted(self.python_max)}" if self.python_max else " or newer"
+        return f"{_dotted(self.python_min)}{newest}"
 
     def python_problem(self, version: Version) -> tuple[bool, str]:
         """(whether Odoo starts on this Python, what is wrong with it: '' when nothing)."""
         wanted = f"Odoo {self.series} supports Python {self.python_range}"
         if version[:2] < self.python_min:
             return False, f"Python {_dotted(version)} is too old: {wanted} (an older one fails at start)"
-        if version[:2] > self.python_max:
+        if self.python_max and version[:2] > self.python_max:
             return True, f"Python {_dotted(version)} is newer than {wanted}: Odoo logs a warning at start"
         return True, ""
 
     def postgresql_problem(self, major: int) -> str:
         """What is wrong with a PostgreSQL server of this major version for this series ('' when nothing)."""
-        if major < self.postgresql_min:
-            return f"PostgreSQL {major} is too old: Odoo {self.series} needs {self.postgresql_min} or newer"
+        if self.postgresql_min is not None and major < self.postgresql_min:
+            return (
+                f"PostgreSQL {major} is older than Odoo {self.series}'s minimum, {self.postgresql_min} "
+                "(Odoo warns 'lower than minimum required')"
+            )
         return ""
 
     @property
@@ -106,10 +110,10 @@ SERIES: tuple[SeriesFacts, ...] = (
     SeriesFacts(
         series="16.0",
         python_min=(3, 7),
-        python_max=(3, 10),
-        python_source="odoo/__init__.py (MIN_PY_VERSION, MAX_PY_VERSION)",
-        postgresql_min=12,
-        postgresql_source="Odoo 16.0 documentation, administration/on_premise/source (PostgreSQL 12+)",
+        python_max=None,
+        python_source="odoo/__init__.py MIN_PY_VERSION, no MAX_PY_VERSION (a 16.0 source snapshot)",
+        postgresql_min=None,
+        postgresql_source="odoo/sql_db.py checks no minimum before 19.0 (read in the 17.0 and 18.0 labs)",
         access=_MODEL_ACCESS,
         demo_opt_in=False,
         strict_module_names=False,
@@ -123,10 +127,10 @@ SERIES: tuple[SeriesFacts, ...] = (
     SeriesFacts(
         series="17.0",
         python_min=(3, 10),
-        python_max=(3, 12),
-        python_source="odoo/__init__.py (MIN_PY_VERSION, MAX_PY_VERSION)",
-        postgresql_min=12,
-        postgresql_source="odoo/sql_db.py, odoo/release.py (MIN_PG_VERSION)",
+        python_max=None,
+        python_source="odoo/__init__.py MIN_PY_VERSION, no MAX_PY_VERSION (17.0 lab, 17.0-20240709)",
+        postgresql_min=None,
+        postgresql_source="odoo/sql_db.py: no minimum checked (17.0 lab)",
         access=_MODEL_ACCESS,
         demo_opt_in=False,
         strict_module_names=False,
@@ -141,9 +145,9 @@ SERIES: tuple[SeriesFacts, ...] = (
         series="18.0",
         python_min=(3, 10),
         python_max=(3, 12),
-        python_source="odoo/__init__.py (MIN_PY_VERSION, MAX_PY_VERSION)",
-        postgresql_min=12,
-        postgresql_source="odoo/sql_db.py, odoo/release.py (MIN_PG_VERSION)",
+        python_source="odoo/__init__.py MIN_PY_VERSION, MAX_PY_VERSION (odoo/cli/server.py warns; 18.0 lab)",
+        postgresql_min=None,
+        postgresql_source="odoo/sql_db.py: no minimum checked ('PostgreSQL version (>10)'; 18.0 lab)",
         access=_MODEL_ACCESS,
         demo_opt_in=False,
         strict_module_names=False,
@@ -158,9 +162,9 @@ SERIES: tuple[SeriesFacts, ...] = (
         series="19.0",
         python_min=(3, 10),
         python_max=(3, 13),
-        python_source="odoo/release.py (MIN_PY_VERSION, MAX_PY_VERSION)",
+        python_source="odoo/release.py MIN_PY_VERSION, MAX_PY_VERSION (19.0 lab)",
         postgresql_min=13,
-        postgresql_source="odoo/release.py (MIN_PG_VERSION), checked in odoo/sql_db.py",
+        postgresql_source="odoo/release.py MIN_PG_VERSION, a warning in odoo/sql_db.py (19.0 lab)",
         access=_MODEL_ACCESS,
         demo_opt_in=True,
         strict_module_names=True,
