@@ -6,6 +6,7 @@ whatever asks is denied; before, each of these calls ran.
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -68,3 +69,10 @@ def test_baseline_names_and_contents_are_protected_but_other_json_is_not(tmp_pat
     guard = ProtectedPaths(Workspace([tmp_path]))
     names = ["data.json", "ci.json", "new.json", "x/Lint-Baseline.json", "models/baseline.py"]
     assert guard.among(names) == ["ci.json", "x/Lint-Baseline.json"]
+
+
+def test_a_folder_or_a_fifo_written_over_is_judged_without_reading_it(tmp_path: Path) -> None:
+    (tmp_path / "examples").mkdir()
+    os.mkfifo(tmp_path / "pipe.json")
+    guard = ProtectedPaths(Workspace([tmp_path]))
+    assert guard.among(["examples", "pipe.json"]) == []

@@ -65,10 +65,14 @@ def holds_baseline(path: Path) -> bool:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
     except OSError:
         return False
-    with os.fdopen(fd, "rb") as handle:
-        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
-            return False
-        head = handle.read(_BASELINE_HEAD)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return False  # a folder, a FIFO: never read
+        head = os.read(fd, _BASELINE_HEAD)
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
     return head.lstrip().startswith(b"{") and b'"fingerprints"' in head
 
 
