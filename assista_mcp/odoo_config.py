@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from assista_mcp.settings import Settings
-from odoo_tools.runs import PgParams, RunnerConfig, read_odoo_conf
+from odoo_tools.errors import AssistaError
+from odoo_tools.runs import PgParams, RunnerConfig, find_odoo_bin, read_odoo_conf, split_addons_path
 
 
 def runner_config(settings: Settings) -> RunnerConfig:
@@ -28,7 +31,7 @@ def runner_config(settings: Settings) -> RunnerConfig:
         addons_paths=list(settings.addons_paths),
         cache_dir=settings.cache_dir / "odoo",
         pg=pg,
-        odoo_bin=settings.odoo_bin,
+        odoo_bin=settings.odoo_bin or _beside_odoo_conf(settings, conf),
         odoo_python=settings.odoo_python,
         db_prefix=settings.db_prefix,
         timeout=settings.odoo_timeout,
@@ -37,3 +40,15 @@ def runner_config(settings: Settings) -> RunnerConfig:
         template_max_count=settings.template_max_count,
         template_max_age_days=settings.template_max_age_days,
     )
+
+
+def _beside_odoo_conf(settings: Settings, conf: dict[str, str]) -> Path | None:
+    """The odoo-bin of the Odoo whose addons odoo.conf lists, when --addons-path replaced that
+    list (it names the modules to work on, not where Odoo is)."""
+    if settings.odoo_config is None or settings.origin("addons_paths") == "odoo.conf":
+        return None  # the runner looks beside the addons path it is given
+    entries = split_addons_path(conf.get("addons_path", ""), settings.odoo_config.parent)
+    try:
+        return find_odoo_bin(None, conf_addons_paths=entries, search_path="")  # "": not PATH here
+    except AssistaError:
+        return None

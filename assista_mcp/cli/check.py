@@ -16,6 +16,7 @@ from typing import Any, Protocol
 
 from assista_mcp.cli.check_report import Advance, adopted, display_path, emit, progress
 from assista_mcp.cli.common import add_project_flags, settings_from_args
+from assista_mcp.cli.output import refuse_unwritable, writable_file
 from assista_mcp.settings import Settings
 from odoo_tools.addons import Addon, odoo_core_roots
 from odoo_tools.errors import InvalidInput
@@ -154,7 +155,11 @@ def add_parsers(subparsers: Any) -> None:
     output = parser.add_argument_group("output")
     output.add_argument("--format", choices=sorted(FORMATS), default="text", help="report format")
     output.add_argument(
-        "-o", "--output", metavar="FILE", help="write the report there (a summary still prints)"
+        "-o",
+        "--output",
+        metavar="FILE",
+        type=writable_file,
+        help="write the report there (a summary still prints)",
     )
     output.add_argument(
         "--fail-on",
@@ -172,6 +177,8 @@ def run_check(args: argparse.Namespace) -> int:
         raise InvalidInput(
             "--update-baseline needs --baseline FILE.", "Add --baseline FILE (e.g. .assista-baseline.json)."
         )
+    if args.baseline and (args.update_baseline or not Path(args.baseline).exists()):
+        refuse_unwritable(args.baseline, "--baseline")  # it will be written: say so before the run
     settings = settings_from_args(args)
     if not settings.addons_paths:  # like ruff or flake8: the paths given, else the current folder
         _refuse_missing(args.targets)
@@ -179,8 +186,9 @@ def run_check(args: argparse.Namespace) -> int:
         if not roots:
             return _nothing_found(args.targets)
         settings = settings.model_copy(update={"addons_paths": roots})
+        args.targets = args.targets or ["."]  # none = the current folder: inside a module, just it
     settings.workspace()  # fail early, with the sandbox's message, on a missing or bad addons path
-    roots, core_roots = _roots(settings)
+    roots, core_roots = project_roots(settings)
     project = load_project(
         roots,
         core_roots,
@@ -230,7 +238,7 @@ def run_check(args: argparse.Namespace) -> int:
     return 1 if report.failed else 0
 
 
-def _roots(settings: Settings) -> tuple[list[Path], list[Path]]:
+def project_roots(settings: Settings) -> tuple[list[Path], list[Path]]:
     """The project's own addons roots, and Odoo's core addons folders (read-only, for the static
     checks): from --odoo-path or odoo-bin's folder, core folders listed in the addons path
     (odoo.conf), else the ``odoo.addons`` of the Odoo that --odoo-python imports."""

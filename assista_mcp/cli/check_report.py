@@ -10,6 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from assista_mcp.cli.output import write_output
 from odoo_tools.findings import Finding
 from odoo_tools.lint import AdoptionOptions, LintProject, adopt
 from odoo_tools.lint.reporters import Report, render
@@ -53,7 +54,7 @@ def display_path(project: LintProject) -> Callable[[Finding], str]:
 def emit(args: argparse.Namespace, report: Report) -> None:
     text = render(args.format, report)
     if args.output:
-        Path(args.output).write_text(text, encoding="utf-8")
+        write_output(args.output, text)
         summary = report.summary
         verdict = "FAILED" if report.failed else "INCOMPLETE" if report.incomplete else "ok"
         print(

@@ -13,6 +13,8 @@ from typing import Any
 from assista_mcp.cli.common import add_odoo_flags, add_project_flags, settings_from_args
 from assista_mcp.cli.output import add_format_flag, add_output_flag, emit
 from assista_mcp.odoo_config import runner_config
+from assista_mcp.settings import Settings
+from odoo_tools.errors import InvalidInput
 from odoo_tools.runs import DoctorReport, OdooRunner, ValidationResult, run_doctor
 
 
@@ -120,6 +122,7 @@ def run_templates_cmd(args: argparse.Namespace) -> int:
 
 def run_odoo_cmd(args: argparse.Namespace) -> int:
     settings = settings_from_args(args)
+    refuse_unknown_modules(settings, [n.strip() for m in args.modules for n in m.split(",") if n.strip()])
     runner = OdooRunner(runner_config(settings))
 
     def progress(k: int, n: int, message: str) -> None:
@@ -136,6 +139,29 @@ def run_odoo_cmd(args: argparse.Namespace) -> int:
     )
     emit(result.model_dump_json(indent=2) if args.format == "json" else render_result(result), args.output)
     return 0 if result.ok else 1
+
+
+def refuse_unknown_modules(settings: Settings, names: list[str]) -> None:
+    """An unknown module is a usage error, decided before Odoo starts (odoo-bin would only log
+    'invalid module names, ignored' after seconds): the modules of the addons path, Odoo's from
+    its source, else the bundled core module list that ``check`` uses."""
+    from assista_mcp.cli.check import project_roots
+    from odoo_tools.lint import core_graph, load_project
+
+    settings.workspace()  # a missing addons path: the sandbox's own message
+    roots, core_roots = project_roots(settings)
+    project = load_project(
+        roots, core_roots, odoo_path=settings.odoo_source(), series_setting=settings.odoo_series
+    )
+    found = project.addon_set
+    core = set() if found.has_odoo_source else set(core_graph(project.series).depends)
+    unknown = [name for name in names if name not in found and name not in core]
+    if unknown:
+        where = "the addons path" + ("" if found.has_odoo_source else " nor among Odoo's core modules")
+        raise InvalidInput(
+            f"Unknown module(s): {', '.join(unknown)}: found neither in {where}.",
+            "Give module names (their folder names); check --addons-path.",
+        )
 
 
 def render_result(result: ValidationResult) -> str:

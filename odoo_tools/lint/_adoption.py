@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from odoo_tools.errors import NotFound
+from odoo_tools.errors import InvalidInput, NotFound
 from odoo_tools.findings import Finding
 from odoo_tools.lint._baseline import (
     LineReader,
@@ -55,7 +55,13 @@ def adopt(project: LintProject, findings: list[Finding], options: AdoptionOption
         return Adopted(findings, notes)
     reader = LineReader(where)
     if options.update_baseline or (options.write_missing and not path.exists()):
-        count = write_baseline(path, findings, reader)
+        try:
+            count = write_baseline(path, findings, reader)
+        except OSError as exc:
+            raise InvalidInput(
+                f"Cannot write the baseline {path}: {exc.strerror or exc}.",
+                "Choose a --baseline FILE in a folder you can write.",
+            ) from None
         notes.append(
             f"baseline {path} written with {count} known finding(s); later runs fail only on new ones"
         )

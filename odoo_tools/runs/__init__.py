@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from odoo_tools.runs._doctor import DoctorReport, run_doctor
-    from odoo_tools.runs._odoo_bin import RunSpec, build_argv, child_env, run_odoo
+    from odoo_tools.runs._odoo_bin import RunSpec, build_argv, child_env, find_odoo_bin, run_odoo
     from odoo_tools.runs._odoo_conf import read_odoo_conf, split_addons_path
     from odoo_tools.runs._pg import PgParams, new_db_name
     from odoo_tools.runs._result import Action, ValidationResult
@@ -24,6 +24,7 @@ _WHERE = {
     "RunSpec": "_odoo_bin",
     "build_argv": "_odoo_bin",
     "child_env": "_odoo_bin",
+    "find_odoo_bin": "_odoo_bin",
     "run_odoo": "_odoo_bin",
     "read_odoo_conf": "_odoo_conf",
     "split_addons_path": "_odoo_conf",
@@ -45,6 +46,7 @@ __all__ = [
     "ValidationResult",
     "build_argv",
     "child_env",
+    "find_odoo_bin",
     "new_db_name",
     "read_odoo_conf",
     "run_doctor",

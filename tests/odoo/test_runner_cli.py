@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from pathlib import Path
@@ -201,3 +202,35 @@ def test_doctor_failure_says_what_works_without_odoo_and_names_pgpassword_for_au
     assert "`assista-odoo check` and the knowledge and file tools" in out
     assert "PGPASSWORD" in out.split("FAIL postgresql:", 1)[1].split("\n", 2)[1]
     assert "odoo_bin" in out and "assista-odoo.toml" in out
+
+
+def test_odoo_bin_beside_odoo_conf_is_found_with_an_addons_path_too(
+    isolated_env: Path, addons: Path, stub_odoo_bin: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # An Odoo source (odoo-bin beside its addons/) named by odoo.conf; --addons-path then only
+    # says which modules to work on, not where Odoo is.
+    source = tmp_path / "odoo_src"
+    (source / "addons").mkdir(parents=True)
+    (source / "odoo-bin").symlink_to(stub_odoo_bin)
+    conf = source / "odoo.conf"
+    conf.write_text(f"[options]\naddons_path = {source / 'addons'},{addons}\n", encoding="utf-8")
+    args = ["doctor", "--odoo-config", str(conf), "--format", "json", "--odoo-python", sys.executable]
+    main(args)  # odoo.conf alone: found beside its addons
+    alone = {c["name"]: c for c in json.loads(capsys.readouterr().out)["checks"]}
+    assert alone["odoo-bin"]["ok"] and alone["odoo-bin"]["detail"] == str(source / "odoo-bin")
+    main([*args, "--addons-path", str(addons)])
+    both = {c["name"]: c for c in json.loads(capsys.readouterr().out)["checks"]}
+    assert both["odoo-bin"]["ok"], both["odoo-bin"]
+    assert both["odoo-bin"]["detail"] == str(source / "odoo-bin")
+
+
+def test_odoo_install_of_an_unknown_module_is_a_usage_error_before_odoo_starts(
+    odoo_flags: list[str], pg: Pg, capsys: pytest.CaptureFixture[str]
+) -> None:
+    started = time.monotonic()
+    assert main(["odoo", "install", "library_base,nosuch", "--no-cache", *odoo_flags]) == 2
+    assert time.monotonic() - started < 2  # the stand-in's run alone takes longer than this
+    assert "nosuch" in capsys.readouterr().err
+    assert pg.list_ours() == []  # no database was made: Odoo never started
+    # a core module known from the bundled list (no Odoo source here) is no usage error
+    assert main(["odoo", "install", "base", "--no-cache", "--format", "json", *odoo_flags]) == 0

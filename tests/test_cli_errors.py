@@ -1,0 +1,104 @@
+"""Usage errors of the CLI: a clear message and exit 2, decided before any work, never a traceback."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from assista_mcp.agent.loop.sessions import SessionStore
+from assista_mcp.cli import main
+
+
+@pytest.fixture
+def read_only_folder(tmp_path: Path) -> Iterator[Path]:
+    """A folder nobody may create files in: its mode for a normal user, the immutable attribute
+    for root (whom modes do not stop)."""
+    folder = tmp_path / "read_only"
+    folder.mkdir()
+    if os.geteuid() != 0:
+        folder.chmod(0o555)
+        yield folder
+        folder.chmod(0o755)
+        return
+    subprocess.run(["chattr", "+i", str(folder)], check=True)
+    try:
+        yield folder
+    finally:
+        subprocess.run(["chattr", "-i", str(folder)], check=True)
+
+
+def _usage_error(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
+    """Run the CLI; it must end with exit 2 and return what it said on stderr."""
+    try:
+        code = main(list(argv))
+    except SystemExit as exit_:  # argparse's own usage errors
+        code = int(exit_.code or 0)
+    captured = capsys.readouterr()
+    assert code == 2, captured
+    assert "Traceback" not in captured.out + captured.err
+    return captured.err
+
+
+def test_output_into_a_missing_folder_is_refused_before_the_check_runs(
+    isolated_env: Path, addons: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    target = tmp_path / "no_such_folder" / "report.xml"
+    err = _usage_error(capsys, "check", "--addons-path", str(addons), "--format", "junit", "-o", str(target))
+    assert f"{target.parent} does not exist" in err
+    assert not target.parent.exists()
+
+
+def test_output_into_a_read_only_folder_is_a_usage_error(
+    isolated_env: Path, addons: Path, read_only_folder: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    err = _usage_error(capsys, "check", "--addons-path", str(addons), "-o", str(read_only_folder / "r.txt"))
+    assert "permission denied" in err
+    err = _usage_error(capsys, "doctor", "--addons-path", str(addons), "-o", str(read_only_folder / "d.txt"))
+    assert "permission denied" in err
+
+
+def test_doctor_output_into_a_missing_folder(
+    isolated_env: Path, addons: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    err = _usage_error(capsys, "doctor", "--addons-path", str(addons), "-o", str(tmp_path / "nope" / "d.txt"))
+    assert "does not exist" in err
+
+
+def test_sessions_export_into_a_read_only_folder(
+    isolated_env: Path, read_only_folder: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    store = SessionStore.in_home(isolated_env)
+    session = store.create(model="openai/x", mode="auto-edit", title="t")
+    store.close()
+    err = _usage_error(capsys, "sessions", "export", session.id, "-o", str(read_only_folder / "s.md"))
+    assert "permission denied" in err
+
+
+def test_a_baseline_that_cannot_be_written_is_refused_before_the_check_runs(
+    isolated_env: Path, addons: Path, read_only_folder: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    baseline = read_only_folder / "baseline.json"
+    err = _usage_error(capsys, "check", "--addons-path", str(addons), "--baseline", str(baseline))
+    assert "--baseline" in err and "permission denied" in err
+
+
+def test_check_without_a_path_inside_a_module_checks_only_that_module(
+    isolated_env: Path, addons: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # "none = the current folder": a broken sibling (library_broken) is not this module's failure.
+    monkeypatch.chdir(addons / "library_base" / "models")
+    code = main(["check", "--checks", "static", "--format", "json"])
+    report = json.loads(capsys.readouterr().out)
+    assert report["modules"] == ["library_base"] and code == 0
+    monkeypatch.chdir(addons)  # a folder of modules: all of them, as before
+    assert main(["check", "--checks", "static", "--format", "json"]) == 1
+    assert json.loads(capsys.readouterr().out)["modules"] == [
+        "library_base",
+        "library_broken",
+        "library_loan",
+    ]
