@@ -46,7 +46,7 @@ def bump_version(files: ModuleFiles, report: StepReport) -> None:
     found = manifest_version(files)
     if found is None:
         report.find(
-            "version_bump",
+            "version-bump",
             files.site_path(MANIFESTS[0]),
             None,
             "The manifest has no literal version.",
@@ -61,7 +61,7 @@ def bump_version(files: ModuleFiles, report: StepReport) -> None:
     literal = text[start:end]
     quote = literal[-1] if literal and literal[-1] in "'\"" else '"'
     files.texts[rel] = f"{text[:start]}{quote}{report.target_series}.1.0.0{quote}{text[end:]}"
-    report.count("version_bump")
+    report.count("version-bump")
 
 
 def _offset(text: str, line_start: int, byte_column: int) -> int:
@@ -83,7 +83,7 @@ def remove_old_migrations(files: ModuleFiles, report: StepReport) -> None:
         match = _VERSION_FOLDER.match(folder.split("/")[1])
         old = (match and int(match.group(1)) < report.target) or folder.split("/")[1] == "0.0.0"
         if old and files.delete_folder(folder):
-            report.count("old_migrations")
+            report.count("old-migrations")
 
 
 def note_assets(files: ModuleFiles, report: StepReport) -> None:
@@ -91,7 +91,7 @@ def note_assets(files: ModuleFiles, report: StepReport) -> None:
     scripts = sorted(p for p in files.texts if p.startswith("static/src/") and p.endswith(".js"))
     if scripts:
         report.find(
-            "js_assets",
+            "js-assets",
             files.site_path(scripts[0]),
             None,
             f"{len(scripts)} JavaScript file(s) under static/src were not migrated.",

@@ -10,23 +10,19 @@ from odoo_tools.migrate._python_rules import PythonRule, is_field_call
 class NameGet(PythonRule):
     """17.0 no longer calls ``name_get`` for the display name (the same id as the static check)."""
 
-    rule = "name_get"
+    rule = "removed-name-get"
     triggers = ("name_get",)
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         if node.name.value == "name_get":
-            self.find(
-                node,
-                "name_get() is no longer called since Odoo 17.0; the display name ignores it.",
-                "Override _compute_display_name() (with @api.depends) and set record.display_name.",
-            )
+            self.find_change(node)
 
 
 class FieldStates(PythonRule):
     """A field's ``states=`` parameter is gone in 17.0 (an "unknown parameter" warning, and the
     readonly/required it gave is lost)."""
 
-    rule = "field_states"
+    rule = "removed-field-states"
     triggers = ("states",)
 
     def visit_Call(self, node: cst.Call) -> None:

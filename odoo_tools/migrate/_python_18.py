@@ -19,7 +19,7 @@ from odoo_tools.migrate._python_rules import (
 
 
 class UserHasGroups(PythonRule):
-    rule = "user_has_groups"
+    rule = "removed-user-has-groups"
     triggers = ("user_has_groups",)
 
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
@@ -36,7 +36,7 @@ class Ustr(PythonRule):
     """``odoo.tools.ustr`` was removed in 18.0 (an ImportError at install): ``str`` does its job on
     the text it was given in Python 3."""
 
-    rule = "ustr"
+    rule = "removed-ustr"
     triggers = ("ustr",)
     MODULES = ("odoo.tools", "odoo.tools.misc")
 
@@ -72,7 +72,7 @@ class Ustr(PythonRule):
 
 
 class GroupOperator(PythonRule):
-    rule = "group_operator"
+    rule = "renamed-group-operator"
     triggers = ("group_operator",)
 
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
@@ -90,7 +90,7 @@ class GroupOperator(PythonRule):
 class Unaccent(PythonRule):
     """``unaccent=`` is no longer a field parameter in 18.0 (Odoo warns "unknown parameter")."""
 
-    rule = "unaccent"
+    rule = "removed-unaccent"
     triggers = ("unaccent",)
 
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
@@ -110,7 +110,7 @@ class Unaccent(PythonRule):
 class CheckRecursion(PythonRule):
     """``_check_recursion()`` (deprecated in 18.0) is ``not _has_cycle()``."""
 
-    rule = "check_recursion"
+    rule = "deprecated-check-recursion"
     triggers = ("_check_recursion", "_check_m2m_recursion")
     OLD = ("_check_recursion", "_check_m2m_recursion")
 
@@ -151,7 +151,7 @@ class ProductType(PythonRule):
     """``{'type': 'product'}`` -> ``{'type': 'consu', 'is_storable': True}``; ``detailed_type`` is
     ``type`` again; ``('type', '=', 'product')`` in a domain is ``('is_storable', '=', True)``."""
 
-    rule = "product_type"
+    rule = "removed-product-type-product"
     triggers = ("product",)
 
     def leave_Dict(self, original: cst.Dict, updated: cst.Dict) -> cst.BaseExpression:
@@ -165,13 +165,13 @@ class ProductType(PythonRule):
             key_node = element.key
             key, value = string_value(key_node), string_value(element.value)
             if key == "detailed_type" and "type" in keys:
-                self.site.report.count("detailed_type")
+                self.site.report.count("removed-detailed-type")
                 changed = True
                 continue  # 'type' says it already: detailed_type no longer exists
             if key == "detailed_type":
                 element = element.with_changes(key=same_quotes(key_node, "type"))
                 key, changed = "type", True
-                self.site.report.count("detailed_type")
+                self.site.report.count("removed-detailed-type")
             if key == "type" and value == "product" and isinstance(element.value, cst.SimpleString):
                 comma = (
                     element.comma
@@ -242,7 +242,7 @@ class ListViewMode(PythonRule):
     """Action dicts: ``'view_mode': 'tree,form'``, ``'views': [(False, 'tree')]`` and the
     ``tree_view_ref`` context key say 'list' in 18.0."""
 
-    rule = "view_mode_tree"
+    rule = "removed-view-mode-tree"
     triggers = ("tree",)
 
     def leave_DictElement(self, original: cst.DictElement, updated: cst.DictElement) -> cst.DictElement:
@@ -283,33 +283,23 @@ class ListViewMode(PythonRule):
 class NameSearch(PythonRule):
     """18.0 never calls ``_name_search``: an override is silently dead. Only a person can port it."""
 
-    rule = "name_search"
+    rule = "removed-name-search"
     triggers = ("_name_search",)
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         if node.name.value == "_name_search":
-            self.find(
-                node,
-                "_name_search is no longer called in 18.0: this override has no effect.",
-                "Override _search_display_name(self, operator, value) and return a domain instead.",
-            )
+            self.find_change(node)
 
 
 class IrProperty(PythonRule):
     """The ir.property model was removed in 18.0 (company-dependent fields are stored as JSON)."""
 
-    rule = "ir_property"
+    rule = "removed-ir-property"
     triggers = ("ir.property",)
 
     def visit_SimpleString(self, node: cst.SimpleString) -> None:
         if string_value(node) == "ir.property":
-            self.find(
-                node,
-                "The model ir.property was removed in 18.0.",
-                "Read and write company-dependent fields directly (with_company(...)), or use "
-                "ir.default for default values.",
-                severity="error",
-            )
+            self.find_change(node)
 
 
 RULES_18: tuple[type[PythonRule], ...] = (

@@ -11,7 +11,7 @@ _ENV_SHORTCUTS = {"_cr": "cr", "_uid": "uid", "_context": "context"}
 
 
 class SqlConstraints(PythonRule):
-    rule = "sql_constraints"
+    rule = "replaced-sql-constraints"
     triggers = ("_sql_constraints",)
 
     def leave_ClassDef(self, original: cst.ClassDef, updated: cst.ClassDef) -> cst.ClassDef:
@@ -92,7 +92,7 @@ def _untranslated(node: cst.BaseExpression) -> cst.BaseExpression:
 class EnvShortcuts(PythonRule):
     """``record._cr`` -> ``record.env.cr`` (and ``_uid``, ``_context``): deprecated in 19.0."""
 
-    rule = "env_shortcuts"
+    rule = "deprecated-env-shortcuts"
     triggers = ("_cr", "_uid", "_context")
 
     def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute) -> cst.BaseExpression:

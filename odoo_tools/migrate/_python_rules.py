@@ -9,6 +9,7 @@ import libcst as cst
 from libcst.metadata import PositionProvider
 
 from odoo_tools.migrate._report import Site
+from odoo_tools.series import api_change
 
 
 class PythonRule(cst.CSTTransformer):
@@ -29,6 +30,13 @@ class PythonRule(cst.CSTTransformer):
 
     def applied(self, times: int = 1) -> None:
         self.site.report.count(self.rule, times)
+
+    def find_change(self, node: cst.CSTNode) -> None:
+        """A use of the series registry's change ``self.rule``, said in the registry's words."""
+        change = api_change(self.rule)
+        self.site.report.find(
+            self.rule, self.site.path, self.line(node), change.message, change.hint, change.severity
+        )
 
     def find(self, node: cst.CSTNode, message: str, hint: str, severity: str = "warning") -> None:
         self.site.report.find(self.rule, self.site.path, self.line(node), message, hint, severity)  # type: ignore[arg-type]

@@ -1,6 +1,8 @@
 """The rule table of each series step: what ``migrate`` rewrites when a module moves from
-``target - 1`` to ``target``. Rule ids are the ids the static checks use for the same change
-("tree", "attrs", "states", "name_get", ...) so one name both finds and fixes a construct."""
+``target - 1`` to ``target``. A rule's id is the id of the change in the series registry
+(``odoo_tools.series.API_CHANGES``: "removed-attrs", "removed-tree", ...) that the static checks
+report, so one entry both finds and fixes a construct; the few rules whose change the registry
+does not hold yet (19.0, read in no source here) use ids of the same form."""
 
 from __future__ import annotations
 

@@ -39,7 +39,7 @@ def fix_attrs(doc: XmlDocument, site: Site) -> list[Edit]:
                 raise Untranslatable(f"attrs key {unknown[0]!r} has no attribute of its own in 17.0")
         except Untranslatable as exc:
             site.report.find(
-                "attrs",
+                "removed-attrs",
                 site.path,
                 line,
                 f"attrs could not be rewritten: {exc}",
@@ -54,11 +54,11 @@ def fix_attrs(doc: XmlDocument, site: Site) -> list[Edit]:
             if value is None:
                 continue
             if key in doc.tag(element).attributes:
-                edits.append(set_value(doc, element, key, value, "attrs"))
+                edits.append(set_value(doc, element, key, value, "removed-attrs"))
             else:
                 replacement.append((key, value))
-        edits.append(replace_attribute(doc, element, "attrs", replacement, "attrs"))
-        site.report.count("attrs")
+        edits.append(replace_attribute(doc, element, "attrs", replacement, "removed-attrs"))
+        site.report.count("removed-attrs")
     return edits
 
 
@@ -73,7 +73,7 @@ def fix_states(doc: XmlDocument, site: Site) -> list[Edit]:
             expression = states_expression(element.get("states") or "")
         except Untranslatable as exc:
             site.report.find(
-                "states",
+                "removed-states",
                 site.path,
                 line_of(doc.text, doc.tag(element).start),
                 str(exc),
@@ -83,10 +83,10 @@ def fix_states(doc: XmlDocument, site: Site) -> list[Edit]:
             continue
         value = _merged(element, "invisible", expression, combine=True)
         if value is not None and "invisible" in doc.tag(element).attributes:
-            edits.append(set_value(doc, element, "invisible", value, "states"))
-            edits.append(replace_attribute(doc, element, "states", [], "states"))
+            edits.append(set_value(doc, element, "invisible", value, "removed-states"))
+            edits.append(replace_attribute(doc, element, "states", [], "removed-states"))
         else:
             replacement = [("invisible", value)] if value is not None else []
-            edits.append(replace_attribute(doc, element, "states", replacement, "states"))
-        site.report.count("states")
+            edits.append(replace_attribute(doc, element, "states", replacement, "removed-states"))
+        site.report.count("removed-states")
     return edits

@@ -30,20 +30,22 @@ def fix_tree(doc: XmlDocument, site: Site) -> list[Edit]:
     edits: list[Edit] = []
     for element in _elements(doc):
         if element.tag == "tree" and in_arch(element):
-            edits += rename(doc, element, "list", "tree")
-            site.report.count("tree")
+            edits += rename(doc, element, "list", "removed-tree")
+            site.report.count("removed-tree")
         elif element.tag == "xpath" and in_arch(element) and _TREE_STEP.search(element.get("expr") or ""):
             expr = _TREE_STEP.sub("list", element.get("expr") or "")
-            edits.append(set_value(doc, element, "expr", expr, "tree"))
-            site.report.count("tree")
+            edits.append(set_value(doc, element, "expr", expr, "removed-tree"))
+            site.report.count("removed-tree")
         elif element.tag == "field" and in_arch(element) and _MODE_TREE.search(element.get("mode") or ""):
             edits.append(
-                set_value(doc, element, "mode", _MODE_TREE.sub("list", element.get("mode") or ""), "tree")
+                set_value(
+                    doc, element, "mode", _MODE_TREE.sub("list", element.get("mode") or ""), "removed-tree"
+                )
             )
-            site.report.count("tree")
+            site.report.count("removed-tree")
         if in_arch(element) and "tree_view_ref" in (element.get("context") or ""):
             context = (element.get("context") or "").replace("tree_view_ref", "list_view_ref")
-            edits.append(set_value(doc, element, "context", context, "tree"))
+            edits.append(set_value(doc, element, "context", context, "removed-tree"))
     return edits
 
 
@@ -60,8 +62,8 @@ def fix_view_mode(doc: XmlDocument, site: Site) -> list[Edit]:
             continue
         text = doc.text[span[0] : span[1]]
         if _MODE_TREE.search(text):
-            edits.append(Edit(span[0], span[1], _MODE_TREE.sub("list", text), "view_mode_tree"))
-            site.report.count("view_mode_tree")
+            edits.append(Edit(span[0], span[1], _MODE_TREE.sub("list", text), "removed-view-mode-tree"))
+            site.report.count("removed-view-mode-tree")
     return edits
 
 
@@ -73,10 +75,14 @@ def fix_chatter(doc: XmlDocument, site: Site) -> list[Edit]:
         if element.tag == "xpath" and _CHATTER_XPATH.search(element.get("expr") or ""):
             edits.append(
                 set_value(
-                    doc, element, "expr", _CHATTER_XPATH.sub("chatter", element.get("expr") or ""), "chatter"
+                    doc,
+                    element,
+                    "expr",
+                    _CHATTER_XPATH.sub("chatter", element.get("expr") or ""),
+                    "replaced-oe-chatter",
                 )
             )
-            site.report.count("chatter")
+            site.report.count("replaced-oe-chatter")
             continue
         if element.tag != "div" or "oe_chatter" not in (element.get("class") or "").split():
             continue
@@ -89,7 +95,7 @@ def fix_chatter(doc: XmlDocument, site: Site) -> list[Edit]:
         )
         if not plain or len(element) != len(children):
             site.report.find(
-                "chatter",
+                "replaced-oe-chatter",
                 site.path,
                 line_of(doc.text, tag.start),
                 'This <div class="oe_chatter"> holds more than the standard chatter fields.',
@@ -97,8 +103,8 @@ def fix_chatter(doc: XmlDocument, site: Site) -> list[Edit]:
                 "move anything else out of the chatter.",
             )
             continue
-        edits.append(Edit(tag.start, tag.close_end, "<chatter/>", "chatter"))
-        site.report.count("chatter")
+        edits.append(Edit(tag.start, tag.close_end, "<chatter/>", "replaced-oe-chatter"))
+        site.report.count("replaced-oe-chatter")
     return edits
 
 
@@ -118,21 +124,21 @@ def fix_product_type(doc: XmlDocument, site: Site) -> list[Edit]:
         tag = doc.tag(element)
         if name == "detailed_type":
             edits.append(
-                Edit(tag.start + 1, tag.end, _renamed_name(doc, tag.start, tag.end), "detailed_type")
+                Edit(tag.start + 1, tag.end, _renamed_name(doc, tag.start, tag.end), "removed-detailed-type")
             )
-            site.report.count("detailed_type")
+            site.report.count("removed-detailed-type")
         if value == "product":
-            edits.append(Edit(span[0], span[1], "consu", "product_type"))
+            edits.append(Edit(span[0], span[1], "consu", "removed-product-type-product"))
             indent = indentation_at(doc.text, tag.start)
             edits.append(
                 Edit(
                     tag.close_end,
                     tag.close_end,
                     f'\n{indent}<field name="is_storable" eval="True"/>',
-                    "product_type",
+                    "removed-product-type-product",
                 )
             )
-            site.report.count("product_type")
+            site.report.count("removed-product-type-product")
     return edits
 
 

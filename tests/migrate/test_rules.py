@@ -53,18 +53,24 @@ def test_16_to_17_views(modules: Path) -> None:
     assert "<!-- only while it is a draft -->" in views  # comments stay
     assert "<tree>" in views  # <tree> is still the list's name in 17.0
     assert "attrs=" not in views and "states=" not in views
-    assert module.rules_applied == {"attrs": 3, "states": 1, "version_bump": 1, "old_migrations": 1}
+    assert module.rules_applied == {
+        "removed-attrs": 3,
+        "removed-states": 1,
+        "version-bump": 1,
+        "old-migrations": 1,
+    }
     assert '"version": "17.0.1.0.0",' in _text(modules, "v16/mig_attrs/__manifest__.py")
     assert not (modules / "v16/mig_attrs/migrations").exists()
     [name_get] = module.findings
-    assert (name_get.code, name_get.path, name_get.line) == ("name_get", "mig_attrs/models/thing.py", 13)
+    assert (name_get.code, name_get.line) == ("removed-name-get", 13)
+    assert name_get.path == "mig_attrs/models/thing.py" and name_get.severity == "error"
 
 
 def test_untranslatable_attrs_is_a_finding_and_stays(modules: Path) -> None:
     views = modules / "v16/mig_attrs/views/thing_views.xml"
     views.write_text(views.read_text().replace("('state', '!=', 'draft')", "('name', 'ilike', 'x')"))
     [module] = migrate([modules / "v16"], "17.0", write=True).modules
-    [finding] = [f for f in module.findings if f.code == "attrs"]
+    [finding] = [f for f in module.findings if f.code == "removed-attrs"]
     assert (finding.severity, finding.line) == ("error", 14)
     assert "ilike" in finding.message
     assert "attrs=\"{'readonly': [('name', 'ilike', 'x')]}\"" in views.read_text()
@@ -84,9 +90,9 @@ def test_17_to_18(modules: Path) -> None:
     assert 'if self.env.user.has_group("base.group_system"):' in python
     assert "return str(self.manager_note or self.name)" in python
     assert '"views": [(False, "list"), (False, "form")],' in python
-    assert module.rules_applied["tree"] == 1 and module.rules_applied["chatter"] == 1
+    assert module.rules_applied["removed-tree"] == 1 and module.rules_applied["replaced-oe-chatter"] == 1
     codes = {(f.code, f.line) for f in module.findings}
-    assert ("name_search", 35) in codes and ("js_assets", None) in codes
+    assert ("removed-name-search", 35) in codes and ("js-assets", None) in codes
 
 
 def test_17_to_18_storable_products(tmp_path: Path) -> None:
@@ -122,13 +128,17 @@ def test_18_to_19_constraints(modules: Path) -> None:
         '    _rank_positive = models.Constraint("CHECK(rank >= 0)", "The rank cannot be negative.")\n'
     ) in python
     assert "self.env.cr.execute(" in python and "(self.env.uid,)" in python
-    assert module.rules_applied == {"sql_constraints": 2, "env_shortcuts": 3, "version_bump": 1}
+    assert module.rules_applied == {
+        "replaced-sql-constraints": 2,
+        "deprecated-env-shortcuts": 3,
+        "version-bump": 1,
+    }
 
 
 def test_two_steps_in_one_run(modules: Path) -> None:
     [module] = migrate([modules / "v16"], "18.0").modules
     assert [(s.source, s.target) for s in module.steps] == [("16.0", "17.0"), ("17.0", "18.0")]
-    assert module.steps[1].rules_applied["tree"] == 1
+    assert module.steps[1].rules_applied["removed-tree"] == 1
     assert '+    "version": "18.0.1.0.0",' in module.diff
 
 

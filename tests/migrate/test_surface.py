@@ -25,16 +25,16 @@ def test_cli_dry_run_prints_the_diff_and_changes_nothing(
     assert code == 0  # warnings and infos only: nothing blocks
     assert '-            <tree string="Notes">' in out and '+            <list string="Notes">' in out
     assert "mig_views: 17.0 -> 18.0 (dry run, nothing written)" in out
-    assert "warning: mig_views/models/note.py:35: [name_search]" in out
+    assert "warning: mig_views/models/note.py:35: [removed-name-search]" in out
     assert snapshot(modules) == before
 
 
 def test_cli_write_and_json(modules: Path, capsys: pytest.CaptureFixture[str], isolated_env: Path) -> None:
     code = main(["migrate", str(modules / "v16"), "--to", "17.0", "--write", "--format", "json"])
     report = json.loads(capsys.readouterr().out)
-    assert code == 0
+    assert code == 1  # name_get() is left to a person: the registry calls its use an error on 17.0
     [module] = report["modules"]
-    assert module["written"] and module["steps"][0]["rules_applied"]["attrs"] == 3
+    assert module["written"] and module["steps"][0]["rules_applied"]["removed-attrs"] == 3
     assert module["deleted"] == ["migrations/16.0.1.0.1/post-migrate.py"]
     assert "attrs=" not in (modules / "v16/mig_attrs/views/thing_views.xml").read_text()
 
@@ -45,7 +45,7 @@ def test_cli_error_findings_exit_1(
     views = modules / "v16/mig_attrs/views/thing_views.xml"
     views.write_text(views.read_text().replace("('state', '!=', 'draft')", "('name', 'ilike', 'x')"))
     assert main(["migrate", str(modules / "v16"), "--to", "17.0", "--no-diff"]) == 1
-    assert "error: mig_attrs/views/thing_views.xml:14: [attrs]" in capsys.readouterr().out
+    assert "error: mig_attrs/views/thing_views.xml:14: [removed-attrs]" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize(
@@ -101,7 +101,7 @@ async def test_mcp_tool_dry_run_then_write(server_for: Callable[..., Any], modul
     assert not dry.is_error and not dry.structured_content["written"]
     [module] = dry.structured_content["modules"]
     assert (
-        module["steps"][0]["rules_applied"]["chatter"] == 1
+        module["steps"][0]["rules_applied"]["replaced-oe-chatter"] == 1
         and "+                <chatter/>" in module["diff"]
     )
     assert not written.is_error and "<list" in (roots / "mig_views/views/note_views.xml").read_text()
