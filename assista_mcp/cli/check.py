@@ -199,11 +199,13 @@ def run_check(args: argparse.Namespace) -> int:
     if getattr(args, "profile", "auto") != "auto":
         project.profile = args.profile
     started = time.monotonic()
+    empty: list[str] = []
     if not project.checkable() and not project.skipped():
-        raise InvalidInput(
-            f"No Odoo module found in the addons roots: {', '.join(str(r) for r in roots)}.",
-            "Point --addons-path at the folders that hold the modules (each with a __manifest__.py).",
-        )
+        # A repository branch with no module yet: nothing fails, but say why nothing was checked.
+        empty = [
+            f"no Odoo module found in the addons roots ({', '.join(str(r) for r in roots)}): nothing "
+            "to check. If modules should be there, point --addons-path at the folders holding them."
+        ]
     addons = _select(args, project)
     findings: list[Finding] = []
     checks: list[str] = []
@@ -216,7 +218,7 @@ def run_check(args: argparse.Namespace) -> int:
             checks += ctx.checks
             tools += ctx.tools
             missing_tools += ctx.missing_tools
-    notes = [f"{INCOMPLETE}{line}" for line in missing_tools] + project.notes(addons)
+    notes = [f"{INCOMPLETE}{line}" for line in missing_tools] + empty + project.notes(addons)
     findings = adopted(args, project, sort_findings(findings), notes)
     report = Report(
         findings=findings,

@@ -7,6 +7,7 @@ Public API (stable): ``ProjectIndex`` (see ``project.py``) and the answer models
 from __future__ import annotations
 
 from odoo_tools.index._answers import FieldMatches, ModelInfo, References, XmlIdInfo
+from odoo_tools.index._core_classes import load_core_classes
 from odoo_tools.index._modules import ModuleInfo, ModuleSummary
 from odoo_tools.index._project import ProjectIndex
 from odoo_tools.index._project_map import DEFAULT_BUDGET, MAX_BUDGET, MIN_BUDGET, ProjectMap
@@ -37,6 +38,7 @@ __all__ = [
     "XmlRecord",
     "attribute_line",
     "base_model_methods",
+    "load_core_classes",
     "parse_python",
     "qualify",
 ]

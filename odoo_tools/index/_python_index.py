@@ -41,7 +41,11 @@ def parse_python(data: bytes, rel: str, module: str) -> FileData:
             hint="Fix the syntax error; the file is left out of the code index until then.",
         )
         return FileData(path=rel, module=module, kind="python", findings=(finding,))
-    models = tuple(m for node in _classes(tree) if (m := _model_class(node)) is not None)
+    classes = _classes(tree)
+    # A base class that is another model class of the file (``class Multi(WebsitePublishedMixin)``)
+    # brings nothing the ``_inherit`` of its model does not already bring.
+    local = {node.name: m.model for node in classes if (m := _model_class(node, {})) is not None}
+    models = tuple(m for node in classes if (m := _model_class(node, local)) is not None)
     return FileData(path=rel, module=module, kind="python", models=models, env_models=_env_models(tree))
 
 
@@ -58,7 +62,7 @@ def _classes(tree: ast.Module) -> list[ast.ClassDef]:
     return found
 
 
-def _model_class(node: ast.ClassDef) -> ModelClass | None:
+def _model_class(node: ast.ClassDef, local: dict[str, str]) -> ModelClass | None:
     if any(_leaf(base) in _NOT_ORM_BASES for base in node.bases):
         return None
     attrs = _class_attrs(node)
@@ -88,13 +92,21 @@ def _model_class(node: ast.ClassDef) -> ModelClass | None:
         methods=tuple(_method(stmt) for stmt in node.body if isinstance(stmt, ast.FunctionDef)),
         described="_description" in assigned,
         registered=attrs.get("_register") is not False,
-        opaque=not literal or any(_leaf(base) not in _KIND_BY_BASE for base in node.bases),
-        other_names=tuple(sorted(n for n in assigned if n not in field_names and not n.startswith("__"))),
+        opaque=not literal or any(_foreign_base(base, local, inherit) for base in node.bases),
+        other_names=tuple(sorted(n for n in assigned if n not in field_names and not n.startswith("_"))),
         inherit_line=_line_of(assigned.get("_inherit")),
         inherits_line=_line_of(assigned.get("_inherits")),
         order_line=_line_of(assigned.get("_order")),
         rec_name_line=_line_of(assigned.get("_rec_name")),
     )
+
+
+def _foreign_base(base: ast.expr, local: dict[str, str], inherit: tuple[str, ...]) -> bool:
+    """A base class that may bring fields or methods the ORM classes do not show."""
+    leaf = _leaf(base)
+    if leaf in _KIND_BY_BASE or leaf == "BaseModel":
+        return False
+    return local.get(leaf) not in inherit
 
 
 def _inherit_names(value: ast.expr | None, name: str | None) -> tuple[tuple[str, ...], bool]:

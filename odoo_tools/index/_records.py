@@ -161,6 +161,7 @@ class FileData:
     rules: tuple[RuleDef, ...] = ()
     access: tuple[AccessRow, ...] = ()
     env_models: tuple[tuple[str, int], ...] = ()  # ``self.env["x.y"]`` literal model names, line
+    functions: tuple[int, ...] = ()  # lines of <function> calls (they may create records with ids)
     findings: tuple[Finding, ...] = field(default_factory=tuple)
 
 

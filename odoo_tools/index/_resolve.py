@@ -20,6 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from odoo_tools.index._core_classes import LISTED_METHODS
 from odoo_tools.index._records import FieldDef, ModelClass
 from odoo_tools.index._tables import Located, Tables
 
@@ -39,6 +40,7 @@ class ResolvedModel:
     methods: set[str] = field(default_factory=set)
     loose_names: set[str] = field(default_factory=set)  # class attributes that are not fields.X()
     magic: frozenset[str] = frozenset()
+    listed_methods_only: bool = False  # some class came from the bundled core list
 
     def has_field(self, name: str) -> bool | None:
         """True / False, or None when it cannot be told (incomplete model)."""
@@ -49,6 +51,8 @@ class ResolvedModel:
     def has_method(self, name: str) -> bool | None:
         if name in self.methods or name in self.loose_names:
             return True
+        if self.listed_methods_only and not name.startswith(LISTED_METHODS):
+            return None
         return False if self.complete else None
 
 
@@ -68,13 +72,26 @@ class ModelResolver:
     core_models: Mapping[str, str]
     magic_fields: frozenset[str]
     base_methods: frozenset[str]
+    # Without an Odoo source: each core model as one class merged from every core module (the
+    # bundled list of the series), standing for the core modules of the closure.
+    core_classes: Mapping[str, ModelClass] = field(default_factory=dict)
     _memo: dict[str, ResolvedModel] = field(default_factory=dict)
 
     def classes(self, model: str) -> list[Located[ModelClass]]:
-        """The classes of ``model`` in the closure, in install order."""
-        if model not in self.tables.model_classes:
-            return []
-        return [c for c in self.tables.model_classes[model] if c.module in self.closure]
+        """The classes of ``model`` in the closure, in install order (a listed core class, whose
+        path is "", first)."""
+        found = []
+        if model in self.tables.model_classes:
+            found = [c for c in self.tables.model_classes[model] if c.module in self.closure]
+        core = self.core_classes.get(model)
+        owner = self.core_models.get(model, BASE)
+        if core is not None and owner in self.closure and not any(c.item.defines for c in found):
+            found.insert(0, Located(owner, "", core))
+        return found
+
+    def outside_closure(self, model: str) -> bool:
+        """A listed core model whose module is not in the closure (absent for this module)."""
+        return model in self.core_classes and self.core_models.get(model, BASE) not in self.closure
 
     def defined_anywhere(self, model: str) -> bool | None:
         """Whether any module at all (indexed or core) defines ``model``; None when unknowable."""
@@ -109,10 +126,13 @@ class ModelResolver:
         if name != BASE:
             parents.append(BASE)
         for parent in parents:
+            if self.outside_closure(parent):
+                continue  # a listed core parent of a module outside the closure: not there
             inherited = self.model(parent)
             result.fields.update(inherited.fields)
             result.methods |= inherited.methods
             result.loose_names |= inherited.loose_names
+            result.listed_methods_only |= inherited.listed_methods_only
             if parent != BASE and not inherited.complete:
                 result.complete = False
         for target in delegated:
@@ -123,6 +143,7 @@ class ModelResolver:
             if not inherited.complete:
                 result.complete = False
         result.methods |= self.base_methods
+        result.listed_methods_only |= any(not c.path for c in classes)
         for located in classes:
             for fdef in located.item.fields:
                 earlier = result.fields.get(fdef.name)

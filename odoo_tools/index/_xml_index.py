@@ -48,6 +48,7 @@ class _Collected:
     rules: list[RuleDef] = field(default_factory=list)
     access: list[AccessRow] = field(default_factory=list)
     lines: list[str] = field(default_factory=list)  # the source, to place a record at its id=
+    functions: list[int] = field(default_factory=list)
 
 
 def parse_xml(data: bytes, rel: str, module: str) -> FileData:
@@ -79,6 +80,7 @@ def parse_xml(data: bytes, rel: str, module: str) -> FileData:
         actions=tuple(out.actions),
         rules=tuple(out.rules),
         access=tuple(out.access),
+        functions=tuple(out.functions),
     )
 
 
@@ -102,6 +104,8 @@ def _walk(node: etree._Element, module: str, out: _Collected, *, noupdate: bool,
             "_update_xmlids",
         ):
             _update_xmlids(child, module, out, noupdate)
+        elif child.tag == "function":
+            out.functions.append(_line(child))
 
 
 def _record(node: etree._Element, module: str, out: _Collected, noupdate: bool) -> None:

@@ -20,6 +20,7 @@ from odoo_tools.findings import SEVERITY_RANK, Finding, Severity
 from odoo_tools.lint._common import INCOMPLETE_RUN
 from odoo_tools.lint._configs import LintConfig, release
 from odoo_tools.lint._imports import loaded_by_odoo
+from odoo_tools.lint._old_ids import disabled_by_old_id
 from odoo_tools.lint._sql_ids import ids_only
 from odoo_tools.series import known_facts
 
@@ -43,7 +44,10 @@ FLAKE8_LIKELY_BUGS = ("F", "B", "W6")  # pyflakes (minus the unused-name ones), 
 # name, an empty non-abstract method of an ABC, warnings.warn without stacklevel, raise without
 # from, zip without strict, a long line.
 FLAKE8_STYLE = frozenset(
-    {"F401", "F841", "F811", "B950", "B904", "B905"} | {"B007", "B009", "B010", "B027", "B028"}
+    {"F401", "F841", "F811", "B950", "B904", "B905"}
+    | {"B007", "B009", "B010", "B027", "B028"}
+    # An unused ``global``/``nonlocal`` (pyflakes 3.3): dead code, nothing breaks; older pins lack it
+    | {"F824"}
 )
 HOOK_ERRORS = frozenset(
     {"xml-syntax-error", "csv-syntax-error", "po-syntax-error", "manifest-syntax-error"}
@@ -109,16 +113,22 @@ def regrade(
     module_dir: Path | None = None,
     drift: frozenset[str] = frozenset(),
     hooks: HooksRelease | None = None,
+    mandatory: frozenset[str] = frozenset(),
 ) -> list[Finding]:
     """``findings`` as graded by the adapters (OCA's way), in the chosen grading. OCA's grading
     keeps pylint's and flake8's verdicts but grades OCA's hooks like the default does: the hooks
     we pin have checks (XML header style...) the versions OCA repositories pin never had. Nor does
     it fail on a message of a tool the repository pins older (``drift``) unless the message breaks
     something: the rule may not exist, or be narrower, in the pinned version. A hooks check newer
-    than ``hooks`` (the release the repository's CI runs) is an info in both gradings."""
+    than ``hooks`` (the release the repository's CI runs) is an info in both gradings. A pylint
+    message the repository's own ``.pylintrc-mandatory`` names (``mandatory``) stays an error
+    with an older pin too: the pinned pylint-odoo knows it, and fails the commit on it."""
     out = []
     for finding in findings:
-        if oca and finding.source != "oca-hooks" and finding.source not in drift:
+        if _silenced_by_old_id(finding, module_dir):
+            continue  # the repository silenced it with the id its pinned pylint-odoo uses
+        pinned_mandatory = finding.source == "pylint" and finding.symbol in mandatory
+        if oca and finding.source != "oca-hooks" and (finding.source not in drift or pinned_mandatory):
             out.append(finding)
             continue
         severity = default_severity(finding)
@@ -156,6 +166,12 @@ def regrade(
             )
         out.append(finding.model_copy(update=update))
     return out
+
+
+def _silenced_by_old_id(finding: Finding, module_dir: Path | None) -> bool:
+    if finding.source != "pylint" or module_dir is None or not finding.path:
+        return False
+    return disabled_by_old_id(module_dir.parent / finding.path, finding.line, finding.code)
 
 
 def _init_missing(module_dir: Path | None) -> bool:

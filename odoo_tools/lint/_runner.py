@@ -129,6 +129,7 @@ async def lint_addons(
             project.addon_set.addons[name].path,
             frozenset(source for source, _, _ in configs[name].drift),
             hooks_ci_release(configs[name], project.series_of(project.addon_set.addons[name])),
+            configs[name].mandatory_messages or frozenset(),
         )
     ]
     run.findings, run.missing_tools = split_missing_tools(

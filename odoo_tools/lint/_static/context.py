@@ -8,12 +8,14 @@ from pathlib import Path
 
 from odoo_tools.addons import Addon, AddonSet
 from odoo_tools.findings import Finding, Severity
-from odoo_tools.index import FileData, ModelResolver, Tables, base_model_methods
+from odoo_tools.index import FileData, ModelResolver, Tables, base_model_methods, load_core_classes
 from odoo_tools.lint._core import stable_core_models
 from odoo_tools.lint._static.orm_rules import BASE_METHODS, magic_fields
 from odoo_tools.series import SeriesFacts
 
 SOURCE = "static"
+# Core models' fields per series (scripts/core_fields.py): a series without a list has none.
+CORE_FIELDS = Path(__file__).resolve().parent.parent / "core_fields"
 
 
 @dataclass
@@ -61,6 +63,7 @@ class StaticContext:
             self.core_models,
             magic_fields(self.facts),
             BASE_METHODS | base_model_methods(source_base),
+            {} if source_base else load_core_classes(CORE_FIELDS / f"{self.series}.json.gz"),
         )
 
     def outside_closure(self, module: str) -> bool:

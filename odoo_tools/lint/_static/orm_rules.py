@@ -27,11 +27,15 @@ RULES: dict[str, OrmRule] = {
     "record-field-unknown": OrmRule("error", ("18.0",), "loading the record fails: the install fails"),
     "record-model-unknown": OrmRule("error", ("18.0",), "loading the record fails: the install fails"),
     "action-model-unknown": OrmRule("error", ("18.0",), "the action is refused: the install fails"),
-    "comodel-unknown": OrmRule("error", ("18.0",), "the install fails"),
+    # Alone, an unknown comodel is a warning (Odoo 18 logs it and installs); see orm_python.
+    "comodel-unknown": OrmRule("error", ("18.0",), "Odoo cannot resolve that path: the install fails"),
     "inverse-name-unknown": OrmRule("error", ("18.0",), "the install fails"),
     "related-path-unknown": OrmRule("error", ("18.0",), "the field setup fails: the install fails"),
     "depends-field-unknown": OrmRule("error", ("18.0",), "the registry setup fails: the install fails"),
-    "compute-method-missing": OrmRule("error", ("18.0",), "computing the field raises AttributeError"),
+    # Only for a stored field added to an existing model; else a warning (see orm_python).
+    "compute-method-missing": OrmRule(
+        "error", ("18.0",), "computing the existing records at install raises AttributeError"
+    ),
     "inverse-method-missing": OrmRule("warning", ("18.0",), "writing the field raises AttributeError"),
     "search-method-missing": OrmRule("warning", ("18.0",), "searching on the field raises AttributeError"),
     "onchange-field-unknown": OrmRule("warning", ("18.0",), "Odoo only logs it; the onchange never runs"),

@@ -157,6 +157,9 @@ def _candidates(resolver: ModelResolver, model: str) -> tuple[str, ...]:
         for name, located in resolver.model(model).fields.items()
         if located.item.type in _X2MANY
     ]
+    # The bundled core list merges every core module: a field of a module outside the closure
+    # (website's on res.partner) is not in the parent view this module sees.
+    comodels = [c for c in comodels if not resolver.outside_closure(c)]
     if any(not c for c in comodels):
         return ()  # an x2many whose comodel is unknown: its sub-view could hold anything
     return tuple(dict.fromkeys([model, *comodels]))

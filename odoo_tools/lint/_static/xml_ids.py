@@ -130,6 +130,14 @@ def check_refs(ctx: StaticContext, scans: list[tuple[int, str, XmlScan]]) -> lis
                     " works as long as Odoo happens to load it first; declare it to be sure."
                 )
                 found.append(ctx.finding(code, message, hint, path, ref.line, severity="warning"))
+            elif code == "xml-id-undefined" and (
+                call := _function_before(ctx, ref.xml_id, (position, ref.line))
+            ):
+                message += (
+                    f" A <function> call ({call}) runs before it and may create it at load time;"
+                    " if it does not, the install fails."
+                )
+                found.append(ctx.finding(code, message, hint, path, ref.line, severity="warning"))
             elif ref.in_arch and (ctx.facts is None or ctx.facts.arch_unknown_group_warns):
                 # ir.ui.view's check only logs "The group ... defined in view does not exist!"
                 message += " Odoo installs the view anyway (a warning in its log)" + (
@@ -180,6 +188,24 @@ def _problem(
             f"Check the id in {module!r} (find_xml_id helps), or define it.",
         )
     return None
+
+
+def _function_before(ctx: StaticContext, xml_id: str, used_at: Position) -> str:
+    """A ``<function>`` call of the id's module that runs before ``used_at`` (this module) or
+    at all (another module): "file:line", else ""."""
+    module = xml_id.partition(".")[0]
+    if module == ctx.addon.name:
+        for position, data in ctx.loaded_file_data():
+            for line in data.functions:
+                if (position, line) < used_at:
+                    return f"{data.path}:{line}"
+        return ""
+    addon = ctx.addon_set.addons.get(module)
+    loaded = {f"{module}/{p}" for p in addon.manifest.data_files} if addon else set()
+    for data in ctx.tables.files_by_module.get(module, []):
+        if data.path in loaded and data.functions:
+            return f"{data.path}:{data.functions[0]}"
+    return ""
 
 
 def _inherits_parent(xml_id: str, defined: dict[str, Position]) -> Position | None:

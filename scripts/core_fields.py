@@ -1,0 +1,63 @@
+"""Write the bundled list of core models' fields and methods for one series, read from an Odoo source.
+
+    .venv/bin/python scripts/core_fields.py SRC 18.0   # -> odoo_tools/lint/core_fields/18.0.json.gz
+
+Without an Odoo source, the ORM-aware static checks know Odoo's core models from this list: for
+each model, its parents (``_inherit``, ``_inherits``) and every field (with its type and comodel)
+and method that any core module's class gives it: a superset of what one module's dependency
+closure sees. A name absent from it is absent whatever core modules are installed, so the checks
+can claim it. Models with a class our index cannot read completely (a plain Python base class...)
+are marked so: nothing is claimed about them.
+The source is read by our own index (AST only, nothing imported); Community modules only (the
+lab's source has the non-LGPL ones moved out).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import gzip
+import json
+import sys
+from pathlib import Path
+
+from odoo_tools.index import ModelResolver, ProjectIndex
+from odoo_tools.index._core_classes import encode, merge_classes
+from odoo_tools.lint._core import core_graph
+
+OUT = Path(__file__).resolve().parent.parent / "odoo_tools" / "lint" / "core_fields"
+
+
+def build(source: Path, series: str) -> dict[str, object]:
+    roots = [source / "odoo" / "addons", source / "addons"]
+    index = ProjectIndex([], roots, odoo_path=source, workers=2)
+    index.refresh()
+    # The bundled core list's modules, without Odoo's own test modules (never installed for real)
+    listed = {m for m in core_graph(series).depends if not m.startswith("test")}
+    resolver = ModelResolver(index.tables, frozenset(listed), True, {}, frozenset(), frozenset())
+    models: dict[str, list[str]] = {}
+    for name in sorted(index.tables.model_classes):
+        classes = [c.item for c in index.tables.model_classes[name] if c.module in listed]
+        if classes and not name.startswith("test"):
+            merged = merge_classes(classes)
+            # A related relational field names no comodel: the list gives the one it resolves to.
+            fields = tuple(
+                dataclasses.replace(f, comodel=f.comodel or resolver.comodel(name, f.name) or "")
+                for f in merged.fields
+            )
+            models[name] = encode(dataclasses.replace(merged, fields=fields))
+    return {"series": series, "source": "Odoo Community " + series, "models": models}
+
+
+def main() -> int:
+    source, series = Path(sys.argv[1]), sys.argv[2]
+    data = build(source, series)
+    OUT.mkdir(exist_ok=True)
+    target = OUT / f"{series}.json.gz"
+    payload = json.dumps(data, separators=(",", ":"), sort_keys=True).encode() + b"\n"
+    target.write_bytes(gzip.compress(payload, compresslevel=9, mtime=0))
+    print(f"{target}: {len(data['models'])} models")  # type: ignore[arg-type]
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
