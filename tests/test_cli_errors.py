@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -102,3 +103,57 @@ def test_check_without_a_path_inside_a_module_checks_only_that_module(
         "library_broken",
         "library_loan",
     ]
+
+
+def test_output_piped_into_head_ends_quietly(isolated_env: Path, tmp_path: Path) -> None:
+    store = SessionStore.in_home(isolated_env)
+    session = store.create(model="openai/x", mode="auto-edit", title="long")
+    store.add_message(session.id, {"role": "user", "content": "line of text\n" * 200_000})  # 2.6 MB
+    store.close()
+    env = {**os.environ, "ASSISTA_HOME": str(isolated_env)}
+    for words in (f"sessions show {session.id}", "sessions list"):
+        command = f"{sys.executable} -m assista_mcp {words} 2>{tmp_path / 'err'} | head -1"
+        result = subprocess.run(command, shell=True, env=env, capture_output=True, text=True, timeout=60)
+        err = (tmp_path / "err").read_text()
+        assert result.returncode == 0 and result.stdout.strip(), (words, result)
+        assert "Traceback" not in err and "BrokenPipe" not in err, (words, err)
+
+
+def test_an_empty_task_is_refused_before_any_model_call(
+    isolated_env: Path, addons: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The endpoint does not exist: reaching it would be a connection error, not a usage error.
+    err = _usage_error(
+        capsys,
+        "run",
+        "  ",
+        "--addons-path",
+        str(addons),
+        "--model",
+        "openai/x",
+        "--api-base",
+        "http://127.0.0.1:9",
+    )
+    assert "task is empty" in err
+
+
+@pytest.mark.parametrize(
+    ("flags", "said"),
+    [
+        (["--with-dependents"], "--with-dependents"),
+        (["--jobs", "0"], "must be at least 1"),
+        (["--odoo-series", "16.0"], "contradicts"),
+    ],
+)
+def test_check_flags_that_would_be_ignored_are_usage_errors(
+    isolated_env: Path, addons: Path, flags: list[str], said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    err = _usage_error(capsys, "check", "--addons-path", str(addons), "--checks", "static", *flags)
+    assert said in err
+
+
+def test_odoo_series_agreeing_with_the_manifests_is_fine(
+    isolated_env: Path, addons: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = main(["check", str(addons / "library_base"), "--checks", "static", "--odoo-series", "18.0"])
+    assert code == 0, capsys.readouterr()

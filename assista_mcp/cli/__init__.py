@@ -1,7 +1,8 @@
 """``assista-odoo`` command line: one sub-command module per job.
 
 Exit codes: 0 success, 1 the job's own failure (findings, failed install), 2 usage or
-environment errors (with a message saying what to do), 130 interrupted.
+environment errors (with a message saying what to do), 130 interrupted, 141 the reader of the
+output went away (``| head``), as a tool killed by SIGPIPE.
 """
 
 from __future__ import annotations
@@ -95,10 +96,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         with terminate_like_interrupt() if terminating else contextlib.nullcontext():
             code: int = args.func(args)
+            sys.stdout.flush()  # here, where a closed pipe is handled, not at exit
         return code
+    except BrokenPipeError:
+        return _reader_went_away()
     except AssistaError as exc:
         print(f"assista-odoo: {redact(str(exc))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("assista-odoo: interrupted", file=sys.stderr)
         return 130
+
+
+def _reader_went_away() -> int:
+    """``assista-odoo sessions list | head``: the pipe closed early; stop quietly. Later writes
+    (the interpreter's own flush at exit) go nowhere instead of raising again."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+    return 141

@@ -16,9 +16,10 @@ from typing import TYPE_CHECKING, Any
 import anyio
 
 from assista_mcp.agent.loop.approvals import MODES
-from assista_mcp.cli.common import add_odoo_flags, add_project_flags, settings_from_args
+from assista_mcp.cli.common import add_odoo_flags, add_project_flags, positive_int, settings_from_args
 from assista_mcp.cli.output import add_format_flag, add_output_flag, emit
 from assista_mcp.settings import load_settings
+from odoo_tools.errors import InvalidInput
 
 if TYPE_CHECKING:
     from assista_mcp.agent.loop.sessions import SessionStore
@@ -64,7 +65,9 @@ def _add_agent_flags(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--fallback-model", metavar="ID", help="tried when the model keeps failing")
     group.add_argument("--api-base", metavar="URL", help="an OpenAI-compatible endpoint")
     group.add_argument("--mode", choices=MODES, help="approvals: read-only, ask (default), auto-edit, yolo")
-    group.add_argument("--max-steps", type=_positive, metavar="N", help="model calls per turn (default 30)")
+    group.add_argument(
+        "--max-steps", type=positive_int, metavar="N", help="model calls per turn (default 30)"
+    )
     resume = group.add_mutually_exclusive_group()
     resume.add_argument("--session", metavar="ID", help="continue this session")
     resume.add_argument("--continue", dest="resume_latest", action="store_true", help="continue the latest")
@@ -107,16 +110,6 @@ def _add_agent_flags(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError("must be at least 1")
-    return value
-
-
 def _non_negative(text: str) -> int:
     if text.isdigit():
         return int(text)
@@ -146,6 +139,8 @@ def _options(args: argparse.Namespace) -> AgentOptions:
 
 
 def _run(args: argparse.Namespace) -> int:
+    if not args.task.strip():
+        raise InvalidInput("The task is empty.", 'Say what to do: assista-odoo run "add a field ..."')
     from assista_mcp.agent.terminal.runner import open_agent, run_turn_interruptible
 
     options = _options(args)

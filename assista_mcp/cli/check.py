@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from assista_mcp.cli.check_report import Advance, adopted, display_path, emit, progress
-from assista_mcp.cli.common import add_project_flags, settings_from_args
+from assista_mcp.cli.common import add_project_flags, positive_int, settings_from_args
 from assista_mcp.cli.output import refuse_unwritable, writable_file
 from assista_mcp.settings import Settings
 from odoo_tools.addons import Addon, odoo_core_roots
@@ -71,7 +71,7 @@ class LintProducer:
             help=f"which checks to run (default: all of {','.join(CHECKS)})",
         )
         parser.add_argument(
-            "--jobs", type=int, metavar="N", help="parallel linter processes (default: cores)"
+            "--jobs", type=positive_int, metavar="N", help="parallel linter processes (default: cores)"
         )
         parser.add_argument(
             "--no-cache", action="store_true", help="ignore and do not write the findings cache"
@@ -177,6 +177,10 @@ def run_check(args: argparse.Namespace) -> int:
         raise InvalidInput(
             "--update-baseline needs --baseline FILE.", "Add --baseline FILE (e.g. .assista-baseline.json)."
         )
+    if args.with_dependents and not args.changed:
+        raise InvalidInput(
+            "--with-dependents only adds to --changed.", "Add --changed (and --base REF), or drop it."
+        )
     if args.baseline and (args.update_baseline or not Path(args.baseline).exists()):
         refuse_unwritable(args.baseline, "--baseline")  # it will be written: say so before the run
     settings = settings_from_args(args)
@@ -196,6 +200,7 @@ def run_check(args: argparse.Namespace) -> int:
         series_setting=settings.odoo_series,
         cache_dir=None if getattr(args, "no_cache", False) else settings.cache_dir,
     )
+    _refuse_contradicting_series(settings, project)
     if getattr(args, "profile", "auto") != "auto":
         project.profile = args.profile
     started = time.monotonic()
@@ -251,6 +256,19 @@ def project_roots(settings: Settings) -> tuple[list[Path], list[Path]]:
     if not core and settings.odoo_python:
         core = core_roots_from_python(settings.odoo_python)
     return own, core
+
+
+def _refuse_contradicting_series(settings: Settings, project: LintProject) -> None:
+    """--odoo-series is for a project whose series cannot be detected: one that says otherwise
+    than the manifests (or the Odoo source) would be silently ignored."""
+    from odoo_tools.series import normalize_series
+
+    if settings.odoo_series and project.series and normalize_series(settings.odoo_series) != project.series:
+        raise InvalidInput(
+            f"--odoo-series {settings.odoo_series} contradicts the project: its manifests' versions "
+            f"(or its Odoo source) say {project.series}.",
+            "Drop --odoo-series (it is only used when the series cannot be detected), or fix the versions.",
+        )
 
 
 def _refuse_missing(targets: list[str]) -> None:

@@ -51,3 +51,14 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
     for note in settings.notes:
         print(f"assista-odoo: {note}", file=sys.stderr)
     return settings
+
+
+def positive_int(text: str) -> int:
+    """An argparse ``type`` for counts that must be at least 1 (--jobs, --max-steps...)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} must be at least 1")
+    return value

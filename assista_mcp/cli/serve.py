@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 import anyio
 
 from assista_mcp.auth_token import resolve_token
-from assista_mcp.cli.common import add_odoo_flags, add_project_flags, settings_from_args
+from assista_mcp.cli.common import add_odoo_flags, add_project_flags, positive_int, settings_from_args
 from assista_mcp.settings import Settings
 from odoo_tools.errors import ConfigError
 
@@ -77,7 +77,7 @@ def _add_http_security_flags(parser: argparse.ArgumentParser) -> None:
     )
     group.add_argument(
         "--max-connections",
-        type=_positive_int,
+        type=positive_int,
         default=DEFAULT_MAX_CONNECTIONS,
         help=f"open HTTP connections at most (default {DEFAULT_MAX_CONNECTIONS})",
     )
@@ -171,16 +171,6 @@ def _port(text: str) -> int:
         raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
     if not 1 <= value <= 65535:
         raise argparse.ArgumentTypeError(f"{value} is not between 1 and 65535")
-    return value
-
-
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{value} must be at least 1")
     return value
 
 

@@ -54,7 +54,7 @@ def test_each_series_uses_its_own_core_list(tmp_path: Path, series: str, own: st
     """The module's series (its manifest version) picks the list: a core module of that series is
     a known dependency; one the series does not ship is reported (an info: another repository?)."""
     _series_module(tmp_path, series, ["base", own, absent], {})
-    payload = _check(tmp_path, "--addons-path", str(tmp_path), "--odoo-series", "18.0")
+    payload = _check(tmp_path, "--addons-path", str(tmp_path))
     missing = [f for f in payload["findings"] if f["code"] == "missing-dependency"]  # type: ignore[attr-defined]
     assert [(f["severity"], absent in f["message"], own in f["message"]) for f in missing] == [
         ("info", True, False)
@@ -107,7 +107,7 @@ def _project(tmp_path: Path) -> Path:
 
 
 def _check(tmp_path: Path, *extra: str) -> dict[str, object]:
-    args = ["check", "--checks", "static", "--format", "json", "--odoo-series", "18.0", *extra]
+    args = ["check", "--checks", "static", "--format", "json", *extra]
     result = run_cli(args, tmp_path, tmp_path / "cache")
     payload: dict[str, object] = json.loads(result.stdout)
     return payload
