@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +16,7 @@ from tests.files.conftest import BOOK, error_text
 
 pytestmark = pytest.mark.anyio
 LOAN = "library_loan/models/library_loan.py"
+REPO = Path(__file__).resolve().parents[2]
 
 
 def _snapshot(root: Path) -> dict[str, bytes]:
@@ -165,9 +167,10 @@ def test_parser_reads_removed_lines_that_look_like_headers() -> None:
     assert item.hunks[0].lines == [("-", "-- a comment"), ("+", "++ b/not-a-header")]
 
 
-def test_failure_while_writing_restores_the_files_already_written(ws: Workspace, addons: Path) -> None:
-    # Every hunk applies, so writing starts; then "pkg" (just created as a file) cannot be the
-    # folder of "pkg/x.py". The modified and created files must be put back.
+def test_a_file_inside_a_file_the_patch_creates_is_refused_before_writing(
+    ws: Workspace, addons: Path
+) -> None:
+    # "pkg" (created as a file) cannot also be the folder of "pkg/x.py": refused while planning.
     original = _snapshot(addons)
     patch = (
         f"--- a/{BOOK}\n+++ b/{BOOK}\n@@ -1 +1 @@\n-# Copyright 2026 Assista Examples\n+# changed\n"
@@ -178,6 +181,57 @@ def test_failure_while_writing_restores_the_files_already_written(ws: Workspace,
         apply_patch(ws, patch)
     assert _snapshot(addons) == original
     assert not (addons / "pkg").exists()
+
+
+# Runs in its own process: an audit hook cannot be removed once added. When the first staged file
+# is renamed into place (the first step of the commit), the second target is swapped for a folder,
+# as another program could do at that moment; the second rename then fails (EISDIR, even as root).
+MID_WRITE = """
+import os, sys
+from pathlib import Path
+from odoo_tools.errors import EditConflict
+from odoo_tools.files import apply_patch
+from odoo_tools.workspace import Workspace
+
+root, patch, second = Path(sys.argv[1]), sys.argv[2], Path(sys.argv[3])
+renames = []
+
+def swap_the_second_file_for_a_folder(event, args):
+    if event == "os.rename" and str(args[1]).endswith((".py", ".xml")):  # a step, not the journal
+        renames.append(os.path.basename(args[1]))
+        if len(renames) == 1:
+            os.unlink(second)
+            os.mkdir(second)
+
+sys.addaudithook(swap_the_second_file_for_a_folder)
+try:
+    apply_patch(Workspace([root]), patch)
+except EditConflict as exc:
+    print(exc.message)
+    print("renamed:", renames)
+"""
+
+
+def test_failure_while_writing_restores_the_files_already_written(addons: Path) -> None:
+    book_before = (addons / BOOK).read_bytes()
+    patch = (
+        f"--- a/{BOOK}\n+++ b/{BOOK}\n@@ -1 +1 @@\n-# Copyright 2026 Assista Examples\n+# changed\n"
+        f"--- a/{LOAN}\n+++ b/{LOAN}\n@@ -1 +1 @@\n-# Copyright 2026 Assista Examples\n+# changed\n"
+    )
+    assert apply_patch(Workspace([addons]), patch, dry_run=True).files  # both hunks apply
+    run = subprocess.run(
+        [sys.executable, "-c", MID_WRITE, str(addons), patch, str(addons / LOAN)],
+        capture_output=True, text=True, timeout=60, cwd=REPO,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    assert "Writing the patch failed" in run.stdout
+    assert "the files already written were restored" in run.stdout
+    # library_book.py was renamed into place, library_loan.py failed, library_book.py was put back
+    assert "renamed: ['library_book.py', 'library_loan.py', 'library_book.py']" in run.stdout
+    assert (addons / BOOK).read_bytes() == book_before  # put back
+    assert (addons / LOAN).is_dir()  # what the other program made is left alone
+    leftovers = [p.name for p in (addons / LOAN).parent.iterdir() if p.name.startswith(".")]
+    assert leftovers == []  # no staged file left behind
 
 
 def test_a_255_byte_file_name_can_be_written(ws: Workspace, addons: Path) -> None:

@@ -1,4 +1,4 @@
-"""The warm worker (issue I's moonshot) against the stand-in odoo-bin and its ``odoo`` package.
+"""The warm worker against the stand-in odoo-bin and its ``odoo`` package.
 
 The worker imports the stand-in's ``odoo`` package and forks ``odoo.cli.main()`` per run: the same
 odoo-bin code as a cold run, in a forked child. Each test checks the verdict against the cold
@@ -129,6 +129,22 @@ async def test_a_stale_worker_falls_back_to_cold_then_is_replaced(
     assert "cli.py changed" in stale.warm.note
     again = await runner.validate("install", ["library_base"])
     assert again.ok and again.warm.status == "warm"
+
+
+@pytest.mark.anyio
+async def test_an_edited_dependency_makes_the_worker_stale(make_runner: RunnerFactory, addons: Path) -> None:
+    # The worker imported library_base (the template's module) through the stand-in's loader, as
+    # Odoo's would: run on, it would validate library_loan against the old code of its dependency.
+    runner = make_runner()
+    first = await runner.validate("install", ["library_loan"])
+    assert first.ok and first.warm.status == "warm", first.warm
+    book = addons / "library_base" / "models" / "library_book.py"
+    book.write_text(book.read_text() + "\n# a dependency changed\n")
+    stale = await runner.validate("install", ["library_loan"])
+    assert stale.ok and stale.warm.status == "cold", stale.warm
+    assert "library_book.py changed" in stale.warm.note
+    again = await runner.validate("install", ["library_loan"])
+    assert again.ok and again.warm.status == "warm", again.warm
 
 
 @pytest.mark.anyio
