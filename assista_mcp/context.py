@@ -51,10 +51,6 @@ class Lazy(Generic[T]):
                 self._value = self._build()
             return self._value
 
-    def peek(self) -> T | None:
-        """The value if it was built, without building it."""
-        return self._value
-
     def drop(self) -> T | None:
         """Forget the value (the next ``get`` builds a new one); returns what was held."""
         with self._lock:

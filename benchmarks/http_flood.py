@@ -1,4 +1,4 @@
-"""Benchmark ``serve --transport http`` under a flood of idle half-requests (issue J1).
+"""Benchmark ``serve --transport http`` under a flood of idle half-requests.
 
     .venv/bin/python benchmarks/http_flood.py [--idle 300,1100] [--fd-limit 256]
 

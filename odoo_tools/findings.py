@@ -43,11 +43,6 @@ class Finding(BaseModel):
         return where
 
 
-def at_or_above(findings: Iterable[Finding], severity: Severity) -> list[Finding]:
-    floor = SEVERITY_RANK[severity]
-    return [f for f in findings if SEVERITY_RANK[f.severity] >= floor]
-
-
 def sort_findings(findings: Iterable[Finding]) -> list[Finding]:
     """Stable order for reports and pinned tests: module, path, line, column, code."""
     return sorted(

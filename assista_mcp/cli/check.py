@@ -113,7 +113,7 @@ class LintProducer:
 
 
 def _odoo_producer() -> Producer:
-    from assista_mcp.cli.odoo_check import OdooProducer  # room D2: --install / --test
+    from assista_mcp.cli.odoo_check import OdooProducer  # --install / --test: imported only then
 
     return OdooProducer()
 

@@ -1,7 +1,9 @@
 """The code index of an Odoo project: AST for Python, lxml for XML, csv for CSV; no Odoo import.
 
-Public API (stable): ``ProjectIndex`` (see ``project.py``) and the answer models in
-``answers.py`` / ``modules.py``; ``build_project_map`` (``project_map.py``).
+Public API (stable): what ``__all__`` lists. ``ProjectIndex`` (``_project.py``) answers the
+queries with the models of ``_answers.py`` / ``_modules.py``; ``ProjectIndex.project_map`` builds a
+``ProjectMap`` (``_project_map.py``); ``parse_python`` is the one reading of a model class from
+Python source (``_python_index.py``), also used to place Odoo's log warnings.
 """
 
 from __future__ import annotations

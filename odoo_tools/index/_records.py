@@ -10,8 +10,6 @@ from dataclasses import dataclass, field
 
 from odoo_tools.findings import Finding
 
-MODEL_KINDS = ("model", "abstract", "transient")
-
 
 @dataclass(frozen=True, slots=True)
 class FieldDef:

@@ -23,7 +23,7 @@ from pydantic import TypeAdapter, ValidationError
 
 from odoo_tools.findings import Finding
 from odoo_tools.lint._common import INCOMPLETE_RUN
-from odoo_tools.storage import FileDigests, atomic_write_text
+from odoo_tools.storage import atomic_write_text
 
 SCHEMA = "lint-cache-1"
 SKIPPED_DIRS = frozenset({"__pycache__", "node_modules"})
@@ -59,15 +59,6 @@ def tool_versions() -> str:
     return ";".join(versions)
 
 
-def folder_digest(digests: FileDigests, folder: Path) -> str:
-    """One digest over a module's file names and contents (each file's digest from ``digests``)."""
-    digest = hashlib.sha256()
-    for path in _files(folder):
-        digest.update(path.relative_to(folder).as_posix().encode() + b"\0")
-        digest.update(digests.file_digest(path).encode())
-    return digest.hexdigest()
-
-
 def _files(folder: Path) -> list[Path]:
     found: list[Path] = []
     for current, dirs, files in os.walk(folder):
@@ -94,8 +85,7 @@ class LintCache:
     def __init__(self, directory: Path | None, max_per_folder: int = PER_FOLDER) -> None:
         self.directory = directory / "lint" if directory is not None else None
         self.max_per_folder = max_per_folder
-        self.hits = 0
-        self.misses = 0
+        self.hits = 0  # answers read from disk
 
     def get(self, key: str) -> list[Finding] | None:
         if self.directory is None:
@@ -104,7 +94,6 @@ class LintCache:
             raw = (self.directory / key[:2] / f"{key}.json").read_bytes()
             findings = _FINDINGS.validate_json(raw)
         except (OSError, ValidationError, ValueError):
-            self.misses += 1
             return None
         self.hits += 1
         return findings

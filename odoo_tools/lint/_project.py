@@ -36,7 +36,7 @@ class LintProject:
     _index: ProjectIndex | None = None
 
     def index(self) -> ProjectIndex:
-        """The code index (room B's ``ProjectIndex``), built on first use and refreshed."""
+        """The code index (``odoo_tools.index.ProjectIndex``), built on first use and refreshed."""
         if self._index is None:
             if self.index_provider is None:
                 raise RuntimeError("LintProject has no index provider")  # load_project always sets one

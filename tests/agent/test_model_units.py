@@ -218,16 +218,6 @@ def test_importing_the_model_module_does_not_import_litellm() -> None:
     assert result.stdout.strip() == "False", result.stderr
 
 
-def test_warm_up_imports_litellm_off_the_event_loop() -> None:
-    code = (
-        "import sys, anyio; from assista_mcp.agent.model.client import ModelClient\n"
-        "anyio.run(ModelClient('openai/x').warm_up)\n"
-        "print('litellm' in sys.modules, sys.modules['litellm'].suppress_debug_info)"
-    )
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=180)
-    assert result.stdout.strip() == "True True", result.stderr
-
-
 # -- Ctrl-C: cancelling a model call mid-stream -----------------------------------------------------
 @pytest.mark.anyio
 async def test_cancel_mid_stream_propagates_and_closes_the_http_stream(model_server: StartServer) -> None:

@@ -1,4 +1,4 @@
-"""Fixtures for tests/odoo: PostgreSQL with a per-test prefix, the stand-in odoo-bin (room D2)."""
+"""Fixtures for tests/odoo: PostgreSQL with a per-test prefix, the stand-in odoo-bin."""
 
 from __future__ import annotations
 

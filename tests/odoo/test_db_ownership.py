@@ -1,4 +1,4 @@
-"""Nobody's database but ours (issue J item 7): the prefix is a namespace that ends with "_", and
+"""Nobody's database but ours: the prefix is a namespace that ends with "_", and
 bulk clean-ups drop only databases of our naming that we recorded as created."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Warnings Odoo logs about the module under validation are warning findings at its file:line;
-warnings about other modules stay out, and none of them fails a run (issue I)."""
+warnings about other modules stay out, and none of them fails a run."""
 
 from __future__ import annotations
 

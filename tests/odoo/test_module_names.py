@@ -1,5 +1,5 @@
 """Module names: whatever Odoo installs (a folder named with a hyphen does), nothing that could
-become an option, a second module or a path on odoo-bin's command line (issue I)."""
+become an option, a second module or a path on odoo-bin's command line."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """A pip-installed Odoo (an ``odoo`` console script, the ``odoo`` package importable by its
-interpreter) works as odoo-bin: its core addons are found, keyed and known to the checks (issue I)."""
+interpreter) works as odoo-bin: its core addons are found, keyed and known to the checks."""
 
 from __future__ import annotations
 

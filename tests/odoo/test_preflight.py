@@ -1,6 +1,5 @@
 """Fail fast: what Odoo refuses before ``-i`` is said without a database or a template build, at
-the manifest line from its syntax tree; the dependency check never runs the project's code
-(issues I and J)."""
+the manifest line from its syntax tree; the dependency check never runs the project's code."""
 
 from __future__ import annotations
 

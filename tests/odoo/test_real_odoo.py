@@ -367,7 +367,7 @@ def test_what_odoo_refuses_before_installing_is_said_without_running_it(odoo: Re
     assert "odoo" not in result.timings
 
 
-# Issue I's moonshot: a fork of the warm worker answers exactly as a cold odoo-bin
+# The warm worker: a fork of it answers exactly as a cold odoo-bin
 WARM_CASES = [
     ("good", "install", "library_base"), ("good", "test", "library_base"),
     ("good", "upgrade", "library_base"), ("test_fail", "test", "library_base"),

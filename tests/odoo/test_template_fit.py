@@ -1,5 +1,5 @@
-"""A template serves a run only if it holds exactly what a fresh build for that run's addons would
-(issue I): auto_install modules of other addons roots never leak into another root's runs.
+"""A template serves a run only if it holds exactly what a fresh build for that run's addons would:
+auto_install modules of other addons roots never leak into another root's runs.
 
 The stand-in odoo-bin marks auto_install modules at database init the way Odoo 18's
 ``odoo/modules/db.py`` does, and logs "Some modules are not loaded ..." for installed rows whose

@@ -26,7 +26,7 @@ async def test_sdk_client_over_stdio(addons: Path, tmp_path: Path) -> None:
         async with Client(stdio_client(stdio_params(addons, tmp_path), errlog=errlog)) as client:
             assert client.instructions == INSTRUCTIONS
             names = {tool.name for tool in (await client.list_tools()).tools}
-            assert names  # every room's tools come through the one registry
+            assert names  # the tools of every area come through the one registry
             missing = await client.call_tool("no_such_tool", {})
             assert missing.is_error
             assert {tool.name for tool in (await client.list_tools()).tools} == names

@@ -151,11 +151,6 @@ class ModelClient:
             raise ModelError("The model returned an empty summary.", "Try again, or start a new session.")
         return summary
 
-    async def warm_up(self) -> None:
-        """Import LiteLLM in a worker thread (it takes seconds), e.g. while MCP servers connect,
-        so the first model call does not pay for it."""
-        await anyio.to_thread.run_sync(load_litellm)
-
     async def check_ready(self) -> None:
         """Fail at once (ConfigError) when a model's provider is unknown or its API key unset,
         instead of retrying an error no retry can fix. Imports LiteLLM in a worker thread."""

@@ -1,4 +1,4 @@
-"""Static cross-file checks of our own (no database), on top of the code index (room B).
+"""Static cross-file checks of our own (no database), on top of the code index (``odoo_tools.index``).
 
 Codes: data-file-missing, data-file-unlisted, missing-access-rule, model-not-in-dependencies,
 acl-model-not-own, xml-id-undefined, xml-id-not-in-dependencies, xml-id-used-before-definition,
