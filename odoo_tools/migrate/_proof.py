@@ -20,12 +20,16 @@ async def prove(runner: OdooRunner, module: str) -> Proof:
 
 
 def proof_of(result: ValidationResult, module: str) -> Proof:
+    """The verdict on one module of a ``test`` validation. A test class whose setUpClass fails runs
+    no test but is an error in Odoo's summary: it counts as a failure, never as "no tests"."""
     outcome = next((m for m in result.modules if m.module == module), None)
     installed = outcome is not None and outcome.state == "installed"
-    counts = outcome.tests if outcome is not None else None
-    run = counts.tests if counts is not None else len([t for t in result.tests if t.module == module])
-    failed = (counts.failures + counts.errors) if counts is not None else 0
-    failed = max(failed, len([t for t in result.tests if t.status != "pass"]))
+    mine = [t for t in result.tests if t.module == module]
+    counts = [
+        c for c in (outcome.tests if outcome is not None else None, result.tests_total) if c is not None
+    ]
+    failed = max([c.failures + c.errors for c in counts] + [len([t for t in mine if t.status != "pass"])])
+    run = max([c.tests for c in counts] + [len(mine), failed])
     blocked = sorted(
         {
             m.group(1)
@@ -39,7 +43,7 @@ def proof_of(result: ValidationResult, module: str) -> Proof:
         verdict = "blocked"
     elif not installed:
         verdict = "install-failed"
-    elif failed:
+    elif failed or not result.ok:
         verdict = "tests-failed"
     else:
         verdict = "passed"
@@ -48,7 +52,7 @@ def proof_of(result: ValidationResult, module: str) -> Proof:
         installed=installed,
         tests_run=run,
         tests_failed=failed,
-        first_failure=first_failure(result),
+        first_failure=first_failure(result) if verdict != "passed" else "",
         blocked_by=blocked,
         findings=[f for f in result.findings if f.severity == "error"],
         seconds=result.duration_seconds,

@@ -302,6 +302,50 @@ class IrProperty(PythonRule):
             self.find_change(node)
 
 
+class ChartTemplateRef(PythonRule):
+    """Account test classes: 18.0's ``AccountTestInvoicingCommon.setUpClass(cls)`` takes no
+    ``chart_template_ref`` (a TypeError in every test of the class); the chart is the company's."""
+
+    rule = "removed-chart-template-ref"
+    triggers = ("chart_template_ref",)
+    NAME = "chart_template_ref"
+
+    def leave_FunctionDef(self, original: cst.FunctionDef, updated: cst.FunctionDef) -> cst.FunctionDef:
+        if updated.name.value != "setUpClass":
+            return updated
+        params = list(updated.params.params)
+        kept = [p for p in params if p.name.value != self.NAME]
+        if len(kept) == len(params):
+            return updated
+        if kept and params[-1].name.value == self.NAME:
+            kept[-1] = kept[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+        self.applied()
+        return updated.with_changes(params=updated.params.with_changes(params=kept))
+
+    def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+        func = updated.func
+        if not (isinstance(func, cst.Attribute) and func.attr.value == "setUpClass"):
+            return updated
+        dropped = []
+        for position, arg in enumerate(updated.args):
+            passes_it = arg.keyword is not None and arg.keyword.value == self.NAME
+            passes_it = passes_it or (arg.keyword is None and dotted(arg.value) == self.NAME)
+            if not passes_it:
+                continue
+            dropped.append(position)
+            if dotted(arg.value) != self.NAME:
+                self.find(
+                    original,
+                    "setUpClass() no longer takes chart_template_ref in 18.0: the chart given here is dropped.",
+                    "Decorate the tests with @AccountTestInvoicingCommon.setup_chart_template('<chart>') "
+                    "(or setup_country) if they need that chart.",
+                )
+        if not dropped:
+            return updated
+        self.applied()
+        return without_args(updated, dropped)
+
+
 RULES_18: tuple[type[PythonRule], ...] = (
     UserHasGroups,
     Ustr,
@@ -310,6 +354,7 @@ RULES_18: tuple[type[PythonRule], ...] = (
     CheckRecursion,
     ProductType,
     ListViewMode,
+    ChartTemplateRef,
     NameSearch,
     IrProperty,
 )

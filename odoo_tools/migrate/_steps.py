@@ -17,7 +17,13 @@ from odoo_tools.migrate._python_rules import PythonRule
 from odoo_tools.migrate._report import Site
 from odoo_tools.migrate._xml_tags import XmlDocument
 from odoo_tools.migrate._xml_views_17 import fix_attrs, fix_states
-from odoo_tools.migrate._xml_views_18 import fix_chatter, fix_product_type, fix_tree, fix_view_mode
+from odoo_tools.migrate._xml_views_18 import (
+    fix_chatter,
+    fix_cron_fields,
+    fix_product_type,
+    fix_tree,
+    fix_view_mode,
+)
 
 XmlFix = Callable[[XmlDocument, Site], list[Edit]]
 
@@ -35,7 +41,9 @@ class StepRules:
 
 STEPS: dict[int, StepRules] = {
     17: StepRules(17, xml=(fix_attrs, fix_states), python=RULES_17),
-    18: StepRules(18, xml=(fix_tree, fix_view_mode, fix_chatter, fix_product_type), python=RULES_18),
+    18: StepRules(
+        18, xml=(fix_tree, fix_view_mode, fix_chatter, fix_product_type, fix_cron_fields), python=RULES_18
+    ),
     19: StepRules(19, xml=(), python=RULES_19),
 }
 # Fewer than Odoo's series: a step to a series we know no rules for runs only the target

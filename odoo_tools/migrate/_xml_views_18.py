@@ -144,3 +144,42 @@ def fix_product_type(doc: XmlDocument, site: Site) -> list[Edit]:
 
 def _renamed_name(doc: XmlDocument, start: int, end: int) -> str:
     return re.sub(r"""(name\s*=\s*["'])detailed_type(["'])""", r"\1type\2", doc.text[start + 1 : end])
+
+
+CRON_FIELDS = ("numbercall", "doall")
+
+
+def fix_cron_fields(doc: XmlDocument, site: Site) -> list[Edit]:
+    """ir.cron lost ``numbercall`` and ``doall`` in 18.0 (an install error on the field): every job
+    repeats until deactivated. A job that ran a limited number of times is also a finding."""
+    edits: list[Edit] = []
+    for element in _elements(doc):
+        if (
+            element.tag != "field"
+            or element.get("name") not in CRON_FIELDS
+            or record_model(element) != "ir.cron"
+        ):
+            continue
+        tag = doc.tag(element)
+        value = (element.get("eval") or element.text or "").strip()
+        if element.get("name") == "numbercall" and value not in ("-1", ""):
+            site.report.find(
+                "removed-cron-numbercall",
+                site.path,
+                line_of(doc.text, tag.start),
+                f"This job ran {value} time(s) only; 18.0 crons repeat until deactivated.",
+                "Deactivate the job from its own code after the last run (self.env.ref(...).active = False).",
+            )
+        edits.append(_remove_element(doc.text, tag.start, tag.close_end, "removed-cron-numbercall"))
+        site.report.count("removed-cron-numbercall")
+    return edits
+
+
+def _remove_element(text: str, start: int, end: int, rule: str) -> Edit:
+    """Remove ``text[start:end]``, with its line when nothing else is on it."""
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", end)
+    line_end = len(text) if line_end < 0 else line_end
+    if not text[line_start:start].strip() and not text[end:line_end].strip():
+        return Edit(line_start, min(line_end + 1, len(text)), "", rule)
+    return Edit(start, end, "", rule)

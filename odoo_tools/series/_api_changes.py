@@ -223,4 +223,28 @@ API_CHANGES: tuple[ApiChange, ...] = (
         hint='Replace <div class="oe_chatter">...</div> with <chatter/>.',
         source="addons/mail/static/src/chatter/web/form_compiler.js (18.0: selector 'chatter')",
     ),
+    ApiChange(
+        id="removed-chart-template-ref",
+        since="18.0",
+        kind="python-call",
+        old="chart_template_ref",
+        new="",
+        severity="error",
+        message="AccountTestInvoicingCommon.setUpClass() takes no chart_template_ref in Odoo 18.0 "
+        "(TypeError: every test of the class errors).",
+        hint="Call super().setUpClass(); for a given chart decorate the tests with "
+        "@AccountTestInvoicingCommon.setup_chart_template('<chart>').",
+        source="addons/account/tests/common.py (18.0: def setUpClass(cls), setup_chart_template)",
+    ),
+    ApiChange(
+        id="removed-cron-numbercall",
+        since="18.0",
+        kind="xml-data",
+        old="ir.cron numbercall / doall",
+        new="",
+        severity="error",
+        message="ir.cron has no numbercall or doall field in Odoo 18.0 (the data file fails to load).",
+        hint="Remove them: a job repeats until it is deactivated.",
+        source="odoo/addons/base/models/ir_cron.py (18.0: no numbercall, no doall)",
+    ),
 )

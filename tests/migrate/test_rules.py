@@ -119,6 +119,48 @@ def test_17_to_18_storable_products(tmp_path: Path) -> None:
     )
 
 
+def test_17_to_18_account_tests_drop_chart_template_ref(tmp_path: Path) -> None:
+    module = tmp_path / "acc"
+    (module / "tests").mkdir(parents=True)
+    (module / "__manifest__.py").write_text("{'version': '17.0.1.0.0', 'depends': ['account']}\n")
+    (module / "tests" / "test_a.py").write_text(
+        "class T(AccountTestInvoicingCommon):\n"
+        "    @classmethod\n"
+        "    def setUpClass(cls, chart_template_ref=None):\n"
+        "        super().setUpClass(chart_template_ref=chart_template_ref)  # the company's chart\n"
+        "\n\nclass U(AccountTestInvoicingCommon):\n"
+        "    @classmethod\n"
+        "    def setUpClass(cls):\n"
+        "        super().setUpClass(chart_template_ref='l10n_be.l10nbe_chart_template')\n"
+    )
+    [migrated] = migrate([module], "18.0", write=True).modules
+    text = (module / "tests" / "test_a.py").read_text()
+    assert "    def setUpClass(cls):\n        super().setUpClass()  # the company's chart\n" in text
+    assert "        super().setUpClass()\n" in text.split("class U")[1]
+    [finding] = [f for f in migrated.findings if f.code == "removed-chart-template-ref"]
+    assert (finding.path, finding.line) == ("acc/tests/test_a.py", 10)
+    assert migrated.rules_applied["removed-chart-template-ref"] == 3
+
+
+def test_17_to_18_cron_loses_numbercall(tmp_path: Path) -> None:
+    module = tmp_path / "cron"
+    (module / "data").mkdir(parents=True)
+    (module / "__manifest__.py").write_text("{'version': '17.0.1.0.0'}\n")
+    (module / "data" / "cron.xml").write_text(
+        '<odoo>\n    <record id="c" model="ir.cron">\n        <field name="interval_number">1</field>\n'
+        '        <field name="numbercall">-1</field>\n        <field name="doall" eval="False"/>\n'
+        '    </record>\n    <record id="d" model="ir.cron">\n        <field name="numbercall" eval="3"/>\n'
+        "    </record>\n</odoo>\n"
+    )
+    [migrated] = migrate([module], "18.0", write=True).modules
+    assert (module / "data" / "cron.xml").read_text() == (
+        '<odoo>\n    <record id="c" model="ir.cron">\n        <field name="interval_number">1</field>\n'
+        '    </record>\n    <record id="d" model="ir.cron">\n    </record>\n</odoo>\n'
+    )
+    [finding] = migrated.findings
+    assert (finding.code, finding.line) == ("removed-cron-numbercall", 8)
+
+
 def test_18_to_19_constraints(modules: Path) -> None:
     [module] = migrate([modules / "v18"], "19.0", write=True).modules
     python = _text(modules, "v18/mig_constraints/models/code.py")

@@ -1,0 +1,276 @@
+"""Benchmark: migrate a corpus of real modules three ways and prove each on the next series' Odoo.
+
+    ASSISTA_BENCH_ODOO_BIN=/work/labs/odoo18/src/odoo-bin \\
+    ASSISTA_BENCH_ODOO_PYTHON=/work/labs/odoo18/venv/bin/python \\
+    PGHOST=127.0.0.1 PGUSER=odoo PGPASSWORD=odoo \\
+        nice -n 10 .venv/bin/python benchmarks/migrate_corpus.py --corpus /work/corpus/core-only-17.0.txt \\
+        --to 18.0 --limit 50 --json /tmp/migrate-bench.json
+
+The corpus file lists module folders of series N (one per line, anything after a tab ignored), whose
+dependencies are core modules only. Each module is copied three times and migrated to N+1:
+- unchanged: only the manifest version bumped (what installing the old code would do);
+- odoo-module-migrator: OCA's tool (``odoo-module-migrate --no-commit --no-pre-commit``), when it
+  knows the step (it stops at 18.0);
+- ours: ``odoo_tools.migrate.migrate`` with the target source's upgrade_code scripts.
+Then each copy is installed with demo data and its own tests are run on the real Odoo N+1 through
+the runner (template cache, warm worker). Prints one row per module, the totals (install clean %,
+tests green % of the modules that have tests) and the time spent per way, and for every module our
+way leaves failing, its first failure at file:line. Modules that need a dependency the new series
+lacks are blocked, named, and left out of the percentages. ``--json`` keeps every result (and a
+rerun with the same file resumes: modules already measured are not run again).
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from odoo_tools.addons import detect_series
+from odoo_tools.migrate import migrate, proof_of
+from odoo_tools.runs import OdooRunner, PgParams, RunnerConfig
+
+WAYS = ("unchanged", "omm", "ours")
+_VERSION = re.compile(r"""(["']version["']\s*:\s*)(["'])[^"']*(["'])""")
+MIGRATOR = Path(sys.executable).parent / "odoo-module-migrate"
+
+
+def read_corpus(path: Path, limit: int | None) -> list[Path]:
+    folders = [Path(line.split("\t")[0].strip()) for line in path.read_text().splitlines() if line.strip()]
+    folders = [f for f in folders if (f / "__manifest__.py").is_file()]
+    if limit and limit < len(folders):  # spread over the whole list: every repository gets its share
+        step = len(folders) / limit
+        folders = [folders[int(i * step)] for i in range(limit)]
+    return folders
+
+
+def has_tests(folder: Path) -> bool:
+    return any(folder.glob("tests/test_*.py"))
+
+
+def depends_of(folder: Path) -> tuple[str, ...]:
+    import ast
+
+    manifest = ast.literal_eval((folder / "__manifest__.py").read_text())
+    return tuple(sorted(manifest.get("depends", [])))
+
+
+def bump_only(folder: Path, target: str) -> None:
+    manifest = folder / "__manifest__.py"
+    manifest.write_text(_VERSION.sub(rf"\g<1>\g<2>{target}.1.0.0\g<3>", manifest.read_text(), count=1))
+
+
+def run_migrator(root: Path, module: str, source: str, target: str) -> str:
+    """OCA's migrator on the copy; '' when it ran, else why not."""
+    if not MIGRATOR.exists():
+        return "odoo-module-migrate is not installed"
+    argv = [
+        str(MIGRATOR),
+        "-d",
+        str(root),
+        "-m",
+        module,
+        "-i",
+        source,
+        "-t",
+        target,
+        "--no-commit",
+        "--no-pre-commit",
+    ]
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=300, check=False)
+    if done.returncode != 0:
+        return f"exit {done.returncode}: {done.stderr.strip().splitlines()[-1:]}"
+    return ""
+
+
+def migrate_way(
+    way: str, source_folder: Path, root: Path, source: str, target: str, odoo_src: Path
+) -> dict[str, Any]:
+    copy = root / source_folder.name
+    if copy.exists():
+        shutil.rmtree(copy)
+    shutil.copytree(source_folder, copy, symlinks=True, ignore=shutil.ignore_patterns(".git", "__pycache__"))
+    started = time.monotonic()
+    note = ""
+    rules: dict[str, int] = {}
+    findings = 0
+    if way == "unchanged":
+        bump_only(copy, target)
+    elif way == "omm":
+        note = run_migrator(root, copy.name, source, target)
+        if note:
+            bump_only(copy, target)
+    else:
+        major = detect_series(odoo_path=odoo_src).major
+        report = migrate([copy], target, write=True, odoo_sources={major: odoo_src} if major else {})
+        [module] = report.modules
+        rules = module.rules_applied
+        findings = len(module.findings)
+    return {
+        "migrate_seconds": round(time.monotonic() - started, 2),
+        "note": note,
+        "rules": rules,
+        "findings": findings,
+    }
+
+
+def cell(result: dict[str, Any]) -> str:
+    proof = result["proof"]
+    verdict = proof["verdict"]
+    if verdict == "blocked":
+        return "blocked"
+    if not proof["installed"]:
+        return "install-fail"
+    failed = proof["tests_failed"]
+    run = max(proof["tests_run"], failed)
+    return f"ok {run - failed}/{run}" if run else "ok (no tests)"
+
+
+def totals(results: dict[str, dict[str, Any]], modules: list[Path], way: str) -> dict[str, Any]:
+    rows = [results[m.name][way] for m in modules if way in results.get(m.name, {})]
+    measured = [r for r in rows if r["proof"]["verdict"] != "blocked"]
+    installed = [r for r in measured if r["proof"]["installed"]]
+    with_tests = [
+        r
+        for r, m in zip(rows, modules, strict=False)
+        if r["proof"]["verdict"] != "blocked" and results[m.name]["has_tests"]
+    ]
+    green = [
+        r
+        for r in with_tests
+        if r["proof"]["installed"] and r["proof"]["tests_failed"] == 0 and r["proof"]["tests_run"] > 0
+    ]
+    return {
+        "measured": len(measured),
+        "installed": len(installed),
+        "with_tests": len(with_tests),
+        "green": len(green),
+        "migrate_seconds": round(sum(r["migrate_seconds"] for r in rows), 1),
+        "prove_seconds": round(sum(r["proof"]["seconds"] for r in rows), 1),
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--corpus", type=Path, required=True)
+    parser.add_argument("--to", required=True, help="the target series, e.g. 18.0")
+    parser.add_argument("--limit", type=int, default=None, help="this many modules, spread over the corpus")
+    parser.add_argument("--ways", default=",".join(WAYS))
+    parser.add_argument("--work", type=Path, default=Path("/tmp/assista-migrate-bench"))
+    parser.add_argument("--json", type=Path, default=None, help="results file (resumed when it exists)")
+    parser.add_argument("--timeout", type=float, default=900.0, help="longest one odoo-bin run may take")
+    args = parser.parse_args()
+
+    odoo_bin = os.environ.get("ASSISTA_BENCH_ODOO_BIN")
+    if not odoo_bin:
+        print(
+            "set ASSISTA_BENCH_ODOO_BIN (and ASSISTA_BENCH_ODOO_PYTHON) to the target series' Odoo",
+            file=sys.stderr,
+        )
+        return 2
+    odoo_src = Path(odoo_bin).resolve().parent
+    target = f"{int(float(args.to))}.0"
+    source = f"{int(float(args.to)) - 1}.0"
+    ways = [w for w in args.ways.split(",") if w in WAYS]
+    modules = sorted(read_corpus(args.corpus, args.limit), key=lambda f: (depends_of(f), f.name))
+    results: dict[str, dict[str, Any]] = (
+        json.loads(args.json.read_text()) if args.json and args.json.exists() else {}
+    )
+    config = RunnerConfig(
+        addons_paths=[],
+        cache_dir=args.work / "cache",
+        pg=PgParams.resolve(),
+        odoo_bin=Path(odoo_bin),
+        odoo_python=os.environ.get("ASSISTA_BENCH_ODOO_PYTHON"),
+        db_prefix="assista_migbench_",
+        timeout=args.timeout,
+        warm=True,
+    )
+    print(
+        f"{len(modules)} modules of {source} -> {target} on {odoo_bin}; ways: {', '.join(ways)}",
+        file=sys.stderr,
+    )
+    for way in ways:
+        root = args.work / target / way
+        root.mkdir(parents=True, exist_ok=True)
+        runner = OdooRunner(dataclasses.replace(config, addons_paths=[root]))
+        try:
+            for index, folder in enumerate(modules, 1):
+                entry = results.setdefault(folder.name, {"path": str(folder), "has_tests": has_tests(folder)})
+                if way in entry:
+                    continue
+                if way == "omm" and int(float(target)) > 18:
+                    entry[way] = {**entry.get("unchanged", {}), "note": "odoo-module-migrator stops at 18.0"}
+                    continue
+                done = migrate_way(way, folder, root, source, target, odoo_src)
+                result = runner.validate_sync("test", [folder.name], demo=True)
+                done["proof"] = proof_of(result, folder.name).model_dump(exclude={"findings"})
+                entry[way] = done
+                print(
+                    f"[{way} {index}/{len(modules)}] {folder.name}: {cell(done)} "
+                    f"{done['proof']['first_failure'][:150]}",
+                    file=sys.stderr,
+                )
+                if args.json:
+                    args.json.write_text(json.dumps(results, indent=1))
+        finally:
+            runner.wait_idle()
+            runner.close()
+    report(results, modules, ways, source, target)
+    return 0
+
+
+def report(
+    results: dict[str, dict[str, Any]], modules: list[Path], ways: list[str], source: str, target: str
+) -> None:
+    width = max(len(m.name) for m in modules)
+    print(f"{'module':<{width}}  " + "  ".join(f"{w:<14}" for w in ways))
+    for folder in modules:
+        entry = results[folder.name]
+        print(
+            f"{folder.name:<{width}}  "
+            + "  ".join(f"{cell(entry[w]) if w in entry else '-':<14}" for w in ways)
+        )
+    print(f"\ntotals, {source} -> {target}:")
+    for way in ways:
+        t = totals(results, modules, way)
+        clean = 100 * t["installed"] / t["measured"] if t["measured"] else 0.0
+        green = 100 * t["green"] / t["with_tests"] if t["with_tests"] else 0.0
+        print(
+            f"  {way:<10} install clean {t['installed']}/{t['measured']} = {clean:.1f} %   tests green "
+            f"{t['green']}/{t['with_tests']} = {green:.1f} %   migrate {t['migrate_seconds']} s, "
+            f"install+tests {t['prove_seconds']} s"
+        )
+    blocked = [
+        m.name
+        for m in modules
+        if results[m.name].get("ours", {}).get("proof", {}).get("verdict") == "blocked"
+    ]
+    if blocked:
+        print(f"blocked (a dependency missing in {target}): {', '.join(blocked)}")
+    failing = [
+        m
+        for m in modules
+        if "ours" in results[m.name]
+        and results[m.name]["ours"]["proof"]["verdict"] in ("install-failed", "tests-failed")
+    ]
+    if failing:
+        print("ours, still failing, first failure:")
+        for folder in failing:
+            print(f"  {folder.name}: {results[folder.name]['ours']['proof']['first_failure'][:300]}")
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
