@@ -7,6 +7,9 @@ server's CPU per ``read_file`` round trip by about a quarter (see benchmarks/mcp
 Frames are parsed exactly as the SDK does, and stray output is kept off the wire the same way:
 while serving, fd 0 reads /dev/null and fd 1 writes to stderr; the wire uses private copies.
 Unlike the SDK, a malformed request whose id can be read is answered with Invalid Request.
+Before anything is parsed, a frame's bytes are scanned (``_frame_shape``): one nested deeper than
+``MAX_DEPTH`` or holding more than ``MAX_VALUES`` values is refused unparsed, since building it
+would recurse past Python's limit or take gigabytes (30 million small integers fit in 60 MB).
 
 Only pipes and sockets (what MCP hosts use) are driven this way; for anything else (a terminal,
 stdin redirected from a file) ``serve`` falls back to the SDK's transport.
@@ -24,6 +27,7 @@ import fcntl
 import json
 import logging
 import os
+import re
 import stat
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
@@ -38,6 +42,8 @@ log = logging.getLogger("assista_mcp.stdio")
 
 SDK_VERIFIED = "2.3.0"  # the mcp release serve_loop_stdio and the frame parsing were checked against
 MAX_FRAME_BYTES = 64 * 1024 * 1024  # one JSON-RPC line; larger frames are dropped, not buffered
+MAX_DEPTH = 64  # real MCP frames nest about 6 deep
+MAX_VALUES = 100_000  # arrays and objects members in one frame; a file's text is one value
 Incoming = SessionMessage | Exception
 Streams = tuple[MemoryObjectReceiveStream[Incoming], MemoryObjectSendStream[SessionMessage]]
 
@@ -110,33 +116,101 @@ async def _pump_in(
                 continue
             if not line.strip():
                 continue
-            text = line.decode("utf-8", errors="replace")
             try:
-                message = mcp_types.jsonrpc_message_adapter.validate_json(text, by_name=False)
-            except Exception:
-                reply = reply_to_malformed(text)
-                if reply is None:
-                    log.warning("dropped a malformed frame: %.200r", text)
-                    continue
-                log.warning("answered a malformed request with Invalid Request: %.200r", text)
-                await replies.send(reply)
+                reply, message = _read_frame(line)
+            except Exception:  # one bad frame never stops the server
+                log.exception("could not handle a frame: %.200r", line)
                 continue
-            await send_in.send(SessionMessage(message))
+            if reply is not None:
+                await replies.send(reply)
+            elif message is not None:
+                await send_in.send(message)
+
+
+def _read_frame(line: bytes) -> tuple[SessionMessage | None, SessionMessage | None]:
+    """(the error to send back, the message to serve): at most one of them."""
+    costly = _frame_shape(line)
+    if costly is not None:
+        ident = _top_level_id(line)
+        log.warning("refused a frame: %s", costly)
+        return (_invalid(ident, f"Invalid request: {costly}.") if ident is not None else None), None
+    text = line.decode("utf-8", errors="replace")
+    try:
+        return None, SessionMessage(mcp_types.jsonrpc_message_adapter.validate_json(text, by_name=False))
+    except Exception:
+        reply = reply_to_malformed(text)
+    if reply is None:
+        log.warning("dropped a malformed frame: %.200r", text)
+    else:
+        log.warning("answered a malformed request with Invalid Request: %.200r", text)
+    return reply, None
+
+
+_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
+_NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
+
+
+def _frame_shape(line: bytes) -> str | None:
+    """Why building ``line`` would cost too much, or None. Linear in its length and in C (no
+    regex, no Python loop over the text), builds nothing: escapes go first (JSON reads runs of
+    backslashes pairwise from the left, as ``replace`` does), then the text between quotes."""
+    plain = line.replace(b"\\\\", b"").replace(b'\\"', b"")
+    if plain.count(b'"') > 4 * MAX_VALUES:  # every member has a key: two strings per value
+        return f"it holds more than {MAX_VALUES} values"
+    bare = b"".join(plain.split(b'"')[0::2])
+    brackets = bare.translate(None, _NOT_BRACKETS)
+    if len(brackets) + bare.count(b",") > 2 * MAX_VALUES:
+        return f"it holds more than {MAX_VALUES} values"
+    depth = deepest = 0
+    for byte in brackets:
+        depth += 1 if byte in b"[{" else -1
+        deepest = max(deepest, depth)
+    if deepest > MAX_DEPTH:
+        return f"it is nested deeper than {MAX_DEPTH} levels"
+    return None
+
+
+_KEY_END = re.compile(rb"\s*:")
+_ID_VALUE = re.compile(rb'\s*:\s*(-?\d{1,18}(?![\d.eE])|"[^"\\]{0,200}")')
+
+
+def _top_level_id(line: bytes, prefix_bytes: int = 4096) -> str | int | None:
+    """The ``id`` of a request too costly to parse, read from the frame's first bytes when it
+    sits at the top level (None for a response: ``result`` or ``error`` at the top level)."""
+    head = line[:prefix_bytes]
+    depth, position, ident = 0, 0, None
+    for match in _STRING.finditer(head):
+        gap = head[position : match.start()].translate(None, _NOT_BRACKETS)
+        depth += sum(1 if byte in b"[{" else -1 for byte in gap)
+        position = match.end()
+        is_key = _KEY_END.match(head, position) is not None
+        if depth != 1 or not is_key:
+            continue
+        if match.group() in (b'"result"', b'"error"'):
+            return None
+        value = _ID_VALUE.match(head, position) if match.group() == b'"id"' else None
+        if value is not None and ident is None:
+            ident = json.loads(value.group(1))
+    return ident if isinstance(ident, int | str) and _encodable(str(ident)) else None
+
+
+def _invalid(ident: str | int, message: str) -> SessionMessage:
+    error = mcp_types.ErrorData(code=mcp_types.INVALID_REQUEST, message=message)
+    return SessionMessage(mcp_types.JSONRPCError(jsonrpc="2.0", id=ident, error=error))
 
 
 def reply_to_malformed(text: str) -> SessionMessage | None:
     """An Invalid Request error for a frame that names a request id; None when nobody waits."""
     try:
         raw = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         return None
     if not isinstance(raw, dict) or "result" in raw or "error" in raw:
         return None  # not a request (a response, even a broken one, is never answered)
     ident = raw.get("id")
     if isinstance(ident, bool) or not isinstance(ident, int | str) or not _encodable(str(ident)):
         return None
-    error = mcp_types.ErrorData(code=mcp_types.INVALID_REQUEST, message=_what_is_wrong(raw))
-    return SessionMessage(mcp_types.JSONRPCError(jsonrpc="2.0", id=ident, error=error))
+    return _invalid(ident, _what_is_wrong(raw))
 
 
 def _what_is_wrong(raw: dict[str, object]) -> str:
