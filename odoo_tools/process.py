@@ -4,6 +4,8 @@ Each child starts in its own session, so a timeout, a cancellation (MCP cancel, 
 error kills the child *and* everything it spawned. Output lines can be streamed to a callback
 while the process runs (progress reporting), and are always collected for the result.
 ``terminate_like_interrupt`` makes SIGTERM/SIGHUP run that same cleanup as Ctrl-C.
+``memory_limit`` caps a child's address space (RLIMIT_AS): a linter fed a hostile file fails
+with MemoryError instead of taking the machine.
 """
 
 from __future__ import annotations
@@ -23,6 +25,11 @@ from types import FrameType
 from typing import Any
 
 from odoo_tools.errors import ProcessFailed, ToolMissing
+
+try:
+    import resource
+except ImportError:  # pragma: no cover - Windows: no rlimits
+    resource = None  # type: ignore[assignment]
 
 LineCallback = Callable[[str], None]
 KILL_GRACE_SECONDS = 3.0
@@ -58,8 +65,10 @@ async def run_process(
     on_stdout_line: LineCallback | None = None,
     on_stderr_line: LineCallback | None = None,
     stdin_data: bytes | None = None,
+    memory_limit: int | None = None,
 ) -> ProcessResult:
-    """Run ``argv`` to completion. ``env`` replaces the environment when given (no leaking).
+    """Run ``argv`` to completion. ``env`` replaces the environment when given (no leaking);
+    ``memory_limit``: the most bytes of address space the child (and what it starts) may map.
 
     On timeout the group is killed and the result has ``timed_out=True`` (returncode -9).
     On cancellation the group is killed and the cancellation propagates.
@@ -76,6 +85,7 @@ async def run_process(
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE,
             start_new_session=True,
+            preexec_fn=_limited(memory_limit),
         )
     except FileNotFoundError as exc:
         raise ToolMissing(f"Cannot run {argv[0]!r}: not found.", "Install it or give its full path.") from exc
@@ -132,7 +142,9 @@ class EarlyProcess:
     ``run_process``, ``discard`` ends it unused. Own session: a timeout, a cancellation or a
     discard kills the whole group. ``stdin`` closed without input tells the child to exit."""
 
-    def __init__(self, argv: Sequence[str], *, cwd: Path | str, env: Mapping[str, str]) -> None:
+    def __init__(
+        self, argv: Sequence[str], *, cwd: Path | str, env: Mapping[str, str], memory_limit: int | None = None
+    ) -> None:
         self.argv = tuple(argv)
         self._proc = subprocess.Popen(
             self.argv,
@@ -142,6 +154,7 @@ class EarlyProcess:
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             start_new_session=True,
+            preexec_fn=_limited(memory_limit),
         )
         self._started = time.monotonic()
 
@@ -170,6 +183,19 @@ class EarlyProcess:
             signal_group(self._proc.pid, signal.SIGKILL)
         with contextlib.suppress(subprocess.TimeoutExpired):
             self._proc.wait(KILL_GRACE_SECONDS)  # reaped: no zombie left behind
+
+
+def _limited(memory_limit: int | None) -> Callable[[], None] | None:
+    """What the child runs before ``exec``: setting its RLIMIT_AS (inherited by its children).
+    Only ``setrlimit``, which is async-signal-safe enough for a forked child of a threaded parent."""
+    if memory_limit is None or resource is None:
+        return None
+    limit = memory_limit
+
+    def apply() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+    return apply
 
 
 def run_process_sync(argv: Sequence[str], **kwargs: object) -> ProcessResult:

@@ -9,9 +9,11 @@ from pathlib import Path
 
 from odoo_tools.addons import Addon
 from odoo_tools.findings import Finding, Severity
+from odoo_tools.lint._env import LINTER_MEMORY_BYTES as LINTER_MEMORY_BYTES
 from odoo_tools.lint._env import LINTER_TIMEOUT_SECONDS as LINTER_TIMEOUT_SECONDS
 from odoo_tools.lint._env import PYTHON as PYTHON
 from odoo_tools.lint._env import linter_env as linter_env
+from odoo_tools.process import ProcessResult, run_process
 
 ByModule = dict[str, list[Finding]]
 
@@ -21,6 +23,20 @@ LINTER_CRASHED = "linter-crashed"
 # Codes that say a linter did not run to the end (absent, crashed, timed out): such an answer is
 # shown but never cached, or a passing hiccup would be replayed until a file of the module changes.
 INCOMPLETE_RUN = frozenset({TOOL_MISSING, LINTER_CRASHED})
+
+
+async def run_linter(argv: Sequence[str]) -> ProcessResult:
+    """A linter child: our environment only, from the private folder, under the time and memory
+    limits every linter shares."""
+    from odoo_tools.lint._safe_config import private_dir
+
+    return await run_process(
+        argv,
+        env=linter_env(),
+        cwd=private_dir(),
+        timeout=LINTER_TIMEOUT_SECONDS,
+        memory_limit=LINTER_MEMORY_BYTES,
+    )
 
 
 def missing_package(package: str) -> bool:

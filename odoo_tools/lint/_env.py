@@ -20,6 +20,9 @@ _ENV_KEEP = (
     "SYSTEMROOT",
 )
 LINTER_TIMEOUT_SECONDS = 900.0
+# Address space one linter process may map: pylint on a large batch stays under 1.5 GiB; ruff fed a
+# 512 MiB file reached 3.1 GiB (such files no longer reach it: ``_inputs``).
+LINTER_MEMORY_BYTES = 4 << 30
 # How linters are started: from a private working folder (``_safe_config.private_dir``) and, where
 # Python has it (3.11+), with -P, so nothing of the project is importable from the current folder.
 PYTHON: tuple[str, ...] = (sys.executable, "-P") if sys.version_info >= (3, 11) else (sys.executable,)

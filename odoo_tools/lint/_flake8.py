@@ -12,22 +12,19 @@ from pathlib import Path
 from odoo_tools.addons import Addon
 from odoo_tools.findings import Finding
 from odoo_tools.lint._common import (
-    LINTER_TIMEOUT_SECONDS,
     PYTHON,
     ByModule,
     empty_result,
     failure_for_all,
-    linter_env,
     missing_package,
     owner_of,
     rel_path,
+    run_linter,
     tail,
     tool_missing,
 )
 from odoo_tools.lint._configs import LintConfig
 from odoo_tools.lint._ruff import run_ruff
-from odoo_tools.lint._safe_config import private_dir
-from odoo_tools.process import run_process
 
 SOURCE = "flake8"
 FORMAT = "%(path)s\t%(row)d\t%(col)d\t%(code)s\t%(text)s"
@@ -60,9 +57,7 @@ async def run_flake8(addons: Sequence[Addon], config: LintConfig) -> ByModule:
         return await run_ruff(addons, config)
     if missing_package("flake8"):
         return tool_missing(addons, SOURCE, "flake8 is not installed, so it did not run.", "flake8")
-    result = await run_process(
-        flake8_argv(addons, config), env=linter_env(), cwd=private_dir(), timeout=LINTER_TIMEOUT_SECONDS
-    )
+    result = await run_linter(flake8_argv(addons, config))
     if result.timed_out or result.returncode != 0:
         return failure_for_all(
             addons,

@@ -20,17 +20,15 @@ from odoo_tools.lint._common import (
     ByModule,
     empty_result,
     failure_for_all,
-    linter_env,
     missing_package,
     owner_of,
     rel_path,
+    run_linter,
     tail,
     tool_missing,
 )
 from odoo_tools.lint._configs import LintConfig
-from odoo_tools.lint._safe_config import private_dir
 from odoo_tools.lint._spares import run_on_spare, take_spare
-from odoo_tools.process import run_process
 
 SOURCE = "oca-hooks"
 HINTS = {
@@ -69,7 +67,7 @@ async def run_oca_hooks(addons: Sequence[Addon], config: LintConfig) -> ByModule
     if spare is not None:
         result = await run_on_spare(spare, argv[len(PYTHON) + 1 :], LINTER_TIMEOUT_SECONDS)
     else:
-        result = await run_process(argv, env=linter_env(), cwd=private_dir(), timeout=LINTER_TIMEOUT_SECONDS)
+        result = await run_linter(argv)
     try:
         records = [json.loads(line) for line in result.stdout.splitlines() if line.strip()]
     except ValueError:

@@ -21,17 +21,15 @@ from odoo_tools.lint._common import (
     ByModule,
     empty_result,
     failure_for_all,
-    linter_env,
     missing_package,
     owner_of,
     rel_path,
+    run_linter,
     tail,
     tool_missing,
 )
 from odoo_tools.lint._configs import LintConfig
-from odoo_tools.lint._safe_config import private_dir
 from odoo_tools.lint._spares import run_on_spare, take_spare
-from odoo_tools.process import run_process
 
 SOURCE = "pylint"
 # Pylint talking about its own configuration (stale message names in an rc file): not the code's.
@@ -90,7 +88,7 @@ async def run_pylint(addons: Sequence[Addon], config: LintConfig, series: str | 
     if spare is not None:
         result = await run_on_spare(spare, argv[len(PYTHON) + 2 :], LINTER_TIMEOUT_SECONDS)
     else:
-        result = await run_process(argv, env=linter_env(), cwd=private_dir(), timeout=LINTER_TIMEOUT_SECONDS)
+        result = await run_linter(argv)
     try:
         messages = json.loads(result.stdout)["messages"]
     except (ValueError, KeyError, TypeError):

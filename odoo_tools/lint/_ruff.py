@@ -18,21 +18,18 @@ from typing import Any
 from odoo_tools.addons import Addon
 from odoo_tools.findings import Finding
 from odoo_tools.lint._common import (
-    LINTER_TIMEOUT_SECONDS,
     PYTHON,
     ByModule,
     empty_result,
     failure_for_all,
-    linter_env,
     missing_package,
     owner_of,
     rel_path,
+    run_linter,
     tail,
     tool_missing,
 )
 from odoo_tools.lint._configs import LintConfig
-from odoo_tools.lint._safe_config import private_dir
-from odoo_tools.process import run_process
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -73,9 +70,7 @@ def _selects(path: Path | None) -> bool:
 async def run_ruff(addons: Sequence[Addon], config: LintConfig) -> ByModule:
     if missing_package("ruff"):
         return tool_missing(addons, SOURCE, "ruff is not installed, so it did not run.", "ruff")
-    result = await run_process(
-        ruff_argv(addons, config), env=linter_env(), cwd=private_dir(), timeout=LINTER_TIMEOUT_SECONDS
-    )
+    result = await run_linter(ruff_argv(addons, config))
     try:
         messages = json.loads(result.stdout or "[]")
     except ValueError:

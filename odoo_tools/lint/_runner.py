@@ -23,6 +23,7 @@ from odoo_tools.lint._configs import LintConfig
 from odoo_tools.lint._dedupe import drop_duplicates
 from odoo_tools.lint._flake8 import run_flake8
 from odoo_tools.lint._grading import hooks_ci_release, regrade
+from odoo_tools.lint._inputs import unfit_inputs
 from odoo_tools.lint._keys import Keys
 from odoo_tools.lint._oca_hooks import run_oca_hooks
 from odoo_tools.lint._project import LintProject
@@ -97,6 +98,7 @@ async def lint_addons(
             else:
                 results[check][addon.name] = hit
                 run.cached.setdefault(check, []).append(addon.name)
+    unfit = _set_aside_unfit(pending, results)
     if on_progress is not None:
         on_progress("cache", sum(len(names) for names in run.cached.values()))
     discard_spares(keep=pending)  # an early linter with nothing to do leaves the CPU to the rest
@@ -133,10 +135,23 @@ async def lint_addons(
         )
     ]
     run.findings, run.missing_tools = split_missing_tools(
-        sort_findings(drop_duplicates(everything, selected))
+        sort_findings(drop_duplicates(everything, selected) + unfit)
     )
     run.seconds = time.monotonic() - started
     return run
+
+
+def _set_aside_unfit(pending: dict[str, list[Addon]], results: dict[str, ByModule]) -> list[Finding]:
+    """Takes the modules holding a file no linter may be given (``_inputs``) out of the linters'
+    pending lists (their answer is not cached: the next run looks again) and returns the findings
+    that say why."""
+    linted = {a.name: a for check, addons in pending.items() if check != "static" for a in addons}
+    unfit = {name: found for name, addon in linted.items() if (found := unfit_inputs(addon))}
+    for check, addons in pending.items():
+        if check != "static":
+            pending[check] = [a for a in addons if a.name not in unfit]
+            results[check].update({name: [] for name in unfit if name in {a.name for a in addons}})
+    return [finding for found in unfit.values() for finding in found]
 
 
 def excluded(findings: list[Finding], addon: Addon, config: LintConfig) -> list[Finding]:

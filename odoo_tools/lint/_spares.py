@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from odoo_tools.lint._digest_store import linters_for_changes
-from odoo_tools.lint._env import PYTHON, linter_env
+from odoo_tools.lint._env import LINTER_MEMORY_BYTES, PYTHON, linter_env
 from odoo_tools.process import EarlyProcess, ProcessResult
 
 WORKER = Path(__file__).resolve().with_name("_spare_worker.py")
@@ -37,7 +37,9 @@ def start_spares(tools: Iterable[str], *, cache_dir: Path | None = None, busy_to
             # Started from the temp folder (nothing of the project is importable: -P); it moves to
             # the linters' private folder with its request.
             argv = [*PYTHON, str(WORKER), tool]
-            _spares[tool] = EarlyProcess(argv, cwd=tempfile.gettempdir(), env=linter_env())
+            _spares[tool] = EarlyProcess(
+                argv, cwd=tempfile.gettempdir(), env=linter_env(), memory_limit=LINTER_MEMORY_BYTES
+            )
     atexit.register(discard_spares)
 
 
