@@ -64,14 +64,20 @@ def _rule(kind: str, pattern: str, *triggers: str, flags: int = 0, lower: bool =
     return Rule(kind, re.compile(pattern, flags), triggers, lower)
 
 
+# A key block: its BEGIN line, the PEM headers and base64 lines that follow (lines end in a newline,
+# a written "\n" as in JSON or .env files, or are run together with spaces), then its END line.
+# Without an END line only the key material is taken: the text after it stays visible (a stray
+# "# -----BEGIN PRIVATE KEY-----" line once blanked the rest of the change shown for approval).
+_BREAK = r"(?:(?:[ \t]*(?:\r?\n|\\n))+[ \t]*|[ \t]+)"
+PRIVATE_KEY_BLOCK = (
+    r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----"
+    rf"(?:{_BREAK}(?:Proc-Type|DEK-Info):[^\r\n\\]*)*"
+    rf"(?:{_BREAK}[A-Za-z0-9+/=]{{16,}}(?=\s|\\n|\Z))*"
+    rf"(?:(?:{_BREAK}[A-Za-z0-9+/=]{{1,15}})?{_BREAK}-----END [A-Z0-9 ]*PRIVATE KEY-----)?"
+)
 _KEY_NAMES = ("PASSWORD", "PASSWD", "SECRET", "TOKEN", "API_KEY", "ACCESS_KEY")
 RULES: tuple[Rule, ...] = (
-    _rule(
-        "private-key",
-        r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----.*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|\Z)",
-        "PRIVATE KEY-----",
-        flags=re.S,
-    ),
+    _rule("private-key", PRIVATE_KEY_BLOCK, "PRIVATE KEY-----"),
     _rule("github", r"\bgh[pousr]_[A-Za-z0-9]{30,}", "ghp_", "gho_", "ghu_", "ghs_", "ghr_"),
     _rule("github", r"\bgithub_pat_[A-Za-z0-9_]{30,}", "github_pat_"),
     _rule("gitlab", r"\bglpat-[A-Za-z0-9_-]{20,}", "glpat-"),

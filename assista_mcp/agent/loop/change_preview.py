@@ -3,11 +3,18 @@
 Computed over MCP like everything else: an ``edit_file`` is run with ``dry_run`` (it writes
 nothing and answers with the diff), a ``write_file`` is compared with the file read through
 ``read_file``; a patch is its own diff. Anything else shows its arguments in full.
+
+Content sent as base64 is shown decoded: as text when it is text, or when the file's name says
+it is (a ``.py`` written as base64 is still code the user approves), else as its size and hash.
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
 import difflib
+import hashlib
+from pathlib import PurePosixPath
 from typing import Any
 
 from assista_mcp.agent.loop.tool_calls import PendingCall
@@ -33,11 +40,19 @@ async def _write_diff(toolset: Toolset, tool: ToolInfo, arguments: dict[str, Any
     path, content = arguments.get("path"), arguments.get("content")
     if not isinstance(path, str) or not isinstance(content, str):
         return ""
+    note = ""
     if arguments.get("encoding") == "base64":
-        return f"binary content for {path}: {len(content)} base64 characters"
+        try:
+            data = base64.b64decode(content, validate=True)  # as write_file decodes it
+        except (binascii.Error, ValueError):
+            return f"content for {path} is not valid base64 ({len(content)} characters): the call will fail"
+        text = _as_text(data, path)
+        if text is None:
+            return f"binary content for {path}: {len(data)} bytes, sha256 {hashlib.sha256(data).hexdigest()}"
+        content, note = text, f"(sent as base64, {len(data)} bytes, shown decoded{_utf8_note(data)})\n"
     before = await _current_text(toolset, tool, path)
     label = "/dev/null" if before is None else f"a/{path}"
-    return "".join(
+    return note + "".join(
         difflib.unified_diff(
             (before or "").splitlines(keepends=True),
             content.splitlines(keepends=True),
@@ -45,6 +60,34 @@ async def _write_diff(toolset: Toolset, tool: ToolInfo, arguments: dict[str, Any
             tofile=f"b/{path}",
         )
     )
+
+
+# Files whose content is text whatever bytes they hold: shown as text even when not valid UTF-8.
+TEXT_SUFFIXES = frozenset(
+    {".py", ".pyi", ".xml", ".csv", ".js", ".ts", ".json", ".po", ".pot", ".html", ".css", ".scss",
+     ".rst", ".md", ".txt", ".cfg", ".conf", ".ini", ".toml", ".yml", ".yaml", ".sh", ".sql", ".svg"}
+)  # fmt: skip
+
+
+def _as_text(data: bytes, path: str) -> str | None:
+    """``data`` as text when it is text (UTF-8 without NUL) or the file is a text file."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        text = None
+    if text is not None and "\0" not in text:
+        return text
+    if PurePosixPath(path).suffix.lower() in TEXT_SUFFIXES:
+        return data.decode("utf-8", "replace")
+    return None
+
+
+def _utf8_note(data: bytes) -> str:
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return "; not valid UTF-8, undecodable bytes shown as \ufffd"
+    return ""
 
 
 async def _current_text(toolset: Toolset, write_tool: ToolInfo, path: str) -> str | None:
