@@ -10,7 +10,9 @@ from odoo_tools.migrate._models import Proof
 from odoo_tools.odoo_log import kinds
 from odoo_tools.runs import OdooRunner, ValidationResult
 
-BLOCKING_KINDS = (kinds.MISSING_DEPENDENCY,)
+# What the target environment lacks (a module of another repository, a Python library): not the
+# migration's failure.
+BLOCKING_KINDS = (kinds.MISSING_DEPENDENCY, kinds.EXTERNAL_DEPENDENCY)
 _DEPENDENCY = re.compile(r'depends on module "([^"]+)"')
 
 

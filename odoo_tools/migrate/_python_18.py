@@ -336,7 +336,7 @@ class ChartTemplateRef(PythonRule):
             if dotted(arg.value) != self.NAME:
                 self.find(
                     original,
-                    "setUpClass() no longer takes chart_template_ref in 18.0: the chart given here is dropped.",
+                    "setUpClass() takes no chart_template_ref in 18.0: the chart given here is dropped.",
                     "Decorate the tests with @AccountTestInvoicingCommon.setup_chart_template('<chart>') "
                     "(or setup_country) if they need that chart.",
                 )
@@ -344,6 +344,66 @@ class ChartTemplateRef(PythonRule):
             return updated
         self.applied()
         return without_args(updated, dropped)
+
+
+class AccountCompanyIds(PythonRule):
+    """account.account has ``company_ids`` (many2many) instead of ``company_id`` in 18.0:
+    ``env['account.account'].create({'company_id': c})`` -> ``{'company_ids': [(6, 0, [c])]}``."""
+
+    rule = "renamed-account-company-id"
+    triggers = ("account.account",)
+
+    def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+        func = updated.func
+        if not (isinstance(func, cst.Attribute) and func.attr.value == "create" and updated.args):
+            return updated
+        receiver = func.value
+        if not (isinstance(receiver, cst.Subscript) and len(receiver.slice) == 1):
+            return updated
+        index = receiver.slice[0].slice
+        if not (isinstance(index, cst.Index) and string_value(index.value) == "account.account"):
+            return updated
+        values = updated.args[0].value
+        dicts = [values] if isinstance(values, cst.Dict) else []
+        if isinstance(values, (cst.List, cst.Tuple)):
+            dicts = [e.value for e in values.elements if isinstance(e.value, cst.Dict)]
+        replaced = {id(d): self._companies(d) for d in dicts}
+        if all(new is old for old, new in zip(dicts, replaced.values(), strict=True)):
+            return updated
+        if isinstance(values, cst.Dict):
+            return updated.with_changes(
+                args=[updated.args[0].with_changes(value=replaced[id(values)]), *updated.args[1:]]
+            )
+        assert isinstance(values, (cst.List, cst.Tuple))
+        elements = [e.with_changes(value=replaced.get(id(e.value), e.value)) for e in values.elements]
+        return updated.with_changes(
+            args=[
+                updated.args[0].with_changes(value=values.with_changes(elements=elements)),
+                *updated.args[1:],
+            ]
+        )
+
+    def _companies(self, values: cst.Dict) -> cst.Dict:
+        elements = []
+        changed = False
+        for element in values.elements:
+            key = element.key if isinstance(element, cst.DictElement) else None
+            if (
+                isinstance(element, cst.DictElement)
+                and isinstance(key, cst.SimpleString)
+                and string_value(key) == "company_id"
+            ):
+                ids = cst.List([cst.Element(element.value)])
+                command = cst.Tuple(
+                    [cst.Element(cst.Integer("6")), cst.Element(cst.Integer("0")), cst.Element(ids)]
+                )
+                element = element.with_changes(
+                    key=same_quotes(key, "company_ids"), value=cst.List([cst.Element(command)])
+                )
+                changed = True
+                self.applied()
+            elements.append(element)
+        return values.with_changes(elements=elements) if changed else values
 
 
 RULES_18: tuple[type[PythonRule], ...] = (
@@ -355,6 +415,7 @@ RULES_18: tuple[type[PythonRule], ...] = (
     ProductType,
     ListViewMode,
     ChartTemplateRef,
+    AccountCompanyIds,
     NameSearch,
     IrProperty,
 )

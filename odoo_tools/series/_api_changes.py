@@ -247,4 +247,15 @@ API_CHANGES: tuple[ApiChange, ...] = (
         hint="Remove them: a job repeats until it is deactivated.",
         source="odoo/addons/base/models/ir_cron.py (18.0: no numbercall, no doall)",
     ),
+    ApiChange(
+        id="renamed-account-company-id",
+        since="18.0",
+        kind="python-call",
+        old="account.account company_id",
+        new="company_ids",
+        severity="error",
+        message="account.account has company_ids (several companies) instead of company_id in Odoo 18.0.",
+        hint="Write 'company_ids': [Command.set([company.id])] when creating an account.",
+        source="addons/account/models/account_account.py (18.0: company_ids = fields.Many2many)",
+    ),
 )

@@ -161,6 +161,21 @@ def test_17_to_18_cron_loses_numbercall(tmp_path: Path) -> None:
     assert (finding.code, finding.line) == ("removed-cron-numbercall", 8)
 
 
+def test_17_to_18_account_companies(tmp_path: Path) -> None:
+    module = tmp_path / "acc"
+    module.mkdir()
+    (module / "__manifest__.py").write_text("{'version': '17.0.1.0.0'}\n")
+    (module / "t.py").write_text(
+        "a = env['account.account'].create({'code': 'X', 'company_id': company.id})\n"
+        "b = env['res.partner'].create({'company_id': company.id})\n"
+    )
+    migrate([module], "18.0", write=True)
+    assert (module / "t.py").read_text() == (
+        "a = env['account.account'].create({'code': 'X', 'company_ids': [(6, 0, [company.id])]})\n"
+        "b = env['res.partner'].create({'company_id': company.id})\n"
+    )
+
+
 def test_18_to_19_constraints(modules: Path) -> None:
     [module] = migrate([modules / "v18"], "19.0", write=True).modules
     python = _text(modules, "v18/mig_constraints/models/code.py")
