@@ -64,10 +64,13 @@ async def test_mcp_config_writes_the_header_the_server_accepts(
     argv = ["mcp-config", "--client", "claude-code", "--transport", "http", "--url", http_server.url]
     assert main([*argv, "--write", "--project-dir", str(project)]) == 0
     written = project / ".mcp.json"
-    assert stat.S_IMODE(written.stat().st_mode) == 0o600
+    token = (tmp_path / "home" / "http-auth-token").read_text().strip()
+    assert token not in written.read_text()  # a project file names it, the host fills it in
     entry = json.loads(written.read_text())["mcpServers"]["assista-odoo"]
     assert entry["type"] == "http" and entry["url"] == http_server.url
-    async with connect(http_server, headers=entry["headers"]) as client:
+    # What Claude Code sends once it expanded ${ASSISTA_AUTH_TOKEN} from its environment:
+    headers = {k: v.replace("${ASSISTA_AUTH_TOKEN}", token) for k, v in entry["headers"].items()}
+    async with connect(http_server, headers=headers) as client:
         assert (await client.list_tools()).tools
 
 
