@@ -406,6 +406,66 @@ class AccountCompanyIds(PythonRule):
         return values.with_changes(elements=elements) if changed else values
 
 
+class BusSendmany(PythonRule):
+    """``bus.bus._sendmany`` is gone in 18.0 (AttributeError): each notification goes through
+    ``_sendone(target, notification_type, message)``, which ``_sendmany``'s triples already match."""
+
+    rule = "removed-bus-sendmany"
+    triggers = ("_sendmany",)
+
+    def leave_SimpleStatementLine(
+        self, original: cst.SimpleStatementLine, updated: cst.SimpleStatementLine
+    ) -> cst.BaseStatement:
+        if len(updated.body) != 1 or not isinstance(updated.body[0], cst.Expr):
+            return updated
+        call = updated.body[0].value
+        if not (isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute)):
+            return updated
+        if call.func.attr.value != "_sendmany" or len(call.args) != 1 or call.args[0].keyword is not None:
+            return updated
+        self.applied()
+        send = call.with_changes(
+            func=call.func.with_changes(attr=cst.Name("_sendone")),
+            args=[cst.Arg(cst.Name("notification"), star="*")],
+        )
+        return cst.For(
+            target=cst.Name("notification"),
+            iter=call.args[0].value,
+            body=cst.IndentedBlock([updated.with_changes(body=[cst.Expr(send)], leading_lines=())]),
+            leading_lines=updated.leading_lines,
+        )
+
+
+class FindGlobalRoute(PythonRule):
+    """``stock.warehouse._find_global_route`` is ``_find_or_create_global_route`` in 18.0, whose
+    ``raise_if_not_found`` defaults to False (it was True): the old default is written out."""
+
+    rule = "renamed-find-global-route"
+    triggers = ("_find_global_route",)
+
+    def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+        func = updated.func
+        if not (isinstance(func, cst.Attribute) and func.attr.value == "_find_global_route"):
+            return updated
+        self.applied()
+        args = list(updated.args)
+        named = {a.keyword.value for a in args if a.keyword is not None}
+        if "raise_if_not_found" not in named and len([a for a in args if a.keyword is None]) < 4:
+            last = args[-1]
+            args[-1] = last.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
+            args.append(
+                cst.Arg(
+                    cst.Name("True"),
+                    keyword=cst.Name("raise_if_not_found"),
+                    equal=cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace("")),
+                    comma=last.comma,
+                )
+            )
+        return updated.with_changes(
+            func=func.with_changes(attr=cst.Name("_find_or_create_global_route")), args=args
+        )
+
+
 RULES_18: tuple[type[PythonRule], ...] = (
     UserHasGroups,
     Ustr,
@@ -416,6 +476,8 @@ RULES_18: tuple[type[PythonRule], ...] = (
     ListViewMode,
     ChartTemplateRef,
     AccountCompanyIds,
+    BusSendmany,
+    FindGlobalRoute,
     NameSearch,
     IrProperty,
 )

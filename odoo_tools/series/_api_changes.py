@@ -258,4 +258,27 @@ API_CHANGES: tuple[ApiChange, ...] = (
         hint="Write 'company_ids': [Command.set([company.id])] when creating an account.",
         source="addons/account/models/account_account.py (18.0: company_ids = fields.Many2many)",
     ),
+    ApiChange(
+        id="removed-bus-sendmany",
+        since="18.0",
+        kind="python-call",
+        old="_sendmany",
+        new="_sendone",
+        severity="error",
+        message="bus.bus._sendmany() was removed in Odoo 18.0 (AttributeError).",
+        hint="Send each (target, notification_type, message) with bus._sendone(...).",
+        source="addons/bus/models/bus.py (18.0: _sendone only)",
+    ),
+    ApiChange(
+        id="renamed-find-global-route",
+        since="18.0",
+        kind="python-call",
+        old="_find_global_route",
+        new="_find_or_create_global_route",
+        severity="error",
+        message="stock.warehouse._find_global_route() is _find_or_create_global_route() in Odoo 18.0, "
+        "and raise_if_not_found defaults to False there.",
+        hint="Call _find_or_create_global_route(xml_id, name, raise_if_not_found=True).",
+        source="addons/stock/models/stock_warehouse.py (18.0: _find_or_create_global_route)",
+    ),
 )

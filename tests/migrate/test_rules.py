@@ -176,6 +176,28 @@ def test_17_to_18_account_companies(tmp_path: Path) -> None:
     )
 
 
+def test_17_to_18_bus_and_routes(tmp_path: Path) -> None:
+    module = tmp_path / "m"
+    module.mkdir()
+    (module / "__manifest__.py").write_text("{'version': '17.0.1.0.0'}\n")
+    (module / "m.py").write_text(
+        "def notify(self, notifications):\n"
+        "    # one message per user\n"
+        '    self.env["bus.bus"]._sendmany(notifications)\n'
+        "\n\ndef route(self):\n"
+        '    return self._find_global_route("m.route_x", "X").id\n'
+    )
+    migrate([module], "18.0", write=True)
+    assert (module / "m.py").read_text() == (
+        "def notify(self, notifications):\n"
+        "    # one message per user\n"
+        "    for notification in notifications:\n"
+        '        self.env["bus.bus"]._sendone(*notification)\n'
+        "\n\ndef route(self):\n"
+        '    return self._find_or_create_global_route("m.route_x", "X", raise_if_not_found=True).id\n'
+    )
+
+
 def test_18_to_19_constraints(modules: Path) -> None:
     [module] = migrate([modules / "v18"], "19.0", write=True).modules
     python = _text(modules, "v18/mig_constraints/models/code.py")
