@@ -466,6 +466,26 @@ class FindGlobalRoute(PythonRule):
         )
 
 
+class NameGetCall(PythonRule):
+    """18.0 has no ``name_get()`` at all (17.0 kept it, deprecated, as the list of
+    ``(id, display_name)``): a call is rewritten to that list. ``super().name_get()`` inside an
+    override is left to the override's own finding."""
+
+    rule = "removed-name-get-call"
+    triggers = ("name_get",)
+
+    def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+        func = updated.func
+        if not (isinstance(func, cst.Attribute) and func.attr.value == "name_get") or updated.args:
+            return updated
+        receiver = func.value
+        if isinstance(receiver, cst.Call) and dotted(receiver.func) == "super":
+            return updated
+        self.applied()
+        code = cst.Module([]).code_for_node(receiver)
+        return cst.parse_expression(f"[(record.id, record.display_name) for record in {code}]")
+
+
 RULES_18: tuple[type[PythonRule], ...] = (
     UserHasGroups,
     Ustr,
@@ -478,6 +498,7 @@ RULES_18: tuple[type[PythonRule], ...] = (
     AccountCompanyIds,
     BusSendmany,
     FindGlobalRoute,
+    NameGetCall,
     NameSearch,
     IrProperty,
 )

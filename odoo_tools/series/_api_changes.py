@@ -281,4 +281,15 @@ API_CHANGES: tuple[ApiChange, ...] = (
         hint="Call _find_or_create_global_route(xml_id, name, raise_if_not_found=True).",
         source="addons/stock/models/stock_warehouse.py (18.0: _find_or_create_global_route)",
     ),
+    ApiChange(
+        id="removed-name-get-call",
+        since="18.0",
+        kind="python-call",
+        old="name_get",
+        new="display_name",
+        severity="error",
+        message="name_get() no longer exists in Odoo 18.0 (AttributeError when called).",
+        hint="Read record.display_name, or build [(r.id, r.display_name) for r in records].",
+        source="odoo/models.py (18.0: no name_get)",
+    ),
 )

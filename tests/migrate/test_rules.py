@@ -187,7 +187,17 @@ def test_17_to_18_bus_and_routes(tmp_path: Path) -> None:
         "\n\ndef route(self):\n"
         '    return self._find_global_route("m.route_x", "X").id\n'
     )
+    (module / "t.py").write_text(
+        "def test(self):\n    self.assertEqual(self.dept.with_context(x=1).name_get()[0][1], 'D')\n"
+        "    return super().name_get()\n"
+    )
     migrate([module], "18.0", write=True)
+    assert (module / "t.py").read_text() == (
+        "def test(self):\n"
+        "    self.assertEqual([(record.id, record.display_name) for record in self.dept.with_context(x=1)]"
+        "[0][1], 'D')\n"
+        "    return super().name_get()\n"
+    )
     assert (module / "m.py").read_text() == (
         "def notify(self, notifications):\n"
         "    # one message per user\n"
