@@ -18,7 +18,7 @@ import anyio
 from assista_mcp.agent.loop.approvals import MODES
 from assista_mcp.cli.common import add_odoo_flags, add_project_flags, positive_int, settings_from_args
 from assista_mcp.cli.output import add_format_flag, add_output_flag, emit
-from assista_mcp.settings import load_settings
+from assista_mcp.settings import Settings, load_settings
 from odoo_tools.errors import InvalidInput
 
 if TYPE_CHECKING:
@@ -117,11 +117,13 @@ def _non_negative(text: str) -> int:
 
 
 def _options(args: argparse.Namespace) -> AgentOptions:
+    settings = settings_from_args(args)
+    _fail_fast(args, settings)
     from assista_mcp.agent.safety.safety_net import SafetyOptions
     from assista_mcp.agent.terminal.runner import AgentOptions
 
     return AgentOptions(
-        settings=settings_from_args(args),
+        settings=settings,
         session=args.session,
         resume_latest=args.resume_latest,
         events_jsonl=args.events == "jsonl",
@@ -138,12 +140,24 @@ def _options(args: argparse.Namespace) -> AgentOptions:
     )
 
 
+def _fail_fast(args: argparse.Namespace, settings: Settings) -> None:
+    """What can be refused in milliseconds is, before the agent's imports (LiteLLM alone takes
+    seconds): no model, a common provider's key unset, a malformed token for --mcp-url."""
+    from assista_mcp.agent.model.credentials import quick_check
+    from assista_mcp.auth_token import resolve_token
+
+    quick_check(settings.model, settings.api_base)
+    env_token = settings.auth_token.get_secret_value() if settings.auth_token else None
+    if args.mcp_url and (args.auth_token_file or env_token):
+        resolve_token(settings.home, args.auth_token_file, env_token)
+
+
 def _run(args: argparse.Namespace) -> int:
     if not args.task.strip():
         raise InvalidInput("The task is empty.", 'Say what to do: assista-odoo run "add a field ..."')
+    options = _options(args)
     from assista_mcp.agent.terminal.runner import open_agent, run_turn_interruptible
 
-    options = _options(args)
 
     async def main() -> int:
         async with open_agent(options) as agent:
@@ -157,10 +171,10 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _chat(args: argparse.Namespace) -> int:
+    options = _options(args)
     from assista_mcp.agent.terminal.chat import chat
     from assista_mcp.agent.terminal.runner import open_agent
 
-    options = _options(args)
 
     async def main() -> int:
         async with open_agent(options) as agent:

@@ -17,7 +17,7 @@ from pydantic import BaseModel, Field
 
 from assista_mcp.agent.events import StreamEvent, Usage
 from assista_mcp.agent.model.cost import context_window, cost_usd
-from assista_mcp.agent.model.credentials import api_key_for
+from assista_mcp.agent.model.credentials import api_key_for, require_model
 from assista_mcp.agent.model.provider import load_litellm
 from assista_mcp.agent.model.retry import Failure, backoff_delay, classify, describe_attempt
 from assista_mcp.agent.model.stream import StreamAssembler
@@ -27,7 +27,7 @@ from assista_mcp.agent.model.summary import (
     SUMMARY_SYSTEM_PROMPT,
     transcript,
 )
-from odoo_tools.errors import AssistaError, ConfigError
+from odoo_tools.errors import AssistaError
 
 OnEvent = Callable[[StreamEvent], None]
 
@@ -89,14 +89,7 @@ class ModelClient:
         base_delay: float = 1.0,
         max_delay: float = 60.0,
     ) -> None:
-        if not model or not model.strip():
-            raise ConfigError(
-                "No model was given.",
-                "Pass --model with a LiteLLM id (e.g. openai/gpt-4o, anthropic/claude-sonnet-4-5, "
-                "ollama/qwen2.5-coder) or set ASSISTA_MODEL; the provider's API key comes from its "
-                "usual environment variable.",
-            )
-        self.model = model.strip()
+        self.model = require_model(model)
         self.api_base = api_base
         self.fallback_model = fallback_model.strip() if fallback_model else None
         self.timeout = timeout

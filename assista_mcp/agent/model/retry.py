@@ -9,6 +9,7 @@ import email.utils
 import json
 import random
 import re
+import socket
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -53,6 +54,14 @@ def classify(exc: BaseException) -> Failure:
     if _is_timeout(exc) or _is_timeout(getattr(exc, "original_exception", None)):
         said = f" ({detail})" if str(exc).strip() else ""
         return Failure("retry", f"The model did not answer in time{said}")
+    if _unreachable(exc):  # nothing listens there, or the name does not resolve: no retry helps
+        return Failure(
+            "fatal",
+            "Cannot reach the model server (connection refused or unknown host)",
+            "Check --api-base (is the server running there?) and the network, then run again.",
+        )
+    if _is_connection(exc):  # LiteLLM reports a dropped connection as a 500: it is not the provider's
+        return Failure("retry", f"Connection problem: {detail}")
     if type(exc).__name__ == "MidStreamFallbackError":  # LiteLLM: the stream broke after it began
         original = getattr(exc, "original_exception", None)
         refused_first = getattr(exc, "is_pre_first_chunk", False)
@@ -153,6 +162,32 @@ def _is_timeout(exc: BaseException | None) -> bool:
     return bool(names & {"TimeoutError", "Timeout", "APITimeoutError", "TimeoutException"})
 
 
+def _chain(exc: BaseException) -> list[BaseException]:
+    """``exc`` and what it wraps (causes, contexts, LiteLLM's ``original_exception``)."""
+    found: list[BaseException] = []
+    todo: list[BaseException | None] = [exc]
+    while todo and len(found) < 20:
+        current = todo.pop()
+        if current is None or any(current is seen for seen in found):
+            continue
+        found.append(current)
+        original = getattr(current, "original_exception", None)
+        todo += [
+            current.__cause__,
+            current.__context__,
+            original if isinstance(original, BaseException) else None,
+        ]
+    return found
+
+
+def _unreachable(exc: BaseException) -> bool:
+    return any(isinstance(e, (ConnectionRefusedError, socket.gaierror)) for e in _chain(exc))
+
+
+def _is_connection(exc: BaseException) -> bool:
+    return any(type(e).__name__ in ("APIConnectionError", "ConnectError") for e in _chain(exc))
+
+
 def _is_transient(exc: BaseException) -> bool:
     names = {cls.__name__ for cls in type(exc).__mro__}
     transient = {"APIConnectionError", "TransportError", "JSONDecodeError", "RemoteProtocolError"}
@@ -189,7 +224,7 @@ def _fatal_hint(status: int | None) -> str:
 def describe_attempt(failure: Failure, delay: float, retry: int, retries: int, partial: bool) -> str:
     """The error-event text for a retry about to happen."""
     wait = f"{delay:.1f}s" if delay >= 0.1 else f"{delay * 1000:.0f}ms"
-    text = f"{failure.reason}. Retrying in {wait} (retry {retry} of {retries})."
+    text = f"{failure.reason.rstrip('.')}. Retrying in {wait} (retry {retry} of {retries})."
     if partial:
         text += " The partial answer streamed so far is discarded."
     return text
