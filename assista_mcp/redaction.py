@@ -6,7 +6,8 @@ Two kinds of secret are replaced by ``[redacted]`` (``[redacted:<kind>]`` for a 
   private key blocks, passwords in URLs, ``PGPASSWORD=...``), and
 - the values of the secret environment variables of this process (the model's API key variables,
   ``PGPASSWORD``, our auth token, anything named like ``*_API_KEY``/``*_TOKEN``/``*PASSWORD``),
-  as they are and base64-encoded (also inside a longer base64 text, at any byte offset).
+  as they are, JSON-escaped, URL-encoded and base64-encoded (also inside a longer base64 text, at
+  any byte offset).
 
 A value shorter than ``MIN_SECRET_LENGTH`` is only redacted where a pattern finds it (as in
 ``PGPASSWORD=odoo``): replacing a short word everywhere would garble every text that contains it.
@@ -15,12 +16,15 @@ A value shorter than ``MIN_SECRET_LENGTH`` is only redacted where a pattern find
 from __future__ import annotations
 
 import base64
+import bisect
+import json
 import os
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, TypeVar
+from urllib.parse import quote, quote_plus
 
 MIN_SECRET_LENGTH = 6
 MIN_ENCODED_LENGTH = 8  # a shorter base64 fragment would match unrelated text
@@ -139,9 +143,13 @@ def secret_values(environ: Mapping[str, str] | None = None) -> list[str]:
 
 
 def encoded_forms(value: str) -> list[str]:
-    """``value`` and the text it becomes in base64 (standard and URL-safe) at each byte offset."""
+    """``value`` as text may carry it: as is, JSON-escaped (once, and twice for JSON inside a JSON
+    string; ASCII-only and not), URL-encoded, and in base64 (standard and URL-safe) at each byte
+    offset."""
+    escaped = {json.dumps(value, ensure_ascii=ascii_only)[1:-1] for ascii_only in (True, False)}
+    escaped |= {json.dumps(once, ensure_ascii=False)[1:-1] for once in escaped}
+    forms = {value, *escaped, quote(value, safe=""), quote_plus(value, safe="")}
     raw = value.encode("utf-8")
-    forms = {value}
     for offset in range(3):
         encoded = base64.b64encode(b"\0" * offset + raw).decode("ascii")
         # Skip the group shared with the bytes before, and the one shared with those after.
@@ -213,15 +221,24 @@ def redact_data(value: T) -> T:
 _KEY_BEGIN = re.compile(r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----")
 _KEY_END = re.compile(r"-----END [A-Z0-9 ]*PRIVATE KEY-----")
 _WORD_START = re.compile(r"(?<=\s)\S")
-HELD_WORDS = 4  # the longest pattern spans "authorization: basic <token>": never cut inside one
 RELEASE_CHARS = 400
+# How far before the word still arriving a secret's lead-in may start ("AWS Secret Access Key:",
+# "X_PASSWORD =", "Authorization: Basic"): in characters, or in words (a run of spaces is none).
+LEAD_IN_CHARS = 120
+LEAD_IN_WORDS = 8
+_TRIGGERS = re.compile(
+    "|".join(sorted({re.escape(t.lower()) for rule in RULES for t in rule.triggers}, key=len, reverse=True))
+)
+_TO_LINE_END = tuple(t for rule in RULES if "(?m)" in rule.pattern.pattern for t in rule.triggers)
 
 
 class StreamRedactor:
     """Redaction for text that arrives in pieces (a model's streamed answer).
 
     A piece is released only once what follows cannot complete a secret begun in it: whole
-    lines, or, on a long line, all but its last words; a private key block is held to its end.
+    lines; on a long line, the text before the word still arriving and before any secret format's
+    lead-in near it (found by the rules' own trigger texts, so "AWS Secret Access Key: <value>",
+    five words, is held whole); a private key block is held to its end.
     """
 
     def __init__(self) -> None:
@@ -234,11 +251,25 @@ class StreamRedactor:
             return ""
         cut = self.pending.rfind("\n") + 1
         if not cut and len(self.pending) > RELEASE_CHARS:
-            starts = [m.start() for m in _WORD_START.finditer(self.pending)]
-            cut = starts[-HELD_WORDS] if len(starts) >= HELD_WORDS else 0
+            cut = _safe_cut(self.pending)
         released, self.pending = self.pending[:cut], self.pending[cut:]
         return redact(released) if released else ""
 
     def flush(self) -> str:
         released, self.pending = self.pending, ""
         return redact(released) if released else ""
+
+
+def _safe_cut(line: str) -> int:
+    """Where a long line without a newline may be cut: at a word start, before the last word and
+    before the lead-in of any secret format that may still be completing."""
+    starts = [0] + [m.start() for m in _WORD_START.finditer(line)]
+    last = starts[-1]
+    cut = last
+    for trigger in _TRIGGERS.finditer(line.lower()):
+        index = bisect.bisect_right(starts, trigger.start()) - 1  # the word the trigger is in
+        word = starts[index]
+        near = last - word <= LEAD_IN_CHARS or len(starts) - 1 - index <= LEAD_IN_WORDS
+        if near or trigger.group() in _TO_LINE_END:
+            cut = min(cut, word)
+    return cut
