@@ -13,24 +13,15 @@ import pytest
 
 from assista_mcp.agent.loop.sessions import SessionStore
 from assista_mcp.cli import main
+from tests.read_only import read_only
 
 
 @pytest.fixture
 def read_only_folder(tmp_path: Path) -> Iterator[Path]:
-    """A folder nobody may create files in: its mode for a normal user, the immutable attribute
-    for root (whom modes do not stop)."""
     folder = tmp_path / "read_only"
     folder.mkdir()
-    if os.geteuid() != 0:
-        folder.chmod(0o555)
+    with read_only(folder):
         yield folder
-        folder.chmod(0o755)
-        return
-    subprocess.run(["chattr", "+i", str(folder)], check=True)
-    try:
-        yield folder
-    finally:
-        subprocess.run(["chattr", "-i", str(folder)], check=True)
 
 
 def _usage_error(capsys: pytest.CaptureFixture[str], *argv: str) -> str:

@@ -20,6 +20,7 @@ from mcp.types import ToolAnnotations
 from assista_mcp.effects import annotation_hints, tool_meta
 from assista_mcp.tools._text import readable
 from odoo_tools.errors import AssistaError, InvalidInput
+from odoo_tools.storage import reserved_name
 
 log = logging.getLogger("assista_mcp.tools")
 
@@ -140,7 +141,7 @@ def _guarded(fn: Callable[..., Any], *, as_text: bool = False) -> Callable[..., 
         except ToolError:
             raise
         except OSError as exc:  # the system refused (name too long, permissions, disk full, a race)
-            raise ToolError(_os_refusal(name, exc)) from exc
+            raise ToolError(_os_refusal(name, exc, kwargs.get("path"))) from exc
         except Exception as exc:
             log.error("tool %s crashed:\n%s", name, traceback.format_exc())
             raise ToolError(
@@ -151,11 +152,16 @@ def _guarded(fn: Callable[..., Any], *, as_text: bool = False) -> Callable[..., 
     return call
 
 
-def _os_refusal(tool: str, exc: OSError) -> str:
-    """The OS's reason in words, naming only the file's last part (never the server's layout)."""
+def _os_refusal(tool: str, exc: OSError, user_path: object = None) -> str:
+    """The OS's reason in words, naming the path the caller gave (else the file's last part, never
+    the server's layout nor the temporary file a write goes through)."""
     target = os.path.basename(str(exc.filename)) if exc.filename else ""
+    if isinstance(user_path, str) and user_path:
+        target = user_path
+    elif reserved_name(target):
+        target = ""
     if len(target) > 60:
-        target = target[:57] + "..."
+        target = "..." + target[-57:]  # the end names the file
     where = f" for {target!r}" if target else ""
     reason = exc.strerror or type(exc).__name__
     return (

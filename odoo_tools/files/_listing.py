@@ -7,6 +7,7 @@ import stat
 from collections.abc import Iterator, Sequence
 from datetime import datetime, timezone
 from itertools import islice
+from pathlib import Path
 
 from odoo_tools.errors import InvalidInput
 from odoo_tools.files._globs import compile_glob
@@ -134,6 +135,14 @@ def file_info(ws: Workspace, path: str) -> FileInfoResult:
         mode=oct(stat.S_IMODE(st.st_mode)),
         binary=binary,
         lines=lines,
-        readonly=target.root.readonly,
+        readonly=target.root.readonly or not _writable(target.path, is_dir),
         root=str(target.root.path),
     )
+
+
+def _writable(path: Path, is_dir: bool) -> bool:
+    """Whether the system lets us write there: a folder's entries, or a file, which our writes
+    replace (a new file renamed over it), so its folder must take new entries too."""
+    if is_dir:
+        return os.access(path, os.W_OK | os.X_OK)
+    return os.access(path, os.W_OK) and os.access(path.parent, os.W_OK | os.X_OK)

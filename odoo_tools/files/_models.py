@@ -129,5 +129,8 @@ class FileInfoResult(BaseModel):
     mode: str = Field(description="Permission bits, octal (e.g. '0o644').")
     binary: bool | None = Field(default=None, description="For files: True when not valid UTF-8 text.")
     lines: int | None = Field(default=None, description="For text files: number of lines.")
-    readonly: bool = Field(description="True when it lies in a read-only root.")
+    readonly: bool = Field(
+        description="True when it cannot be written: it lies in a read-only root, or the system "
+        "refuses (permissions, a read-only folder)."
+    )
     root: str = Field(description="The addons root it lies in.")

@@ -9,6 +9,7 @@ import pytest
 from mcp import Client
 
 from tests.files.conftest import BOOK, error_text
+from tests.read_only import read_only
 
 pytestmark = pytest.mark.anyio
 
@@ -63,3 +64,27 @@ async def test_errors_name_the_next_step(call: Any) -> None:
         await call("apply_patch", patch=f"--- a/{BOOK}\n+++ b/{BOOK}\n@@ -1 +1 @@\n-zzz\n+y\n")
     )
     assert f"{BOOK}, hunk 1" in patch and "regenerate" in patch
+
+
+async def test_a_refused_write_names_the_users_path_and_file_info_says_readonly(
+    server_for: Any, addons: Path
+) -> None:
+    locked = addons / "library_base" / "locked"
+    locked.mkdir()
+    (locked / "kept.py").write_text("X = 1\n", encoding="utf-8")
+    async with Client(server_for(addons)) as client:
+        with read_only(locked):
+            write = await client.call_tool(
+                "write_file", {"path": "library_base/locked/new.py", "content": "Y"}
+            )
+            replace = await client.call_tool(
+                "write_file", {"path": "library_base/locked/kept.py", "content": "Y"}
+            )
+            info = await client.call_tool("file_info", {"path": "library_base/locked/kept.py"})
+        free = await client.call_tool("file_info", {"path": "library_base/locked/kept.py"})
+    for refused, path in ((write, "library_base/locked/new.py"), (replace, "library_base/locked/kept.py")):
+        text = error_text(refused)
+        assert path in text and ".tmp" not in text, text
+    assert info.structured_content["readonly"] is True
+    assert free.structured_content["readonly"] is False
+    assert (locked / "kept.py").read_text(encoding="utf-8") == "X = 1\n"
