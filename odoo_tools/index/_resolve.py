@@ -75,6 +75,7 @@ class ModelResolver:
     # Without an Odoo source: each core model as one class merged from every core module (the
     # bundled list of the series), standing for the core modules of the closure.
     core_classes: Mapping[str, ModelClass] = field(default_factory=dict)
+    models_exact: bool = True  # core_models lists the series' models (not a neighbour series')
     _memo: dict[str, ResolvedModel] = field(default_factory=dict)
 
     def classes(self, model: str) -> list[Located[ModelClass]]:
@@ -100,7 +101,7 @@ class ModelResolver:
         located = self.tables.model_classes.get(model, []) if model in self.tables.model_classes else []
         if any(c.item.defines for c in located):
             return True
-        return False if self.closure_known else None
+        return False if self.closure_known and self.models_exact else None
 
     def model(self, name: str) -> ResolvedModel:
         if name not in self._memo:

@@ -104,6 +104,12 @@ def _library(root: Path) -> None:
     )
 
 
+def _on_series(root: Path, module: str, series: str) -> None:
+    """The module's manifest version names ``series`` (each module is checked on its own)."""
+    manifest = root / module / "__manifest__.py"
+    manifest.write_text(manifest.read_text(encoding="utf-8").replace("17.0.", f"{series}."), encoding="utf-8")
+
+
 def _orm(findings: list[Finding]) -> list[tuple[str, str, int | None, str]]:
     old = {"missing-access-rule", "model-without-description", "data-file-unlisted"}
     return sorted(
@@ -143,6 +149,7 @@ def test_guessed_names_of_own_models_are_errors_at_their_line(tmp_path: Path) ->
     stay silent on a series without one (17.0), since the core's classes were not read."""
     _library(tmp_path)
     assert _orm(_static(tmp_path, "lib", "17.0")) == EXPECTED
+    _on_series(tmp_path, "lib", "18.0")
     assert _orm(_static(tmp_path, "lib", "18.0")) == EXPECTED_18
 
 
@@ -152,6 +159,7 @@ def test_missing_compute_of_a_stored_field_on_an_existing_model_is_an_error(tmp_
     code = "from odoo import fields, models\n\nclass P(models.Model):\n    _inherit = 'res.partner'\n\n"
     code += "    score = fields.Integer(compute='_compute_score', store=True)\n"
     _module(tmp_path, "pscore", ["base"], [], {"models.py": code})
+    _on_series(tmp_path, "pscore", "18.0")
     found = [
         (f.code, f.line, f.severity) for f in _static(tmp_path, "pscore", "18.0") if f.source == "static"
     ]

@@ -41,6 +41,9 @@ def static_findings(project: LintProject, addon: Addon) -> list[Finding]:
         core.depends if core else {},
         core.models if core else {},
         core.auto_install if core else {},
+        # The bundled list tells which models exist only when it is the module's own series.
+        core_exact=core is None or core.series == project.series_of(addon),
+        core_series=core.series if core else None,
     )
     found = _module_findings(project, ctx)
     if not addon.manifest.parsed:

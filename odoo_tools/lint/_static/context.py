@@ -8,7 +8,14 @@ from pathlib import Path
 
 from odoo_tools.addons import Addon, AddonSet
 from odoo_tools.findings import Finding, Severity
-from odoo_tools.index import FileData, ModelResolver, Tables, base_model_methods, load_core_classes
+from odoo_tools.index import (
+    FileData,
+    ModelClass,
+    ModelResolver,
+    Tables,
+    base_model_methods,
+    load_core_classes,
+)
 from odoo_tools.lint._core import stable_core_models
 from odoo_tools.lint._static.orm_rules import BASE_METHODS, magic_fields
 from odoo_tools.series import SeriesFacts
@@ -29,6 +36,8 @@ class StaticContext:
     core: dict[str, tuple[str, ...]] = field(default_factory=dict)
     core_models: dict[str, str] = field(default_factory=dict)  # model -> core module (same list)
     core_auto_install: dict[str, tuple[str, ...]] = field(default_factory=dict)  # -> its triggers
+    core_exact: bool = True  # an Odoo source, or the bundled list of the module's own series
+    core_series: str | None = None  # the series of the bundled list used (None: an Odoo source)
 
     @functools.cached_property
     def closure(self) -> frozenset[str]:
@@ -63,8 +72,14 @@ class StaticContext:
             self.core_models,
             magic_fields(self.facts),
             BASE_METHODS | base_model_methods(source_base),
-            {} if source_base else load_core_classes(CORE_FIELDS / f"{self.series}.json.gz"),
+            self._core_classes(source_base is not None),
+            models_exact=self.core_exact,
         )
+
+    def _core_classes(self, with_source: bool) -> dict[str, ModelClass]:
+        if with_source or not self.core_exact or not self.core_series:
+            return {}
+        return load_core_classes(CORE_FIELDS / f"{self.core_series}.json.gz")
 
     def outside_closure(self, module: str) -> bool:
         """``module`` is certainly not among the dependencies."""

@@ -152,7 +152,7 @@ def _unknown_comodel(ctx: StaticContext, path: str, cls: ModelClass, fdef: Field
     fails when a related field or an ``@api.depends`` path goes through it."""
     message = f"Field {fdef.name} points to model {fdef.comodel!r}, which no module defines"
     hint = "Check the comodel name (find_model lists the models)."
-    through = _path_through(ctx, cls.model, fdef.name)
+    through = path_through(ctx, cls.model, fdef.name)
     if through:
         return _report(ctx, "comodel-unknown", f"{message}; {through} goes through it", hint, path, fdef.line)
     return ctx.finding(
@@ -165,7 +165,7 @@ def _unknown_comodel(ctx: StaticContext, path: str, cls: ModelClass, fdef: Field
     )
 
 
-def _path_through(ctx: StaticContext, model: str, fname: str) -> str:
+def path_through(ctx: StaticContext, model: str, fname: str) -> str:
     """A related field or @api.depends of ``model`` (in the closure) whose path starts at ``fname``."""
     prefix = fname + "."
     for located in ctx.resolver.classes(model):
