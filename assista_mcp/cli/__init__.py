@@ -25,7 +25,7 @@ SUBCOMMAND_MODULES = ("serve", "check", "odoo_cmds", "agent_cmds", "safety", "tr
 # module is imported (the agent's, the server's... take ~0.5 s to import and are not needed).
 ALONE = {"check": "check"}
 # Commands that may leave odoo-bin or a database behind: SIGTERM/SIGHUP clean up like Ctrl-C.
-CLEAN_UP_ON_TERMINATE = ("serve", "odoo", "check", "doctor", "templates", "migrate")
+CLEAN_UP_ON_TERMINATE = ("serve", "odoo", "check", "doctor", "templates", "migrate", "run", "chat")
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:

@@ -2,6 +2,8 @@
 
 Shared by ``assista-odoo run`` and ``chat``. Ctrl-C cancels the current turn (the model request, or
 the tool call through MCP cancellation) and keeps the session; a second Ctrl-C exits at once.
+SIGTERM and SIGHUP cancel the turn the same way and then exit (as Ctrl-C), so what the tool
+started (odoo-bin, the run's database) is cleaned up as for ``serve``, ``check`` and ``odoo``.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from assista_mcp.agent.terminal.render import ConsoleRenderer, JsonlRenderer
 from assista_mcp.auth_token import AuthToken
 from assista_mcp.settings import Settings
 from odoo_tools.errors import ConfigError, NotFound
+from odoo_tools.process import TERMINATING
 
 
 @dataclass
@@ -163,6 +166,7 @@ def _prompter(options: AgentOptions, console: Console, lines: StdinLines) -> Pro
 async def run_turn_interruptible(loop: AgentLoop, task: str) -> TurnResult:
     """Run one turn; the first Ctrl-C cancels it (session kept), a second one exits."""
     outcome: list[TurnResult] = []
+    terminated: list[int] = []
     try:
         with anyio.CancelScope() as turn_scope:
             async with anyio.create_task_group() as tasks:
@@ -171,20 +175,24 @@ async def run_turn_interruptible(loop: AgentLoop, task: str) -> TurnResult:
                     outcome.append(await loop.run_turn(task))
                     tasks.cancel_scope.cancel()
 
-                tasks.start_soon(_watch_interrupts, turn_scope)
+                tasks.start_soon(_watch_interrupts, turn_scope, terminated)
                 tasks.start_soon(turn)
     except BaseExceptionGroup as group:  # one failing task: raise its own error, not a group
         if len(group.exceptions) == 1:
             raise group.exceptions[0] from None
         raise
+    if terminated:
+        raise KeyboardInterrupt  # the turn is cancelled and cleaned up: now leave, as Ctrl-C does
     if outcome:
         return outcome[0]
     return TurnResult(status="interrupted", text="Interrupted.", steps=0)
 
 
-async def _watch_interrupts(turn_scope: anyio.CancelScope) -> None:
-    with anyio.open_signal_receiver(signal.SIGINT) as signals:
-        async for _ in signals:
+async def _watch_interrupts(turn_scope: anyio.CancelScope, terminated: list[int]) -> None:
+    with anyio.open_signal_receiver(signal.SIGINT, *TERMINATING) as signals:
+        async for signum in signals:
+            if signum != signal.SIGINT:
+                terminated.append(signum)
             if turn_scope.cancel_called:
                 raise KeyboardInterrupt
             turn_scope.cancel()
