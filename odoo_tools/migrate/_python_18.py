@@ -353,15 +353,35 @@ class AccountCompanyIds(PythonRule):
     rule = "renamed-account-company-id"
     triggers = ("account.account",)
 
+    MODEL = "account.account"
+    WRAPPERS = ("sudo", "with_context", "with_company", "with_user", "with_env")
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self._names: set[str] = set()  # e.g. cls.account_obj = cls.env["account.account"]
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        if self._is_model(node.value):
+            self._names.update(dotted(t.target) for t in node.targets if dotted(t.target))
+
+    def _is_model(self, node: cst.BaseExpression) -> bool:
+        """``env["account.account"]``, a name it was stored in, maybe through sudo()/with_*()."""
+        while (
+            isinstance(node, cst.Call)
+            and isinstance(node.func, cst.Attribute)
+            and node.func.attr.value in self.WRAPPERS
+        ):
+            node = node.func.value
+        if isinstance(node, cst.Subscript) and len(node.slice) == 1:
+            index = node.slice[0].slice
+            return isinstance(index, cst.Index) and string_value(index.value) == self.MODEL
+        return bool(dotted(node)) and dotted(node) in self._names
+
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         func = updated.func
         if not (isinstance(func, cst.Attribute) and func.attr.value == "create" and updated.args):
             return updated
-        receiver = func.value
-        if not (isinstance(receiver, cst.Subscript) and len(receiver.slice) == 1):
-            return updated
-        index = receiver.slice[0].slice
-        if not (isinstance(index, cst.Index) and string_value(index.value) == "account.account"):
+        if not self._is_model(func.value):
             return updated
         values = updated.args[0].value
         dicts = [values] if isinstance(values, cst.Dict) else []

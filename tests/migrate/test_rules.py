@@ -168,11 +168,15 @@ def test_17_to_18_account_companies(tmp_path: Path) -> None:
     (module / "t.py").write_text(
         "a = env['account.account'].create({'code': 'X', 'company_id': company.id})\n"
         "b = env['res.partner'].create({'company_id': company.id})\n"
+        "cls.accounts = cls.env['account.account']\n"
+        "c = cls.accounts.sudo().create([{'company_id': 1}])\n"
     )
     migrate([module], "18.0", write=True)
     assert (module / "t.py").read_text() == (
         "a = env['account.account'].create({'code': 'X', 'company_ids': [(6, 0, [company.id])]})\n"
         "b = env['res.partner'].create({'company_id': company.id})\n"
+        "cls.accounts = cls.env['account.account']\n"
+        "c = cls.accounts.sudo().create([{'company_ids': [(6, 0, [1])]}])\n"
     )
 
 
