@@ -19,7 +19,7 @@ from assista_mcp.tools._base import ToolSpec
 from assista_mcp.tools._text import answer
 from odoo_tools.addons import detect_series, discover_addons
 from odoo_tools.errors import InvalidInput
-from odoo_tools.series import normalize_series, series_facts
+from odoo_tools.series import SUPPORTED_SERIES, normalize_series, series_facts
 
 
 class Guidelines(BaseModel):
@@ -128,11 +128,19 @@ def new_model(
     return (
         f"In module `{module}`, create model `{model_name}` ({description}).\n"
         "Add: the Python class (`_name`, `_description`, fields) imported from `models/__init__.py`; "
-        "an access rule per group in `security/ir.model.access.csv`; list and form views, an action "
+        f"an access rule per group in {_access_files()}; list and form views, an action "
         "and a menu in `views/`; every new file listed in the manifest `data` in load order "
         f"(security, views, menus). Then `check_module` {module} and `install_module` {module} "
         "if an Odoo is configured, and fix every finding."
     )
+
+
+def _access_files() -> str:
+    """Each series' access file and the series it is for, from the series registry."""
+    files: dict[str, list[str]] = {}
+    for series in SUPPORTED_SERIES:
+        files.setdefault(series_facts(series).access.csv_file, []).append(series)
+    return " or ".join(f"`{name}` (Odoo {', '.join(names)})" for name, names in files.items())
 
 
 def fix_install_error(

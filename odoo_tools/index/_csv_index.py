@@ -1,4 +1,6 @@
-"""CSV data files: the file name is the model (as Odoo loads them); ``ir.model.access.csv`` rows
+"""CSV data files: the file name is the model (as Odoo loads them); ``ir.model.access.csv`` and
+``ir.access.csv`` (Odoo 20.0, as its upgrade script 19.4-00-ir-access writes it:
+``id,name,model_id,group_id/id,operation,domain``, the model by name or ``model_id:id``) rows
 become access rules (model, group, permissions)."""
 
 from __future__ import annotations
@@ -9,9 +11,9 @@ from collections.abc import Callable
 from pathlib import PurePosixPath
 
 from odoo_tools.findings import Finding
-from odoo_tools.index._records import AccessRow, FileData, XmlRecord, qualify
+from odoo_tools.index._records import AccessRow, FileData, XmlRecord, access_row, qualify
 
-ACCESS_MODEL = "ir.model.access"
+ACCESS_MODELS = ("ir.model.access", "ir.access")
 _ID_COLUMNS = ("id",)
 _MODEL_COLUMNS = ("model_id:id", "model_id/id")
 _GROUP_COLUMNS = ("group_id:id", "group_id/id")
@@ -41,8 +43,8 @@ def parse_csv(data: bytes, rel: str, module: str) -> FileData:
         if not xml_id:
             continue
         records.append(XmlRecord(xml_id, model, number, "csv"))
-        if model == ACCESS_MODEL:
-            access.append(_access_row(xml_id, number, cell, module))
+        if model in ACCESS_MODELS:
+            access.append(_access_row(model, xml_id, number, cell, module))
     return FileData(path=rel, module=module, kind="csv", records=tuple(records), access=tuple(access))
 
 
@@ -57,7 +59,18 @@ def _reader(row: list[str], position: dict[str, int]) -> Cell:
     return cell
 
 
-def _access_row(xml_id: str, line: int, cell: Cell, module: str) -> AccessRow:
+def _access_row(model: str, xml_id: str, line: int, cell: Cell, module: str) -> AccessRow:
+    if model == "ir.access":
+        by_xml_id = qualify(cell(_MODEL_COLUMNS), module)
+        return access_row(
+            xml_id,
+            line,
+            name=cell(("name",)),
+            model_id=by_xml_id or cell(("model_id",)),
+            group=qualify(cell(_GROUP_COLUMNS), module),
+            operation=cell(("operation",)),
+            domain=cell(("domain",)),
+        )
     return AccessRow(
         xml_id=xml_id,
         line=line,

@@ -131,17 +131,53 @@ class XmlRecord:
 
 @dataclass(frozen=True, slots=True)
 class AccessRow:
-    """One line of ``ir.model.access.csv``."""
+    """One access record: a line of ``ir.model.access.csv`` or ``ir.access.csv`` (Odoo 20.0), or
+    an XML record of either model."""
 
     xml_id: str
     line: int
     name: str = ""
     model_ref: str = ""  # e.g. "model_library_book" or "library_base.model_library_book"
-    group: str = ""  # qualified group xml id, "" for everyone
+    group: str = ""  # qualified group xml id, "" for none
     perm_read: bool = False
     perm_write: bool = False
     perm_create: bool = False
     perm_unlink: bool = False
+    access_model: str = "ir.model.access"  # or "ir.access"
+    model_name: str = ""  # ir.access's ``model_id`` column: the model's name ("library.book")
+    operation: str = ""  # ir.access: "crud", "r"...
+    domain: str = ""  # ir.access: the domain the operations are limited to
+
+    @property
+    def model_key(self) -> str:
+        """What names the model: its ir.model xml id, else its name."""
+        return self.model_ref or self.model_name
+
+
+def access_row(
+    xml_id: str, line: int, *, name: str, model_id: str, group: str, operation: str, domain: str
+) -> AccessRow:
+    """An ir.access record. ``model_id`` is the model's ir.model xml id (``module.model_x``) or its
+    name (``x.y``, as Odoo's converter writes the CSV column ``model_id``); the letters c, r, u, d
+    of ``operation`` read as the permissions (odoo/addons/base/models/ir_access.py: IN_SELECTION)."""
+    letters = operation.strip()
+    model_id = model_id.strip()
+    by_xml_id = model_id.rsplit(".", 1)[-1].startswith("model_")
+    return AccessRow(
+        xml_id=xml_id,
+        line=line,
+        name=name,
+        model_ref=model_id if by_xml_id else "",
+        group=group,
+        perm_read="r" in letters,
+        perm_write="u" in letters,
+        perm_create="c" in letters,
+        perm_unlink="d" in letters,
+        access_model="ir.access",
+        model_name="" if by_xml_id else model_id,
+        operation=letters,
+        domain=domain.strip(),
+    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -72,7 +72,7 @@ def build_module_table(module: str, files: Iterable[FileData]) -> ModuleTable:
                 key = model_ref_key(action.res_model)
                 table.actions_by_model.setdefault(key, []).append(Located(module, path, action))
         for row in data.access:
-            table.access_by_model.setdefault(model_ref_key(row.model_ref), []).append(
+            table.access_by_model.setdefault(model_ref_key(row.model_key), []).append(
                 Located(module, path, row)
             )
         for rule in data.rules:
@@ -145,7 +145,7 @@ class Tables:
 
     @property
     def access(self) -> list[Located[AccessRow]]:
-        """Every ``ir.model.access.csv`` row (``access_by_model`` looks one model up)."""
+        """Every access row, ir.model.access or ir.access (``access_by_model`` looks one model up)."""
         return [row for m in self.modules for rows in m.access_by_model.values() for row in rows]
 
     @property

@@ -24,6 +24,7 @@ from odoo_tools.index._records import (
     RuleDef,
     ViewDef,
     XmlRecord,
+    access_row,
     qualify,
 )
 from odoo_tools.index._xml_lines import attribute_line
@@ -132,6 +133,18 @@ def _record(node: etree._Element, module: str, out: _Collected, noupdate: bool) 
         )
     elif model == "ir.model.access":
         out.access.append(_access(xml_id, line, values, module))
+    elif model == "ir.access":
+        out.access.append(
+            access_row(
+                xml_id,
+                line,
+                name=values.get("name", ""),
+                model_id=_ref_value(values, "model_id", module),
+                group=_ref_value(values, "group_id", module),
+                operation=values.get("operation", ""),
+                domain=values.get("domain", ""),
+            )
+        )
     elif model == "ir.rule":
         out.rules.append(
             RuleDef(
@@ -172,18 +185,19 @@ def _field_values(node: etree._Element, module: str) -> dict[str, str]:
     return values
 
 
-def _access(xml_id: str, line: int, values: dict[str, str], module: str) -> AccessRow:
-    def ref(name: str) -> str:
-        value = values.get(name, "")
-        refs = _eval_refs(value, module) if "ref(" in value else ()
-        return refs[0] if refs else value
+def _ref_value(values: dict[str, str], name: str, module: str) -> str:
+    value = values.get(name, "")
+    refs = _eval_refs(value, module) if "ref(" in value else ()
+    return refs[0] if refs else value
 
+
+def _access(xml_id: str, line: int, values: dict[str, str], module: str) -> AccessRow:
     return AccessRow(
         xml_id=xml_id,
         line=line,
         name=values.get("name", ""),
-        model_ref=ref("model_id"),
-        group=ref("group_id"),
+        model_ref=_ref_value(values, "model_id", module),
+        group=_ref_value(values, "group_id", module),
         perm_read=_is_true(values.get("perm_read")),
         perm_write=_is_true(values.get("perm_write")),
         perm_create=_is_true(values.get("perm_create")),

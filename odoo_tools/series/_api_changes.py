@@ -18,10 +18,13 @@ from odoo_tools.findings import Severity
 # Where ``old`` is written, so a check knows what to look at:
 # xml-attribute: an attribute of an element inside a view arch; xml-element: an element (tag) of a
 # view arch; view-mode: a word of an act_window's view_mode; python-method: a method a model class
-# defines (``def old``); python-call: a call or attribute chain in Python code (``old(...)``);
+# defines (``def old``); python-call: in Python code, ``a.b`` the end of an attribute chain or an
+# import, ``name`` an attribute (``x.name``), ``name=`` a keyword argument (a text with a space
+# describes a change no scan finds);
 # route-argument: a keyword of ``@http.route``; model-attribute: a class attribute of a model;
 # xml-data: a ``<field>`` attribute value in data files; qweb-directive: a ``t-*`` attribute of a
-# template; icon-class: a CSS class in views/templates; xml-id: an external id that is gone.
+# template (views, templates, reports); icon-class: an icon class (``class="fa fa-user"``,
+# ``icon="fa-user"``) in XML data; model: records of a model (XML records, CSV files named after it).
 Kind = Literal[
     "xml-attribute",
     "xml-element",
@@ -33,7 +36,7 @@ Kind = Literal[
     "xml-data",
     "qweb-directive",
     "icon-class",
-    "xml-id",
+    "model",
 ]
 
 
@@ -50,6 +53,7 @@ class ApiChange:
     message: str  # what happens, in Odoo's terms
     hint: str  # what to write instead
     source: str  # the Odoo file this was confirmed in
+    element: str = ""  # xml-attribute: the element it is found on ("" for any element of a view arch)
 
 
 API_CHANGES: tuple[ApiChange, ...] = (
@@ -138,7 +142,7 @@ API_CHANGES: tuple[ApiChange, ...] = (
         id="renamed-group-operator",
         since="18.0",
         kind="python-call",
-        old="group_operator",
+        old="group_operator=",
         new="aggregator",
         severity="warning",
         message="The field parameter group_operator is deprecated since Odoo 18.0.",
@@ -149,7 +153,7 @@ API_CHANGES: tuple[ApiChange, ...] = (
         id="removed-unaccent",
         since="18.0",
         kind="python-call",
-        old="unaccent",
+        old="unaccent=",
         new="",
         severity="warning",
         message="unaccent= is no longer a field parameter in Odoo 18.0 (logged as an unknown parameter).",
@@ -291,5 +295,108 @@ API_CHANGES: tuple[ApiChange, ...] = (
         message="name_get() no longer exists in Odoo 18.0 (AttributeError when called).",
         hint="Read record.display_name, or build [(r.id, r.display_name) for r in records].",
         source="odoo/models.py (18.0: no name_get)",
+    ),
+    # Odoo 20.0: what its upgrade_code scripts 19.2-* to 20.0-* rewrite, each graded by what 20.0 does.
+    *(
+        ApiChange(
+            id=f"removed-filter-{attribute.replace('_', '-')}",
+            since="20.0",
+            kind="xml-attribute",
+            element="filter",
+            old=attribute,
+            new="",
+            severity="error",
+            message=f"The {attribute} attribute of date filters was removed in Odoo 20.0: the search view "
+            "no longer validates (the RNG rejects it), so the install fails.",
+            hint="Remove start_month/end_month/start_year/end_year from the <filter date=...>.",
+            source="odoo/upgrade_code/20.0-00-search-date-filters.py ('They are not parsed anymore, nor "
+            "accepted by the RNG')",
+        )
+        for attribute in ("start_month", "end_month", "start_year", "end_year")
+    ),
+    ApiChange(
+        id="renamed-route-readonly",
+        since="20.0",
+        kind="route-argument",
+        old="readonly",
+        new="replica",
+        severity="warning",
+        message="@route(readonly=...) is called replica= since Odoo 20.0; readonly= is no longer what "
+        "sends the request to a read-only replica.",
+        hint="Write @http.route(..., replica=True).",
+        source="odoo/upgrade_code/20.0-00-route-replica.py",
+    ),
+    ApiChange(
+        id="removed-registry-clear-cache",
+        since="20.0",
+        kind="python-call",
+        old="registry.clear_cache",
+        new="transaction.invalidate_ormcache",
+        severity="error",
+        message="Registry.clear_cache() is gone in Odoo 20.0: the line raises AttributeError when it runs.",
+        hint="Call self.env.transaction.invalidate_ormcache() (with the cache name, e.g. 'stable').",
+        source="odoo/upgrade_code/19.4-00-ormcache-on-transaction.py; odoo/orm/registry.py has no "
+        "clear_cache (Vauxoo/odoo mirror, commit adfe109)",
+    ),
+    ApiChange(
+        id="tuple-rec-names-search",
+        since="20.0",
+        kind="model-attribute",
+        old="_rec_names_search",
+        new="a tuple",
+        severity="info",
+        message="Odoo 20.0 writes _rec_names_search as a tuple; a list still works.",
+        hint="_rec_names_search = ('name', 'code')",
+        source="odoo/upgrade_code/19.5-00-tuple-rec_names_search.py",
+    ),
+    ApiChange(
+        id="renamed-type-base64",
+        since="20.0",
+        kind="xml-data",
+        old="base64",
+        new="bytes",
+        severity="warning",
+        message="type=\"base64\" on a <field file=...> is deprecated since Odoo 20.0 (it still loads, "
+        "with a DeprecationWarning).",
+        hint="Write type=\"bytes\" with file=.",
+        source="odoo/upgrade_code/19.3-00-base64-in-xml.py; odoo/tools/convert.py ('Since 20.0, use "
+        "type=bytes instead of type=base64', Vauxoo/odoo mirror, commit ce495e0)",
+    ),
+    ApiChange(
+        id="replaced-t-esc",
+        since="20.0",
+        kind="qweb-directive",
+        old="t-esc",
+        new="t-out",
+        severity="warning",
+        message="t-esc is replaced by t-out in Odoo 20.0 (its own templates were rewritten for OWL 3).",
+        hint="Write t-out=\"...\" (it escapes like t-esc did).",
+        source="odoo/upgrade_code/19.2-00-t-esc.py",
+    ),
+    ApiChange(
+        id="replaced-fontawesome-icon",
+        since="20.0",
+        kind="icon-class",
+        old="fa",
+        new="oi + data-icon (Material Symbols)",
+        severity="warning",
+        message="FontAwesome icons are replaced by Material Symbols in Odoo 20.0 (the FontAwesome "
+        "stylesheet is gone): the icon is not drawn.",
+        hint="Write <i class=\"oi\" data-icon=\"person\"/> (icon=\"person\" on buttons); Odoo's "
+        "upgrade_code script 19.5-00-material-symbols-icons maps the names.",
+        source="odoo/upgrade_code/19.5-00-material-symbols-icons.py",
+    ),
+    ApiChange(
+        id="replaced-account-group",
+        since="20.0",
+        kind="model",
+        old="account.group",
+        new="account.account parent accounts (parent_id)",
+        severity="warning",
+        message="Account groups become parent accounts in Odoo 20.0: chart templates list them as "
+        "account.account rows with parent_id.",
+        hint="Move the groups into the account.account template as inactive parent accounts (Odoo's "
+        "upgrade_code script 19.3-00-account-groups does it).",
+        source="odoo/upgrade_code/19.3-00-account-groups.py",
     ),
 )

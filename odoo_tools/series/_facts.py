@@ -25,11 +25,19 @@ class AccessFacts:
 
     model: str  # the model whose records grant access: "ir.model.access", "ir.access"
     csv_file: str  # the module-relative CSV file Odoo's own modules use
-    csv_header: str  # the header that file starts with (what a hint tells the user to write)
+    csv_example: str  # the header and one line of that file, with {model} and {ident} to fill in
     record_rule_model: str | None  # the model of record rules ("ir.rule"), None when there is none
-    # Access models of older series that this series no longer has (a record of one fails the install).
-    gone_models: tuple[str, ...] = ()
+    # Access models this series does not have: loading a record of one fails the install.
+    unknown_models: tuple[str, ...]
+    # ir.access only: the values its ``operation`` selection accepts, and whether a row without a group
+    # grants nothing (a restriction every user must also satisfy) instead of access for everyone.
+    operations: tuple[str, ...] = ()
+    group_less_restricts: bool = False
+    note: str = ""  # what else a hint about granting access should say
     source: str = ""
+
+    def example(self, model: str) -> str:
+        return self.csv_example.format(model=model, ident=model.replace(".", "_"))
 
 
 @dataclass(frozen=True)
@@ -101,9 +109,35 @@ def _dotted(version: Version) -> str:
 _MODEL_ACCESS = AccessFacts(
     model="ir.model.access",
     csv_file="security/ir.model.access.csv",
-    csv_header="id,name,model_id:id,group_id:id,perm_read,perm_write,perm_create,perm_unlink",
+    csv_example="id,name,model_id:id,group_id:id,perm_read,perm_write,perm_create,perm_unlink\n"
+    "access_{ident}_user,{model} user,model_{ident},base.group_user,1,1,1,1",
     record_rule_model="ir.rule",
-    source="odoo/addons/base/models/ir_model.py (class IrModelAccess)",
+    unknown_models=("ir.access",),
+    source="odoo/addons/base/models/ir_model.py (IrModelAccess), ir_rule.py (19.0 lab: no ir_access.py)",
+)
+
+# Odoo 20.0: odoo/addons/base/models/ir_access.py (read in the Vauxoo/odoo mirror, commit ce495e0:
+# CRUD_SELECTION, kind = permission with a group, restriction without; _get_domain_for ORs the
+# permissions and ANDs the restrictions) and odoo/upgrade_code/19.4-00-ir-access.py (writes
+# security/ir.access.csv with the header id,name,model_id,group_id/id,operation,domain and removes
+# the ir.model.access files and ir.rule records: neither model is left).
+CRUD_OPERATIONS = tuple(
+    "".join(letter for letter, bit in zip("crud", (8, 4, 2, 1), strict=True) if mask & bit)
+    for mask in range(15, 0, -1)
+)
+_IR_ACCESS = AccessFacts(
+    model="ir.access",
+    csv_file="security/ir.access.csv",
+    csv_example="id,name,model_id,group_id/id,operation,domain\n"
+    "access_{ident}_user,{model} user,{model},base.group_user,crud,",
+    record_rule_model=None,
+    unknown_models=("ir.model.access", "ir.rule"),
+    operations=CRUD_OPERATIONS,
+    group_less_restricts=True,
+    note="operation: the letters c, r, u, d in that order ('crud', 'r'...); a row without a group only "
+    "restricts (every user must also satisfy its domain); Odoo's upgrade_code script 19.4-00-ir-access "
+    "converts ir.model.access files and ir.rule records",
+    source="odoo/addons/base/models/ir_access.py; odoo/upgrade_code/19.4-00-ir-access.py",
 )
 
 SERIES: tuple[SeriesFacts, ...] = (
@@ -174,5 +208,27 @@ SERIES: tuple[SeriesFacts, ...] = (
         last_update_field=False,
         python_linter="ruff",
         oca_hooks_release=(0, 1, 7),
+    ),
+    SeriesFacts(
+        series="20.0",
+        python_min=(3, 12),
+        python_max=(3, 14),
+        python_source="odoo/release.py MIN_PY_VERSION, MAX_PY_VERSION (zenphamgeek/odoo, a rebranded 20.0 "
+        "whose release.py says version_info = (20, 0, 0, FINAL, 0, '')",
+        postgresql_min=16,
+        postgresql_source="odoo/release.py MIN_PG_VERSION (same file)",
+        access=_IR_ACCESS,
+        demo_opt_in=True,  # odoo/orm/registry.py: new_db_demo = config['with_demo'] (Vauxoo/odoo mirror)
+        # Manifest checks as on 19.0: odoo/modules/module.py of 20.0 was not readable here.
+        strict_module_names=True,
+        version_rule="two-to-five-parts",
+        foreign_version_uninstallable=True,
+        arch_unknown_group_warns=True,
+        last_update_field=False,
+        python_linter="ruff",
+        oca_hooks_release=None,
+        runs_verified=False,
+        runs_note="Odoo 20.0 runs are unverified: no real 20.0 was run by these tools (its facts come "
+        "from its source files)",
     ),
 )

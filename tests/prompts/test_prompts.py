@@ -27,6 +27,7 @@ def _text(result: Any) -> str:
         ("17.0", "invisible=\"state != 'draft'\"", "<chatter/>"),
         ("18.0", "<chatter/>", "models.Constraint"),
         ("19.0", "models.Constraint", "name_get()` (or `_rec_name`)"),
+        ("20.0", "id,name,model_id,group_id/id,operation,domain", 'Constraint("unique'),
     ],
 )
 async def test_guidelines_resource_is_series_specific(
@@ -50,20 +51,20 @@ async def test_guidelines_tool_mirrors_the_resource(server_for: Callable[..., An
     assert result.content[0].text == resource  # type: ignore[union-attr]
 
 
-@pytest.mark.parametrize("asked", ["15.0", "banana", "12"])
+@pytest.mark.parametrize("asked", ["15.0", "banana", "12", "21.0"])
 async def test_an_unsupported_series_is_an_error_naming_the_supported_ones(
     server_for: Callable[..., Any], addons: Path, asked: str
 ) -> None:
     # It used to answer with the 18.0 text as if it were the one asked for.
     async with Client(server_for(addons)) as client:
         result = await client.call_tool("get_guidelines", {"series": asked})
-        with pytest.raises(MCPError, match=re.escape("supported are 16.0, 17.0, 18.0, 19.0")):
+        with pytest.raises(MCPError, match=re.escape("supported are 16.0, 17.0, 18.0, 19.0, 20.0")):
             await client.read_resource(f"odoo://guidelines/{asked}")
         with pytest.raises(MCPError, match=re.escape("supported are 16.0")):
             await client.get_prompt("odoo_developer", {"series": asked})
     assert result.is_error
     text = result.content[0].text  # type: ignore[union-attr]
-    assert repr(asked) in text and "supported are 16.0, 17.0, 18.0, 19.0" in text
+    assert repr(asked) in text and "supported are 16.0, 17.0, 18.0, 19.0, 20.0" in text
 
 
 async def test_the_old_version_argument_still_works_and_says_it_is_deprecated(
@@ -170,3 +171,16 @@ async def test_unknown_prompt_is_a_clear_error(server_for: Callable[..., Any], a
     async with Client(server_for(addons)) as client:
         with pytest.raises(MCPError, match="Unknown prompt: nope"):
             await client.get_prompt("nope", {})
+
+
+async def test_the_20_developer_prompt_names_the_20_access_file(
+    server_for: Callable[..., Any], addons: Path
+) -> None:
+    async with Client(server_for(addons)) as client:
+        developer = await client.get_prompt("odoo_developer", {"series": "20.0"})
+        older = await client.get_prompt("odoo_developer", {"series": "19.0"})
+        resources = await client.list_resource_templates()
+    text = developer.messages[0].content.text  # type: ignore[union-attr]
+    assert "Odoo 20.0" in text and "security/ir.access.csv" in text and "ir.model.access" not in text
+    assert "security/ir.model.access.csv" in older.messages[0].content.text  # type: ignore[union-attr]
+    assert any("20.0" in (t.description or "") for t in resources.resource_templates)

@@ -2,9 +2,10 @@
 
 Codes: data-file-missing, data-file-unlisted, missing-access-rule, model-not-in-dependencies,
 acl-model-not-own, xml-id-undefined, xml-id-not-in-dependencies, xml-id-used-before-definition,
-duplicate-xml-id, removed-attrs, removed-states, removed-tree, removed-view-mode-tree,
-removed-name-get; the ORM-aware codes of ``orm_rules.RULES``; plus the manifest reader's and
-dependency graph's findings for the module.
+duplicate-xml-id; access-model-unknown, access-operation-invalid, access-domain-invalid
+(``access``); the ids of the series registry's API changes in effect on the project's series
+(removed-attrs, removed-tree, renamed-route-readonly...: ``deprecations``); the ORM-aware codes of
+``orm_rules.RULES``; plus the manifest reader's and dependency graph's findings for the module.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import TYPE_CHECKING
 from odoo_tools.addons import Addon
 from odoo_tools.findings import Finding
 from odoo_tools.lint._core import core_graph
+from odoo_tools.lint._static.access import check_access
 from odoo_tools.lint._static.context import StaticContext
 from odoo_tools.lint._static.deprecations import check_removed
 from odoo_tools.lint._static.manifest_files import check_manifest_files
@@ -31,7 +33,8 @@ if TYPE_CHECKING:
 def static_findings(project: LintProject, addon: Addon) -> list[Finding]:
     """Every static finding for ``addon``."""
     index = project.index()
-    core = None if project.addon_set.has_odoo_source else core_graph(project.series_of(addon))
+    series = project.series_of(addon)
+    core = None if project.addon_set.has_odoo_source else core_graph(series)
     ctx = StaticContext(
         addon,
         project.addon_set,
@@ -42,7 +45,7 @@ def static_findings(project: LintProject, addon: Addon) -> list[Finding]:
         core.models if core else {},
         core.auto_install if core else {},
         # The bundled list tells which models exist only when it is the module's own series.
-        core_exact=core is None or core.series == project.series_of(addon),
+        core_exact=core is None or core.series == series,
         core_series=core.series if core else None,
     )
     found = _module_findings(project, ctx)
@@ -53,6 +56,7 @@ def static_findings(project: LintProject, addon: Addon) -> list[Finding]:
     found += check_models(ctx)
     found += check_refs(ctx, scans)
     found += check_removed(ctx, scans)
+    found += check_access(ctx)
     found += check_orm_python(ctx)
     found += check_orm_xml(ctx)
     return found

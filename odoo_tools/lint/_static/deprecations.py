@@ -1,10 +1,12 @@
-"""Uses of what the project's Odoo series removed or renamed, found with the series registry's
+"""Uses of what the project's Odoo series removed or renamed, judged with the series registry's
 API change table (``odoo_tools.series.api_changes``): view attributes and elements, view modes,
-model methods. Each finding's code is the entry's id."""
+QWeb directives, icons, data types, models, route keywords, calls, class attributes and model
+methods. Each finding's code is the entry's id."""
 
 from __future__ import annotations
 
 from odoo_tools.findings import Finding
+from odoo_tools.lint._static.api_uses import Use, csv_uses, python_uses
 from odoo_tools.lint._static.context import StaticContext
 from odoo_tools.lint._static.xml_scan import XmlScan
 from odoo_tools.series import ApiChange, api_changes
@@ -22,12 +24,17 @@ def check_removed(ctx: StaticContext, scans: list[tuple[int, str, XmlScan]]) -> 
     changes = {(change.kind, change.old): change for change in api_changes(ctx.series)}
     if not changes:
         return []
+    uses = [(path, use) for _, path, scan in scans for use in scan.uses]
+    for data in ctx.files():
+        if data.kind == "python":
+            uses += [(data.path, use) for use in python_uses(ctx.absolute(data.path))]
+        elif data.kind == "csv" and data.path in ctx.loaded_files:
+            uses += [(data.path, use) for use in csv_uses(data.path)]
     found = []
-    for _, path, scan in scans:
-        for construct in scan.constructs:
-            change = changes.get((construct.kind, construct.name))
-            if change is not None:
-                found.append(_report(ctx, change, path, construct.line, construct.inline))
+    for path, use in uses:
+        change = changes.get((use.kind, use.name))
+        if change is not None:
+            found.append(_report(ctx, change, path, use))
     methods = {old: change for (kind, old), change in changes.items() if kind == "python-method"}
     for data in ctx.files():
         for model_class in data.models:
@@ -36,14 +43,15 @@ def check_removed(ctx: StaticContext, scans: list[tuple[int, str, XmlScan]]) -> 
                 change = methods.get(method.name)
                 if change is None or change.new in names:
                     continue  # the old method kept for older callers next to the new way: harmless
-                found.append(_report(ctx, change, data.path, method.line))
+                found.append(_report(ctx, change, data.path, Use(change.kind, method.name, method.line)))
     return found
 
 
-def _report(ctx: StaticContext, change: ApiChange, path: str, line: int, inline: bool = False) -> Finding:
+def _report(ctx: StaticContext, change: ApiChange, path: str, use: Use) -> Finding:
     series = f"project series {ctx.series}"
-    if inline:  # Odoo does not validate inline sub-views this way: it loads, the condition is ignored
+    if use.inline:  # Odoo does not validate inline sub-views this way: it loads, the condition is ignored
         template = _INLINE_BY_KIND.get(change.kind, _INLINE)
         message = template.format(old=change.old, new=change.new, since=change.since)
-        return ctx.finding(change.id, f"{message} ({series}).", change.hint, path, line, "warning")
-    return ctx.finding(change.id, f"{change.message} ({series})", change.hint, path, line, change.severity)
+        return ctx.finding(change.id, f"{message} ({series}).", change.hint, path, use.line, "warning")
+    message = f"{change.message} ({series})"
+    return ctx.finding(change.id, message, change.hint, path, use.line, change.severity)

@@ -9,8 +9,7 @@ from odoo_tools.findings import Finding
 from odoo_tools.index import ModelClass
 from odoo_tools.lint._static.context import StaticContext
 from odoo_tools.lint._static.orm_python import path_through
-
-ACL_FILE = "security/ir.model.access.csv"
+from odoo_tools.series import SUPPORTED_SERIES, AccessFacts, series_facts
 
 
 def check_models(ctx: StaticContext) -> list[Finding]:
@@ -51,6 +50,8 @@ def check_models(ctx: StaticContext) -> list[Finding]:
         for row in data.access:
             if row.model_ref:
                 found += _acl_model(ctx, row.model_ref, data.path, row.line)
+            elif row.model_name:
+                found += _reachable(ctx, row.model_name, f"access rule {row.xml_id}", data.path, row.line)
             group_module = row.group.rpartition(".")[0]
             if group_module and ctx.outside_closure(group_module):
                 found.append(
@@ -110,19 +111,48 @@ def _touches(ctx: StaticContext, model: str) -> bool:
 
 
 def _has_access(ctx: StaticContext, model: str) -> bool:
-    return any(ctx.tables.model_of_ref(loc.item.model_ref) == model for loc in ctx.tables.access) or any(
-        loc.item.model_ref.rsplit(".", 1)[-1] == "model_" + model.replace(".", "_")
+    """Some row of the series' access model grants ``model`` to someone. On a series whose rows
+    without a group only restrict (ir.access), those grant nothing; a row of a model the series
+    does not have fails its file's load, it grants nothing either."""
+    access = ctx.facts.access if ctx.facts else None
+    rows = [
+        loc.item
         for loc in ctx.tables.access
+        if access is None
+        or (loc.item.access_model == access.model and (loc.item.group or not access.group_less_restricts))
+    ]
+    return any(
+        row.model_name == model
+        or ctx.tables.model_of_ref(row.model_ref) == model
+        or row.model_ref.rsplit(".", 1)[-1] == "model_" + model.replace(".", "_")
+        for row in rows
+    )
+
+
+def _access_hint(ctx: StaticContext, model: str) -> str:
+    """How to grant access on the project's series; on an unknown one, each way and its series."""
+    if ctx.facts is not None:
+        return _grant(ctx.facts.access, model)
+    ways: dict[AccessFacts, list[str]] = {}
+    for series in SUPPORTED_SERIES:
+        ways.setdefault(series_facts(series).access, []).append(series)
+    return " Or, ".join(
+        f"on Odoo {', '.join(names)}: {_grant(access, model)}" for access, names in ways.items()
+    )
+
+
+def _grant(access: AccessFacts, model: str) -> str:
+    header, line = access.example(model).split("\n")
+    return (
+        f"add a line to {access.csv_file} (header {header}) such as '{line}' and list that file in the "
+        "manifest's data."
     )
 
 
 def _missing_access(ctx: StaticContext, model_class: ModelClass, path: str) -> Finding:
     model = model_class.model
-    ident = model.replace(".", "_")
-    hint = (
-        f"Add a line to {ACL_FILE} such as 'access_{ident}_user,{model} user,model_{ident},"
-        f"base.group_user,1,1,1,1' and list that file in the manifest's data."
-    )
+    hint = _access_hint(ctx, model)
+    hint = hint[0].upper() + hint[1:]
     if _method_namespace(ctx, model_class):
         return ctx.finding(
             "missing-access-rule",

@@ -1,6 +1,5 @@
 """What the static checks need from XML data files beyond the index: every xml id a file
-refers to (with its line) and the uses of view constructs some series removed or renamed (which
-ones: the series registry's API change table; which series: the check that reads them).
+refers to (with its line) and the uses of what some series removed or renamed (``api_uses``).
 
 Parsed with lxml, entities and network off, as the index does.
 """
@@ -14,15 +13,11 @@ from pathlib import Path
 from lxml import etree
 
 from odoo_tools.index import attribute_line, qualify
-from odoo_tools.series import API_CHANGES, Kind
+from odoo_tools.lint._static.api_uses import Use, element_uses
 
 _PARSER = etree.XMLParser(resolve_entities=False, no_network=True, remove_comments=True)
 _EVAL_REF = re.compile(r"""\bref\(\s*['"]([\w.]+)['"]\s*\)""")
 _ACTION_IN_ARCH = re.compile(r"%\(([\w.]+)\)d")
-_WATCHED = {
-    kind: frozenset(c.old for c in API_CHANGES if c.kind == kind)
-    for kind in ("xml-attribute", "xml-element", "view-mode")
-}
 
 
 @dataclass(frozen=True)
@@ -33,18 +28,10 @@ class Ref:
     in_arch: bool = False  # a ``groups`` attribute inside a view's arch (Odoo only warns)
 
 
-@dataclass(frozen=True)
-class Construct:
-    kind: Kind  # where it is written: xml-attribute, xml-element, view-mode
-    name: str  # what is written: attrs, states, tree...
-    line: int
-    inline: bool = False  # inside an inline sub-view (``<field name="line_ids"><list>...``)
-
-
 @dataclass
 class XmlScan:
     refs: list[Ref] = field(default_factory=list)
-    constructs: list[Construct] = field(default_factory=list)
+    uses: list[Use] = field(default_factory=list)
     error: str = ""
 
 
@@ -74,8 +61,10 @@ def scan_xml(path: Path, module: str) -> XmlScan:
             _groups(element, module, attribute_line(lines, line, "groups"), scan)
         if element.tag == "function" or element.tag == "value":
             _evals(element.get("eval", ""), module, attribute_line(lines, line, "eval"), scan)
-        if _in_view_arch(element):
+        in_arch = _in_view_arch(element)
+        if in_arch:
             _arch_element(element, module, line, scan, lines)
+        scan.uses += element_uses(element, line, lines, in_arch, in_arch and _in_inline_view(element))
     return scan
 
 
@@ -97,12 +86,6 @@ def _field(element: etree._Element, module: str, line: int, scan: XmlScan, lines
         scan.refs.append(Ref(qualify(element.get("ref", ""), module), at, "ref"))
     if element.get("eval"):
         _evals(element.get("eval", ""), module, attribute_line(lines, line, "eval"), scan)
-    parent = element.getparent()
-    in_action = parent is not None and parent.get("model") == "ir.actions.act_window"
-    modes = [mode.strip() for mode in (element.text or "").split(",")]
-    if in_action and element.get("name") == "view_mode":
-        watched = _WATCHED["view-mode"]
-        scan.constructs += [Construct("view-mode", mode, line) for mode in modes if mode in watched]
 
 
 def _evals(text: str, module: str, line: int, scan: XmlScan) -> None:
@@ -111,12 +94,6 @@ def _evals(text: str, module: str, line: int, scan: XmlScan) -> None:
 
 
 def _arch_element(element: etree._Element, module: str, line: int, scan: XmlScan, lines: list[str]) -> None:
-    for name in sorted(_WATCHED["xml-attribute"]):
-        if element.get(name) is not None:
-            at = attribute_line(lines, line, name)
-            scan.constructs.append(Construct("xml-attribute", name, at, inline=_in_inline_view(element)))
-    if element.tag in _WATCHED["xml-element"]:
-        scan.constructs.append(Construct("xml-element", element.tag, line, inline=_in_inline_view(element)))
     if element.tag == "button" and element.get("type") == "action":
         match = _ACTION_IN_ARCH.fullmatch(element.get("name", ""))
         if match:
