@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import gc
 import os
 import sys
 from collections.abc import Sequence
@@ -97,6 +98,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         with terminate_like_interrupt() if terminating else contextlib.nullcontext():
             code: int = args.func(args)
             sys.stdout.flush()  # here, where a closed pipe is handled, not at exit
+        if argv is None:  # the process ends next: its last collection skips what is left
+            gc.freeze()  # (seconds after a big index; a host kills a server that is slow to end)
         return code
     except BrokenPipeError:
         return _reader_went_away()
