@@ -1,9 +1,11 @@
 """Adopting the gate on an existing repository, in one place for ``check`` and the MCP tools:
-``new_only`` keeps the findings on lines changed since a git base, ``baseline`` hides the known
-ones; each says in a note what it hid."""
+``new_only`` keeps the findings on lines changed since a git base and the static findings the
+base did not have (a consequence on an unchanged line), ``baseline`` hides the known ones; each
+says in a note what it hid."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,6 +20,7 @@ from odoo_tools.lint._baseline import (
     write_baseline,
 )
 from odoo_tools.lint._changes import changed_lines
+from odoo_tools.lint._new_only import base_static_fingerprints, new_by_fingerprint
 from odoo_tools.lint._project import LintProject
 
 
@@ -43,13 +46,20 @@ def adopt(project: LintProject, findings: list[Finding], options: AdoptionOption
     notes: list[str] = []
     if options.new_only:
         changed: dict[Path, set[int] | None] = {}
-        for start in dict.fromkeys(options.repositories or (Path.cwd(),)):
+        starts = list(dict.fromkeys(options.repositories or (Path.cwd(),)))
+        for start in starts:
             changed.update(changed_lines(start, options.base))
         kept = on_changed_lines(findings, changed, where)
+        consequences = _new_static(project, findings, starts, options.base, where)
+        on_lines = {id(f) for f in kept.findings}
+        also = [f for f in consequences if id(f) not in on_lines]
+        keep = on_lines | {id(f) for f in also}
+        hidden = len(findings) - len(keep)
         notes.append(
-            f"new-only: {kept.hidden} finding(s) on lines unchanged since {options.base or 'the base'} hidden"
+            f"new-only: {hidden} finding(s) on lines unchanged since {options.base or 'the base'} hidden"
+            + (f"; {len(also)} kept as new consequences of the change (not at the base)" if also else "")
         )
-        findings = kept.findings
+        findings = [f for f in findings if id(f) in keep]
     path = options.baseline
     if path is None:
         return Adopted(findings, notes)
@@ -74,6 +84,23 @@ def adopt(project: LintProject, findings: list[Finding], options: AdoptionOption
     kept = without_known(findings, read_baseline(path), reader)
     notes.append(f"baseline {path}: {kept.hidden} known finding(s) hidden")
     return Adopted(kept.findings, notes)
+
+
+def _new_static(
+    project: LintProject,
+    findings: list[Finding],
+    starts: Sequence[Path],
+    base: str | None,
+    where: Callable[[Finding], Path],
+) -> list[Finding]:
+    """Static findings that the base revision did not have (fingerprints, not line numbers)."""
+    modules = sorted({f.module for f in findings if f.source == "static"})
+    if not modules:
+        return []
+    counts: Counter[str] = Counter()
+    for start in starts:
+        counts += base_static_fingerprints(project, modules, start, base)
+    return new_by_fingerprint(findings, counts, LineReader(where))
 
 
 def absolute_path(project: LintProject) -> Callable[[Finding], Path]:

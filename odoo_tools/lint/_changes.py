@@ -48,6 +48,11 @@ def changed_lines(start: Path, base: str | None) -> dict[Path, set[int] | None]:
     return changed
 
 
+def repository_and_base(start: Path, base: str | None) -> tuple[Any, Path, str]:
+    """(the git repository, its top folder, the merge base of ``base`` and HEAD)."""
+    return _repo_and_base(start, base)
+
+
 def _repo_and_base(start: Path, base: str | None) -> tuple[Any, Path, str]:
     try:
         import git

@@ -115,3 +115,33 @@ def test_an_empty_addons_root_passes_with_a_note(tmp_path: Path) -> None:
     result = run_cli(["check", "--addons-path", str(empty)], tmp_path, tmp_path / "c")
     assert result.returncode == 0, result.stdout + result.stderr
     assert "no Odoo module found in the addons roots" in result.stdout
+
+
+def test_new_only_keeps_a_consequence_on_an_unchanged_line(tmp_path: Path) -> None:
+    """Deleting a model's access rule leaves the error on its untouched ``_name`` line: new-only
+    compares the static findings' fingerprints with the base revision's, not only changed lines."""
+    import git
+
+    root = tmp_path / "repo"
+    model = "from odoo import models\n\n\nclass Book(models.Model):\n    _name = 'x.book'\n"
+    model += "    _description = 'Book'\n"
+    acl = "id,name,model_id:id,group_id:id,perm_read,perm_write,perm_create,perm_unlink\n"
+    acl_row = "access_x_book,x.book,model_x_book,base.group_user,1,1,1,1\n"
+    files = {"models.py": model, "security/ir.model.access.csv": acl + acl_row}
+    _module(root / "addons", "shop", ["base"], ["security/ir.model.access.csv"], files)
+    (root / "addons" / "shop" / "__init__.py").write_text("from . import models\n", encoding="utf-8")
+    repo = git.Repo.init(root)
+    repo.git.add(A=True)
+    env = {"GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@e"}
+    repo.git.commit(m="with its access rule", author="t <t@example.com>", env=env)
+    (root / "addons" / "shop" / "security" / "ir.model.access.csv").write_text(acl, encoding="utf-8")
+    args = ["check", "--addons-path", str(root / "addons"), "--checks", "static", "--format", "json"]
+    result = run_cli([*args, "--new-only", "--base", "HEAD"], root, tmp_path / "c")
+    found = [(f["code"], f["path"], f["line"]) for f in json.loads(result.stdout)["findings"]]
+    assert ("missing-access-rule", "shop/models.py", 4) in found, result.stdout
+    assert result.returncode == 1
+    # A finding the base already had stays hidden when its line is untouched.
+    repo.git.add(A=True)
+    repo.git.commit(m="without it", author="t <t@example.com>", env=env)
+    again = run_cli([*args, "--new-only", "--base", "HEAD"], root, tmp_path / "c")
+    assert json.loads(again.stdout)["findings"] == [] and again.returncode == 0, again.stdout

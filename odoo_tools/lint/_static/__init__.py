@@ -59,7 +59,9 @@ def static_findings(project: LintProject, addon: Addon) -> list[Finding]:
     found += check_access(ctx)
     found += check_orm_python(ctx)
     found += check_orm_xml(ctx)
-    return found
+    # An access rule's group outside the dependencies is seen both as an ACL and as a reference.
+    unique = {(f.code, f.path, f.line, f.message): f for f in found}
+    return list(unique.values())
 
 
 def _module_findings(project: LintProject, ctx: StaticContext) -> list[Finding]:

@@ -68,7 +68,9 @@ def _check_class(ctx: StaticContext, data: FileData, cls: ModelClass) -> list[Fi
     model = resolver.model(cls.model)
     for fdef in cls.fields:
         found += _check_field(ctx, data.path, cls, fdef)
-    for method in cls.methods:
+    # An abstract mixin's @api.depends name fields of the models that will inherit it: Odoo
+    # resolves them on those (OCA's product_barcode_required depends on 'barcode' this way).
+    for method in cls.methods if cls.kind != "abstract" else ():
         for kind, line, names in method.field_names:
             found += _check_api_names(ctx, data.path, cls.model, kind, line, names, method.name)
     if cls.rec_name and model.has_field(cls.rec_name) is False:
