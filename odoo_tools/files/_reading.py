@@ -8,7 +8,6 @@ it cuts is named in ``note`` together with the call that reads the rest.
 from __future__ import annotations
 
 import base64
-from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
@@ -48,8 +47,10 @@ class LineRange:
         if self.head is not None:
             return 1, lines[: self.head]
         if self.tail is not None:
+            # A slice, not deque(maxlen=tail): any count is valid (10**30 is the whole file), where
+            # a count past the C index range raised OverflowError.
             start = max(len(lines) - self.tail, 0)
-            return start + 1, list(deque(lines, maxlen=self.tail)) if self.tail else []
+            return start + 1, lines[start:]
         start = (self.offset or 1) - 1
         end = len(lines) if self.limit is None else start + self.limit
         return start + 1, lines[start:end]

@@ -50,6 +50,25 @@ def test_offset_past_the_end_returns_nothing(ws: Workspace, addons: Path) -> Non
     assert item.content == "" and item.start_line is None and item.total_lines == 5
 
 
+async def test_counts_past_any_file_size_read_to_the_end_of_the_file(call: Any, addons: Path) -> None:
+    # 10**30 does not fit a C index: tail once raised OverflowError, an internal error of the tool.
+    _numbered(addons / "n.txt", 3)
+    everything = "line 1\nline 2\nline 3\n"
+    for chosen in ({"tail": 10**30}, {"head": 10**30}, {"limit": 10**30}, {"offset": 1, "limit": 2**63}):
+        result = await call("read_file", paths="n.txt", **chosen)
+        assert not result.is_error, (chosen, result)
+        item = result.structured_content["files"][0]
+        assert (item["content"], item["start_line"], item["end_line"]) == (everything, 1, 3), chosen
+    past = (await call("read_file", paths="n.txt", offset=10**30)).structured_content["files"][0]
+    assert past["content"] == "" and past["start_line"] is None and past["total_lines"] == 3
+
+
+def test_tail_zero_reads_nothing(ws: Workspace, addons: Path) -> None:
+    _numbered(addons / "n.txt", 3)
+    item = read_files(ws, "n.txt", lines=LineRange(tail=0)).files[0]
+    assert item.content == "" and item.start_line is None and item.total_lines == 3
+
+
 def test_contradicting_ranges_are_refused(ws: Workspace) -> None:
     with pytest.raises(InvalidInput, match="one of"):
         read_files(ws, BOOK, lines=LineRange(head=3, offset=2))
