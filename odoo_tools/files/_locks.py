@@ -3,9 +3,9 @@
 Every write, edit, patch, move and delete takes the locks of the paths it touches, and
 read-modify-write operations hold them from the read to the write. Two stdio servers (two hosts,
 or the agent and an editor's server) are two processes, so a thread lock alone is not enough: each
-path also has a lock file, ``flock``-ed while held, in a per-user folder outside every addons tree
-(``lock_folder()``; nothing is ever created in the user's tree). The thread lock comes first, so
-threads of one process queue in memory and only one of them waits on the file.
+path also has a lock file, ``flock``-ed while held, in a private folder of the user outside every
+addons tree (``lock_folder()``; nothing is ever created in the user's tree). The thread lock comes
+first, so threads of one process queue in memory and only one of them waits on the file.
 
 A lock lives only while someone holds or waits for it: the registry entry is dropped with its last
 user, and the lock file is unlinked by its holder before release (a process that then wins the old
@@ -19,8 +19,6 @@ import contextlib
 import fcntl
 import hashlib
 import os
-import stat
-import tempfile
 import threading
 import time
 from collections.abc import Iterator
@@ -28,6 +26,7 @@ from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
 from odoo_tools.errors import ConfigError, EditConflict
+from odoo_tools.storage import NotPrivate, user_private_folder
 
 # Another process may hold a path for at most a write; waiting longer means it hangs.
 WAIT_SECONDS = 60.0
@@ -43,24 +42,20 @@ def registered() -> int:
         return len(_locks)
 
 
-# The same for every process of this user whatever its settings or TMPDIR.
-LOCK_BASE = Path("/tmp") if Path("/tmp").is_dir() else Path(tempfile.gettempdir())
-
-
-def lock_folder(base: Path = LOCK_BASE) -> Path:
-    """The folder of lock files, ``<base>/assista-odoo-locks-<uid>``: private (0700), and refused
-    if it is not (someone else made it, or a link)."""
-    folder = base / f"assista-odoo-locks-{os.getuid()}"
-    with contextlib.suppress(FileExistsError):
-        folder.mkdir(mode=0o700)
-    info = folder.lstat()
-    if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid() or info.st_mode & 0o077:
+def lock_folder() -> Path:
+    """The folder of lock files: ``locks`` in this user's private folder (``user_private_folder``:
+    created 0700, never a link nor another account's), under the runtime folder or else the cache
+    folder. Not in the shared /tmp, where another account could create the name first and so make
+    every write fail. Processes coordinate when they see the same XDG_RUNTIME_DIR and cache folder,
+    as the processes of one login do."""
+    try:
+        return user_private_folder("locks")
+    except NotPrivate as exc:
         raise ConfigError(
-            f"The lock folder {folder} is not a private folder of this user, so writes cannot be "
-            "coordinated with other processes. Nothing was written.",
-            f"Remove {folder} (another user or program made it) and try again.",
-        )
-    return folder
+            f"No private folder of this user for the lock files ({exc}), so writes cannot "
+            "be coordinated with other processes. Nothing was written.",
+            "Make XDG_RUNTIME_DIR or the cache folder (XDG_CACHE_HOME, ~/.cache) a folder of yours.",
+        ) from exc
 
 
 def lock_file(path: Path) -> Path:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import stat
 import threading
 from pathlib import Path
 from typing import Any
@@ -75,16 +77,68 @@ def test_the_lock_registry_keeps_only_locks_in_use(tmp_path: Path) -> None:
     assert not _locks.lock_file(tmp_path / "f499").exists()
 
 
-def test_a_lock_folder_others_can_reach_is_refused(tmp_path: Path) -> None:
+def _plant_at_the_old_places(shared_tmp: Path, elsewhere: Path) -> None:
+    """What another account could create first in a shared temp folder, under the old lock
+    folder's name (``<tmp>/assista-odoo-locks-<uid>``): a link to its own folder."""
+    shared_tmp.mkdir(exist_ok=True)
+    (shared_tmp / f"assista-odoo-locks-{os.getuid()}").symlink_to(elsewhere)
+
+
+def test_lock_files_live_in_the_users_private_folder_not_in_the_shared_temp_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from odoo_tools.files import _locks, path_locks
+
+    elsewhere = tmp_path / "theirs"
+    elsewhere.mkdir(mode=0o777)
+    _plant_at_the_old_places(tmp_path / "shared-tmp", elsewhere)
+    runtime = tmp_path / "run"
+    runtime.mkdir(mode=0o700)
+    monkeypatch.setenv("TMPDIR", str(tmp_path / "shared-tmp"))
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(runtime))
+    target = tmp_path / "addons" / "shared.py"
+    with path_locks(target):
+        held = _locks.lock_file(target)
+        assert held.exists() and held.parent == runtime / "assista-odoo" / "locks"
+    assert stat.S_IMODE(held.parent.stat().st_mode) == 0o700
+    assert list(elsewhere.iterdir()) == []
+
+
+def test_a_lock_folder_that_is_a_link_or_open_to_others_is_not_used(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from odoo_tools.errors import ConfigError
     from odoo_tools.files import _locks
 
-    assert _locks.lock_folder(tmp_path).stat().st_mode & 0o777 == 0o700
-    shared = _locks.lock_folder(tmp_path)
-    shared.chmod(0o777)  # as if another user had made it first, open to all
-    with pytest.raises(ConfigError, match="not a private folder"):
-        _locks.lock_folder(tmp_path)
-    shared.rmdir()
-    shared.symlink_to(tmp_path)
-    with pytest.raises(ConfigError, match="not a private folder"):
-        _locks.lock_folder(tmp_path)
+    runtime, cache, elsewhere = tmp_path / "run", tmp_path / "cache", tmp_path / "theirs"
+    elsewhere.mkdir()
+    (runtime / "assista-odoo").mkdir(parents=True)
+    (runtime / "assista-odoo" / "locks").symlink_to(elsewhere)
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(runtime))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(cache))
+    folder = _locks.lock_folder()  # the link is passed over for the cache folder
+    assert folder.is_relative_to(cache) and stat.S_IMODE(folder.stat().st_mode) == 0o700
+    folder.chmod(0o777)  # ours but opened to all: narrowed back
+    assert stat.S_IMODE(_locks.lock_folder().stat().st_mode) == 0o700
+    folder.rmdir()
+    folder.symlink_to(elsewhere)  # no private place left: a clear refusal, nothing written
+    with pytest.raises(ConfigError, match="No private folder"):
+        _locks.lock_folder()
+    assert list(elsewhere.iterdir()) == []
+
+
+@pytest.mark.anyio
+async def test_writes_work_with_a_hostile_name_at_the_old_lock_folder(
+    server_for: Any, addons: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    elsewhere = tmp_path / "theirs"
+    elsewhere.mkdir(mode=0o777)
+    _plant_at_the_old_places(tmp_path / "shared-tmp", elsewhere)
+    monkeypatch.setenv("TMPDIR", str(tmp_path / "shared-tmp"))
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path / "run"))
+    server = server_for(addons)
+    async with Client(server) as client:
+        result = await client.call_tool("write_file", {"path": "new_file.py", "content": "x = 1\n"})
+    assert not result.is_error, result
+    assert (addons / "new_file.py").read_text(encoding="utf-8") == "x = 1\n"
+    assert list(elsewhere.iterdir()) == []
