@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 import re
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -16,14 +15,11 @@ from pydantic import BaseModel, Field
 
 from odoo_tools.addons import discover_addons
 from odoo_tools.errors import AssistaError
-from odoo_tools.process import run_process
-from odoo_tools.runs._externals import interpreter_of, refused_externals
+from odoo_tools.runs._externals import interpreter_of, python_version, refused_externals
 from odoo_tools.runs._odoo_bin import OdooBin, child_env, find_odoo_bin, inspect_odoo
 from odoo_tools.runs._pg import Pg, PgParams
 from odoo_tools.runs._validate import RunnerConfig
 from odoo_tools.series import SUPPORTED_SERIES, SeriesFacts, known_facts
-
-_PYTHON_VERSION_PROBE = "import sys; print('.'.join(map(str, sys.version_info[:3])))"
 
 
 class DoctorCheck(BaseModel):
@@ -109,31 +105,24 @@ async def _python_check(odoo: OdooBin, facts: SeriesFacts) -> DoctorCheck:
             detail=f"cannot tell which Python runs {odoo.path} (no #! line)",
             fix="Pass --odoo-python (odoo_python in assista-odoo.toml).",
         )
-    with tempfile.TemporaryDirectory(prefix="assista-probe-") as neutral:
-        try:
-            result = await run_process(
-                [python, "-c", _PYTHON_VERSION_PROBE],
-                env=child_env(PgParams(), os.environ),
-                timeout=60,
-                cwd=Path(neutral),
-            )
-        except AssistaError as exc:
-            return DoctorCheck(name="odoo-python", ok=False, detail=exc.message, fix=exc.hint)
-    match = re.fullmatch(r"(\d+)\.(\d+)\.(\d+)", result.stdout.strip()) if result.returncode == 0 else None
-    if match is None:
+    try:
+        version = await python_version(python, child_env(PgParams(), os.environ))
+    except AssistaError as exc:
+        return DoctorCheck(name="odoo-python", ok=False, detail=exc.message, fix=exc.hint)
+    if version is None:
         return DoctorCheck(
             name="odoo-python",
             ok=False,
-            detail=f"{python} did not say its version: {result.decisive_line()}",
+            detail=f"{python} did not say its version",
             fix="Pass --odoo-python with the interpreter of the Odoo environment.",
         )
-    version = tuple(int(part) for part in match.groups())
     starts, problem = facts.python_problem(version)
+    dotted = ".".join(map(str, version))
     wanted = facts.python_range
     return DoctorCheck(
         name="odoo-python",
         ok=starts,
-        detail=f"{python}: " + (problem or f"Python {match.group(0)}, within Odoo {facts.series}'s {wanted}"),
+        detail=f"{python}: " + (problem or f"Python {dotted}, within Odoo {facts.series}'s {wanted}"),
         fix="" if starts else f"Run Odoo {facts.series} with a Python {wanted} (--odoo-python).",
     )
 

@@ -91,11 +91,32 @@ async def refused_externals(
         refused = None
     if not isinstance(refused, dict):
         raise ProcessFailed(
-            f"{python} could not check the external dependencies: "
-            f"{result.decisive_line()}",
+            f"{python} could not check the external dependencies: {result.decisive_line()}",
             "Pass --odoo-python with the interpreter of your Odoo environment.",
         )
     return {str(k): str(v) for k, v in refused.items()}
+
+
+_VERSION_PROBE = "import sys; print('.'.join(map(str, sys.version_info[:3])))"
+_VERSIONS: dict[str, tuple[int, ...]] = {}
+
+
+async def python_version(python: str, env: Mapping[str, str], timeout: float = 60) -> tuple[int, ...] | None:
+    """The version of an interpreter (asked once per interpreter); None when it does not say."""
+    if python in _VERSIONS:
+        return _VERSIONS[python]
+    with tempfile.TemporaryDirectory(prefix="assista-probe-") as neutral:
+        try:
+            result = await run_process(
+                [python, "-c", _VERSION_PROBE], env=env, timeout=timeout, cwd=Path(neutral)
+            )
+        except ProcessFailed:
+            return None
+    words = result.stdout.strip().split(".") if result.returncode == 0 else []
+    if len(words) != 3 or not all(word.isdigit() for word in words):
+        return None
+    _VERSIONS[python] = tuple(int(word) for word in words)
+    return _VERSIONS[python]
 
 
 def interpreter_of(script: Path, python: str | None) -> str | None:

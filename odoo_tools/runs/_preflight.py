@@ -16,7 +16,7 @@ from pathlib import Path
 from odoo_tools.addons import Addon, AddonSet
 from odoo_tools.findings import Finding
 from odoo_tools.odoo_log import kinds, manifest_entry_line
-from odoo_tools.runs._externals import refused_externals
+from odoo_tools.runs._externals import python_version, refused_externals
 from odoo_tools.series import SeriesFacts
 
 # (interpreter, kind, entry) found met: re-validations skip the probe (a process start). A refused
@@ -49,6 +49,11 @@ async def preflight(
         invalid += [f for a in addons.addons.values() if (f := _invalid_version(a, facts)) is not None]
     if invalid:
         return invalid
+    if facts is not None and python is not None:  # an older Python fails Odoo's import
+        version = await python_version(python, env)
+        starts, problem = facts.python_problem(version) if version else (True, "")
+        if not starts:
+            return [_python_refused(python, problem, facts)]
     core_known = "base" in addons
     unknown = [t for t in targets if t not in addons] if core_known else []
     findings = [_unknown(name) for name in unknown]
@@ -100,6 +105,18 @@ def _declared(addon: Addon) -> list[tuple[str, str]]:
         for entry in (externals.get(kind) or [])
         if isinstance(entry, str)
     ]
+
+
+def _python_refused(python: str, problem: str, facts: SeriesFacts) -> Finding:
+    return Finding(
+        source="odoo",
+        code=kinds.PYTHON_ERROR,
+        severity="error",
+        message=f"{python}: {problem}; Odoo would stop at its import, before any module.",
+        hint=f"Run Odoo {facts.series} with a Python {facts.python_range}: point --odoo-python (odoo_python) "
+        "at that environment's interpreter.",
+        kind=kinds.PYTHON_ERROR,
+    )
 
 
 def _unknown(name: str) -> Finding:

@@ -6,8 +6,12 @@ into a real Odoo 18; the stand-in odoo-bin and the opt-in real-Odoo tests use th
 
 from __future__ import annotations
 
+import csv
+import io
 import shutil
 from pathlib import Path
+
+from odoo_tools.series import series_facts
 
 REPO = Path(__file__).resolve().parents[2]
 LIBRARY_BASE = REPO / "fixtures" / "addons" / "library_base"
@@ -141,6 +145,7 @@ SERIES_EDITS: dict[str, list[tuple[str, str, str]]] = {
         ("models/library_book.py", "    ]\n\n    @api.depends", "    )\n\n    @api.depends"),
     ],
 }
+SERIES_EDITS["20.0"] = SERIES_EDITS["19.0"]  # plus the access file in ir.access's form (grant_access)
 
 
 def make_variant(root: Path, variant: str, *, for_stub: bool = False, series: str = "18.0") -> Path:
@@ -160,7 +165,38 @@ def make_variant(root: Path, variant: str, *, for_stub: bool = False, series: st
         path.write_text(text.replace(old, new, 1), encoding="utf-8")
     if variant == "no_access":
         (target / "models" / "library_shelf.py").write_text(SHELF_MODEL, encoding="utf-8")
+    grant_access(target, series)
     return target
+
+
+def grant_access(module: Path, series: str) -> None:
+    """On a series that grants access with ir.access (20.0), the module's ir.model.access.csv
+    rewritten as Odoo's converter (upgrade_code 19.4-00-ir-access) writes it, same lines."""
+    access = series_facts(series).access
+    old = module / "security" / "ir.model.access.csv"
+    if access.model != "ir.access" or not old.is_file():
+        return
+    rows = list(csv.DictReader(io.StringIO(old.read_text(encoding="utf-8"))))
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["id", "name", "model_id:id", "group_id/id", "operation", "domain"])
+    for row in rows:
+        letters = "".join(
+            letter
+            for letter, perm in (
+                ("c", "perm_create"),
+                ("r", "perm_read"),
+                ("u", "perm_write"),
+                ("d", "perm_unlink"),
+            )
+            if row.get(perm, "0").strip() == "1"
+        )
+        writer.writerow([row["id"], row["name"], row["model_id:id"], row["group_id:id"], letters, ""])
+    (module / "security" / "ir.access.csv").write_text(out.getvalue(), encoding="utf-8")
+    old.unlink()
+    manifest = module / "__manifest__.py"
+    text = manifest.read_text(encoding="utf-8")
+    manifest.write_text(text.replace("security/ir.model.access.csv", access.csv_file), encoding="utf-8")
 
 
 def copy_loan(root: Path, series: str) -> Path:
@@ -180,4 +216,5 @@ def copy_loan(root: Path, series: str) -> Path:
     if series == "16.0":
         text = text.replace('column_invisible="True"', 'invisible="1"')
     views.write_text(text, encoding="utf-8")
+    grant_access(target, series)
     return target

@@ -8,7 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from odoo_tools.addons import discover_addons
 from odoo_tools.runs import RunnerConfig, run_doctor
+from odoo_tools.runs._preflight import preflight
 from odoo_tools.series import series_facts
 
 pytestmark = pytest.mark.anyio
@@ -65,3 +67,19 @@ def test_python_and_postgresql_ranges_per_series() -> None:
     assert facts.postgresql_problem(16) == "" and "minimum, 16" in facts.postgresql_problem(15)
     assert series_facts("18.0").postgresql_problem(9) == ""  # 18.0 checks no minimum
     assert series_facts("17.0").python_problem((3, 13, 0)) == (True, "")  # 17.0 declares no maximum
+
+
+async def test_a_run_on_20_with_an_older_python_stops_before_any_database(addons: Path) -> None:
+    found = await preflight(
+        discover_addons([addons]),
+        ["library_base"],
+        python=sys.executable,
+        roots=[addons],
+        env={"PATH": "/usr/bin:/bin"},
+        facts=series_facts("20.0"),
+    )
+    if sys.version_info[:2] >= (3, 12):
+        assert not [f for f in found if f.kind == "python-error"]
+        return
+    assert [(f.kind, f.severity) for f in found] == [("python-error", "error")]
+    assert "supports Python 3.12 to 3.14" in found[0].message and "3.12 to 3.14" in found[0].hint

@@ -78,3 +78,18 @@ def test_a_20_access_file_on_19_is_an_unknown_model(tmp_path: Path) -> None:
     ]
     hints = {str(f["code"]): str(f.get("hint", "")) for f in findings}
     assert "security/ir.model.access.csv" in hints["missing-access-rule"]
+
+
+def test_check_refuses_an_unsupported_odoo_series_even_when_the_manifests_decide(tmp_path: Path) -> None:
+    addons = tmp_path / "clean"
+    shutil.copytree(FIXTURES / "clean", addons)
+    for asked in ("15.0", "21.0"):
+        result = run_cli(
+            ["check", "--addons-path", str(addons), "--odoo-series", asked], tmp_path, tmp_path / "c"
+        )
+        assert result.returncode == 2, result.stdout
+        assert (
+            f"Odoo series '{asked}' is not supported: supported are 16.0, 17.0, 18.0, 19.0, 20.0"
+            in result.stderr
+        )
+        assert "Traceback" not in result.stderr
