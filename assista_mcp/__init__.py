@@ -1,3 +1,5 @@
 """assista-odoo: the MCP server, the bundled agent and the CI gate for Odoo addon developers."""
 
-__version__ = "0.1.0"
+from odoo_tools import __version__  # written once, there (pyproject.toml reads it too)
+
+__all__ = ["__version__"]

@@ -4,4 +4,4 @@ This package never imports ``assista_mcp``, ``mcp`` or ``litellm`` (a test enfor
 CI gate and third-party code can use it without the MCP server or the agent.
 """
 
-__version__ = "0.1.0"
+__version__ = "0.1.0"  # the distribution's version (pyproject.toml reads it here)

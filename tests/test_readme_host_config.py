@@ -29,7 +29,7 @@ from assista_mcp.cli import main
 REPO = Path(__file__).resolve().parent.parent
 SECTION = (REPO / "README.md").read_text(encoding="utf-8").split("## Plug the server into an MCP host", 1)[1]
 SECTION = SECTION.split("\n## ", 1)[0]
-README_PYTHON = "/home/you/assista-odoo/.venv/bin/python3"
+README_PYTHON = "/home/you/assista-odoo/.venv/bin/python"
 README_ADDONS = "/home/you/odoo/custom-addons"
 # Which client prints each snippet, by the words that introduce it.
 INTRODUCED_BY = {"Claude Desktop": ("claude-desktop", "cursor"), "VS Code": ("vscode",), "Codex": ("codex",)}
