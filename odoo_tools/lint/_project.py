@@ -19,7 +19,7 @@ from odoo_tools.addons import (
 from odoo_tools.errors import InvalidInput, NotFound
 from odoo_tools.findings import Finding
 from odoo_tools.lint._configs import LintConfig, config_for_root, config_note, uses_ruff_by_default
-from odoo_tools.series import series_of_version
+from odoo_tools.series import SUPPORTED_SERIES, is_supported, series_of_version
 
 if TYPE_CHECKING:
     from odoo_tools.index import ProjectIndex
@@ -80,7 +80,16 @@ class LintProject:
                     "ignored in the project's configuration (linters never run the project's code): "
                     + "; ".join(config.ignored)
                 )
-        return notes + self._source_notes()
+        return notes + self._series_notes() + self._source_notes()
+
+    def _series_notes(self) -> list[str]:
+        """A detected series the registry does not know: say what is then left unchecked."""
+        if self.series is None or is_supported(self.series):
+            return []
+        return [
+            f"Odoo {self.series} is not a supported series ({', '.join(SUPPORTED_SERIES)}): what it removed "
+            "or renamed, how it grants access and what it checks in manifests are not checked."
+        ]
 
     def _source_notes(self) -> list[str]:
         if self.addon_set.has_odoo_source:

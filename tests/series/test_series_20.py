@@ -93,3 +93,10 @@ def test_check_refuses_an_unsupported_odoo_series_even_when_the_manifests_decide
             in result.stderr
         )
         assert "Traceback" not in result.stderr
+
+
+def test_a_project_on_a_series_after_20_is_checked_and_told_what_is_not(tmp_path: Path) -> None:
+    code, findings = _check(tmp_path, "clean", "21.0.1.0.0")
+    assert code == 0 and _static(findings) == []
+    result = run_cli(["check", "--addons-path", str(tmp_path / "clean")], tmp_path, tmp_path / "cache")
+    assert "Odoo 21.0 is not a supported series (16.0, 17.0, 18.0, 19.0, 20.0)" in result.stdout
