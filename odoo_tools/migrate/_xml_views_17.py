@@ -6,7 +6,7 @@ from __future__ import annotations
 from lxml import etree
 
 from odoo_tools.migrate._attrs import Untranslatable, attrs_expressions, combine_or, states_expression
-from odoo_tools.migrate._edits import Edit, line_of
+from odoo_tools.migrate._edits import Edit, indentation_at, line_of
 from odoo_tools.migrate._report import Site
 from odoo_tools.migrate._xml_edit import in_arch, replace_attribute, set_value
 from odoo_tools.migrate._xml_tags import XmlDocument
@@ -90,3 +90,62 @@ def fix_states(doc: XmlDocument, site: Site) -> list[Edit]:
             edits.append(replace_attribute(doc, element, "states", replacement, "removed-states"))
         site.report.count("removed-states")
     return edits
+
+
+def fix_attribute_overrides(doc: XmlDocument, site: Site) -> list[Edit]:
+    """Inherited views: ``<attribute name="attrs">{'invisible': [...]}</attribute>`` becomes one
+    ``<attribute name="invisible">expr</attribute>`` per key, ``<attribute name="states">`` an
+    ``invisible`` one. Odoo 17 refuses a view that still sets attrs or states."""
+    edits: list[Edit] = []
+    for element in doc.root.iter("attribute"):
+        name = element.get("name")
+        if name not in ("attrs", "states") or not in_arch(element) or len(element):
+            continue
+        tag = doc.tag(element)
+        line = line_of(doc.text, tag.start)
+        rule = "removed-attrs" if name == "attrs" else "removed-states"
+        try:
+            if name == "states":
+                expressions = {"invisible": states_expression(element.text or "")}
+            else:
+                expressions = attrs_expressions(element.text or "")
+                unknown = sorted(set(expressions) - set(MODIFIERS))
+                if unknown:
+                    raise Untranslatable(f"attrs key {unknown[0]!r} has no attribute of its own in 17.0")
+        except Untranslatable as exc:
+            site.report.find(rule, site.path, line, f"{name} could not be rewritten: {exc}",
+                             "Set each condition with its own <attribute name=\"invisible\">...</attribute>.",
+                             severity="error")  # fmt: skip
+            continue
+        indent = indentation_at(doc.text, tag.start)
+        if not expressions:
+            site.report.find(
+                rule, site.path, line,
+                "attrs={} cleared the inherited view's conditions; 17.0 has no attrs to clear.",
+                "Set <attribute name=\"invisible\">False</attribute> (or readonly/required) for each "
+                "condition of the parent view that must go.",
+            )  # fmt: skip
+        attributes = [
+            f'<attribute name="{key}">{_text(value)}</attribute>' for key, value in expressions.items()
+        ]
+        edits.append(
+            _replace_element(doc.text, tag.start, tag.close_end, f"\n{indent}".join(attributes), rule)
+        )
+        site.report.count(rule)
+    return edits
+
+
+def _text(value: str) -> str:
+    return value.replace("&", "&amp;").replace("<", "&lt;")
+
+
+def _replace_element(text: str, start: int, end: int, new: str, rule: str) -> Edit:
+    """Replace an element; with nothing, its whole line goes when nothing else is on it."""
+    if new:
+        return Edit(start, end, new, rule)
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", end)
+    line_end = len(text) if line_end < 0 else line_end
+    if not text[line_start:start].strip() and not text[end:line_end].strip():
+        return Edit(line_start, min(line_end + 1, len(text)), "", rule)
+    return Edit(start, end, "", rule)

@@ -53,9 +53,17 @@ def test_16_to_17_views(modules: Path) -> None:
     assert "<!-- only while it is a draft -->" in views  # comments stay
     assert "<tree>" in views  # <tree> is still the list's name in 17.0
     assert "attrs=" not in views and "states=" not in views
+    assert (
+        '            <field name="note" position="attributes">\n'
+        '                <attribute name="invisible">state == \'draft\'</attribute>\n'
+        '                <attribute name="readonly">not active</attribute>\n'
+        "            </field>\n"
+        '            <button name="action_send" position="attributes">\n'
+        '                <attribute name="invisible">state not in (\'draft\', \'sent\')</attribute>\n'
+    ) in views
     assert module.rules_applied == {
-        "removed-attrs": 3,
-        "removed-states": 1,
+        "removed-attrs": 4,
+        "removed-states": 2,
         "version-bump": 1,
         "old-migrations": 1,
     }

@@ -34,7 +34,7 @@ def test_cli_write_and_json(modules: Path, capsys: pytest.CaptureFixture[str], i
     report = json.loads(capsys.readouterr().out)
     assert code == 1  # name_get() is left to a person: the registry calls its use an error on 17.0
     [module] = report["modules"]
-    assert module["written"] and module["steps"][0]["rules_applied"]["removed-attrs"] == 3
+    assert module["written"] and module["steps"][0]["rules_applied"]["removed-attrs"] == 4
     assert module["deleted"] == ["migrations/16.0.1.0.1/post-migrate.py"]
     assert "attrs=" not in (modules / "v16/mig_attrs/views/thing_views.xml").read_text()
 
