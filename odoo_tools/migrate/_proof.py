@@ -14,6 +14,9 @@ from odoo_tools.runs import OdooRunner, ValidationResult
 # migration's failure.
 BLOCKING_KINDS = (kinds.MISSING_DEPENDENCY, kinds.EXTERNAL_DEPENDENCY)
 _DEPENDENCY = re.compile(r'depends on module "([^"]+)"')
+# A Python library the environment lacks, imported by the module (a test helper such as
+# odoo_test_helper, undeclared in the manifest): the environment's gap, not the migration's.
+_MISSING_LIBRARY = re.compile(r"ModuleNotFoundError: No module named '([A-Za-z_][\w]*)")
 
 
 async def prove(runner: OdooRunner, module: str) -> Proof:
@@ -41,6 +44,10 @@ def proof_of(result: ValidationResult, module: str) -> Proof:
             if m
         }
     )
+    if not installed and not blocked:
+        blocked = sorted({f"python:{m.group(1)}" for f in result.findings if f.severity == "error"
+                          for m in [_MISSING_LIBRARY.search(f"{f.message}\n{f.traceback}")]
+                          if m and m.group(1) != "odoo" and m.group(1) != module})  # fmt: skip
     if not installed and (blocked or any(f.kind in BLOCKING_KINDS for f in result.findings)):
         verdict = "blocked"
     elif not installed:
