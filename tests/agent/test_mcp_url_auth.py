@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from assista_mcp.agent.loop.sessions import SessionStore
 from assista_mcp.agent.loop.url_auth import bearer_token, is_loopback
 from assista_mcp.cli import main
 from fixtures.model_server import ScriptedModelServer
@@ -127,3 +130,24 @@ def test_mcp_url_with_a_wrong_token_is_a_clear_error(
     code, out, err = _run(capsys, model, addons, "--mcp-url", served.url)
     assert code == 2 and model.requests == []
     assert "(HTTP 401): no bearer token was sent" in err
+
+
+@pytest.mark.slow
+def test_a_refusing_mcp_url_is_said_before_litellm_loads_and_leaves_no_session(
+    served: HttpServer, addons: Path, isolated_env: Path, tmp_path: Path
+) -> None:
+    wrong = _private_file(tmp_path / "wrong-token", TOKEN)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ASSISTA_")}
+    env.update({"ASSISTA_HOME": str(isolated_env), "ASSISTA_CACHE_DIR": str(tmp_path / "cache")})
+    argv = [sys.executable, "-X", "importtime", "-m", "assista_mcp", "run", "list the addons"]
+    argv += ["--addons-path", str(addons), "--model", "openai/x", "--api-base", "http://127.0.0.1:9"]
+    argv += ["--mcp-url", served.url, "--auth-token-file", str(wrong)]
+    result = subprocess.run(argv, env=env, cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 2 and "refused the connection (HTTP 401)" in result.stderr
+    imported = {
+        line.split("|")[-1].strip() for line in result.stderr.splitlines() if line.startswith("import time:")
+    }
+    assert "litellm" not in imported
+    store = SessionStore.in_home(isolated_env)
+    assert store.list_sessions() == []  # nothing to continue: the run never began
+    store.close()

@@ -109,18 +109,20 @@ async def open_agent(options: AgentOptions) -> AsyncIterator[Agent]:
             "Pass --addons-path DIR, set ASSISTA_ADDONS_PATH, or add addons_path to assista-odoo.toml.",
         )
     model = model_client(settings)
-    await model.check_ready()
-    store = SessionStore.in_home(settings.home)
-    try:
-        session = open_session(store, options)
-        store.update(session.id, model=model.model, mode=settings.mode)
-        console = Console(stderr=options.events_jsonl)
-        lines = StdinLines()
-        renderer: ConsoleRenderer | JsonlRenderer = (
-            JsonlRenderer() if options.events_jsonl else ConsoleRenderer(console)
-        )
-        safety = SafetyNet(settings, options.safety, [options.hooks] if options.hooks else [])
-        async with Toolset(server_specs(options), options.read_only_tools) as toolset:
+    # The MCP servers first: one that refuses us (--mcp-url with a wrong token) is said before
+    # LiteLLM is imported to check the model's provider (seconds); no session is made before both.
+    async with Toolset(server_specs(options), options.read_only_tools) as toolset:
+        await model.check_ready()
+        store = SessionStore.in_home(settings.home)
+        try:
+            session = open_session(store, options)
+            store.update(session.id, model=model.model, mode=settings.mode)
+            console = Console(stderr=options.events_jsonl)
+            lines = StdinLines()
+            renderer: ConsoleRenderer | JsonlRenderer = (
+                JsonlRenderer() if options.events_jsonl else ConsoleRenderer(console)
+            )
+            safety = SafetyNet(settings, options.safety, [options.hooks] if options.hooks else [])
             loop = AgentLoop(
                 model=model,
                 toolset=toolset,
@@ -144,8 +146,8 @@ async def open_agent(options: AgentOptions) -> AsyncIterator[Agent]:
             finally:
                 loop.close()
                 renderer.close()
-    finally:
-        store.close()
+        finally:
+            store.close()
 
 
 def _system(settings: Settings, toolset: Toolset) -> str:
