@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from odoo_tools.migrate._core_views import check_core_anchors
 from odoo_tools.migrate._edits import apply_edits
 from odoo_tools.migrate._manifest_step import bump_version, note_assets, remove_old_migrations
 from odoo_tools.migrate._module_files import ModuleFiles
@@ -31,6 +32,8 @@ def migrate_step(files: ModuleFiles, source: int, target: int, odoo_source: Path
     bump_version(files, report)
     remove_old_migrations(files, report)
     note_assets(files, report)
+    if odoo_source is not None:
+        check_core_anchors(files, odoo_source, report)
     return report
 
 

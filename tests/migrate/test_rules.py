@@ -55,11 +55,11 @@ def test_16_to_17_views(modules: Path) -> None:
     assert "attrs=" not in views and "states=" not in views
     assert (
         '            <field name="note" position="attributes">\n'
-        '                <attribute name="invisible">state == \'draft\'</attribute>\n'
+        "                <attribute name=\"invisible\">state == 'draft'</attribute>\n"
         '                <attribute name="readonly">not active</attribute>\n'
         "            </field>\n"
         '            <button name="action_send" position="attributes">\n'
-        '                <attribute name="invisible">state not in (\'draft\', \'sent\')</attribute>\n'
+        "                <attribute name=\"invisible\">state not in ('draft', 'sent')</attribute>\n"
     ) in views
     assert module.rules_applied == {
         "removed-attrs": 4,
@@ -257,3 +257,33 @@ def test_odoo_upgrade_code_scripts_run_first(modules: Path, tmp_path: Path) -> N
     assert module.rules_applied["upgrade_code:17.5-00-note"] == 1
     assert '_description = "Note (18.0)"' in module.diff
     assert not any(f.code.startswith("upgrade_code") for f in module.findings)  # 18.1 is not for 18.0
+
+
+def test_anchors_gone_from_the_target_core_view(tmp_path: Path) -> None:
+    core = tmp_path / "odoo18" / "addons" / "core_mod"
+    (core / "views").mkdir(parents=True)
+    (core / "__manifest__.py").write_text("{'name': 'core'}\n")
+    (core / "views" / "v.xml").write_text(
+        '<odoo><record id="form" model="ir.ui.view"><field name="arch" type="xml">'
+        '<form><sheet><field name="name"/><field name="line_ids"><list><field name="qty"/></list></field>'
+        '</sheet><div class="oe_title"/></form></field></record>'
+        '<record id="form_more" model="ir.ui.view"><field name="inherit_id" ref="core_mod.form"/>'
+        '<field name="arch" type="xml"><field name="name" position="after"><field name="added"/></field>'
+        "</field></record></odoo>"
+    )
+    module = tmp_path / "mine"
+    (module / "views").mkdir(parents=True)
+    (module / "__manifest__.py").write_text("{'version': '17.0.1.0.0', 'depends': ['core_mod']}\n")
+    (module / "views" / "v.xml").write_text(
+        '<odoo>\n<record id="f" model="ir.ui.view">\n<field name="inherit_id" ref="core_mod.form"/>\n'
+        '<field name="arch" type="xml">\n'
+        "<xpath expr=\"//field[@name='line_ids']/tree/field[@name='qty']\" position=\"after\"/>\n"
+        '<field name="added" position="after"/>\n'
+        '<xpath expr="//div[hasclass(\'oe_title\')]" position="inside"/>\n'
+        '<field name="gone_in_18" position="after"/>\n'
+        '<xpath expr="//group[@name=\'also_gone\']" position="inside"/>\n'
+        "</field>\n</record>\n</odoo>\n"
+    )
+    [migrated] = migrate([module], "18.0", odoo_sources={18: tmp_path / "odoo18"}).modules
+    gone = [(f.line, f.severity) for f in migrated.findings if f.code == "gone-view-anchor"]
+    assert gone == [(8, "warning"), (9, "warning")]  # the /tree/ step was rewritten to /list/ first
