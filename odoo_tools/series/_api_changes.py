@@ -356,9 +356,9 @@ API_CHANGES: tuple[ApiChange, ...] = (
         old="base64",
         new="bytes",
         severity="warning",
-        message="type=\"base64\" on a <field file=...> is deprecated since Odoo 20.0 (it still loads, "
+        message='type="base64" on a <field file=...> is deprecated since Odoo 20.0 (it still loads, '
         "with a DeprecationWarning).",
-        hint="Write type=\"bytes\" with file=.",
+        hint='Write type="bytes" with file=.',
         source="odoo/upgrade_code/19.3-00-base64-in-xml.py; odoo/tools/convert.py ('Since 20.0, use "
         "type=bytes instead of type=base64', Vauxoo/odoo mirror, commit ce495e0)",
     ),
@@ -370,7 +370,7 @@ API_CHANGES: tuple[ApiChange, ...] = (
         new="t-out",
         severity="warning",
         message="t-esc is replaced by t-out in Odoo 20.0 (its own templates were rewritten for OWL 3).",
-        hint="Write t-out=\"...\" (it escapes like t-esc did).",
+        hint='Write t-out="..." (it escapes like t-esc did).',
         source="odoo/upgrade_code/19.2-00-t-esc.py",
     ),
     ApiChange(
@@ -382,7 +382,7 @@ API_CHANGES: tuple[ApiChange, ...] = (
         severity="warning",
         message="FontAwesome icons are replaced by Material Symbols in Odoo 20.0 (the FontAwesome "
         "stylesheet is gone): the icon is not drawn.",
-        hint="Write <i class=\"oi\" data-icon=\"person\"/> (icon=\"person\" on buttons); Odoo's "
+        hint='Write <i class="oi" data-icon="person"/> (icon="person" on buttons); Odoo\'s '
         "upgrade_code script 19.5-00-material-symbols-icons maps the names.",
         source="odoo/upgrade_code/19.5-00-material-symbols-icons.py",
     ),
@@ -398,5 +398,31 @@ API_CHANGES: tuple[ApiChange, ...] = (
         hint="Move the groups into the account.account template as inactive parent accounts (Odoo's "
         "upgrade_code script 19.3-00-account-groups does it).",
         source="odoo/upgrade_code/19.3-00-account-groups.py",
+    ),
+    # 18.0 -> 19.0, read in the 19.0 source
+    ApiChange(
+        id="replaced-sql-constraints",
+        since="19.0",
+        kind="model-attribute",
+        old="_sql_constraints",
+        new="models.Constraint",
+        severity="warning",
+        message='Odoo 19.0 ignores _sql_constraints ("no longer supported" in the log): the constraints are '
+        "not created.",
+        hint="Declare each one as a class attribute: _name_uniq = models.Constraint('UNIQUE(name)', "
+        "'message').",
+        source="odoo/orm/model_classes.py (19.0: \"Model attribute '_sql_constraints' is no longer "
+        'supported")',
+    ),
+    ApiChange(
+        id="deprecated-env-shortcuts",
+        since="19.0",
+        kind="python-call",
+        old="_cr / _uid / _context",
+        new="env.cr / env.uid / env.context",
+        severity="info",
+        message="record._cr, _uid and _context are deprecated since Odoo 19.0.",
+        hint="Write self.env.cr, self.env.uid, self.env.context.",
+        source="odoo/orm/models.py (19.0: @api.deprecated 'Deprecated since 19.0, use self.env.cr directly')",
     ),
 )
