@@ -15,7 +15,7 @@ from assista_mcp.cli.output import add_format_flag, add_output_flag, emit
 from assista_mcp.odoo_config import runner_config
 from assista_mcp.settings import Settings
 from odoo_tools.errors import InvalidInput
-from odoo_tools.runs import DoctorReport, OdooRunner, ValidationResult, run_doctor
+from odoo_tools.runs import DoctorReport, OdooRunner, ValidationResult, check_modules, run_doctor
 
 
 def add_parsers(subparsers: Any) -> None:
@@ -122,7 +122,7 @@ def run_templates_cmd(args: argparse.Namespace) -> int:
 
 def run_odoo_cmd(args: argparse.Namespace) -> int:
     settings = settings_from_args(args)
-    refuse_unknown_modules(settings, [n.strip() for m in args.modules for n in m.split(",") if n.strip()])
+    refuse_unknown_modules(settings, check_modules(args.modules, args.action))
     runner = OdooRunner(runner_config(settings))
 
     def progress(k: int, n: int, message: str) -> None:
@@ -146,20 +146,18 @@ def refuse_unknown_modules(settings: Settings, names: list[str]) -> None:
     'invalid module names, ignored' after seconds): the modules of the addons path, Odoo's from
     its source, else the bundled core module list that ``check`` uses."""
     from assista_mcp.cli.check import project_roots
-    from odoo_tools.lint import core_graph, load_project
+    from odoo_tools.index import unknown_modules
+    from odoo_tools.lint import load_project
 
     settings.workspace()  # a missing addons path: the sandbox's own message
     roots, core_roots = project_roots(settings)
-    project = load_project(
-        roots, core_roots, odoo_path=settings.odoo_source(), series_setting=settings.odoo_series
-    )
-    found = project.addon_set
-    core = set() if found.has_odoo_source else set(core_graph(project.series).depends)
-    unknown = [name for name in names if name not in found and name not in core]
+    odoo_path, series = settings.odoo_source(), settings.odoo_series
+    project = load_project(roots, core_roots, odoo_path=odoo_path, series_setting=series)
+    unknown = unknown_modules(project.addon_set, project.series, names)
     if unknown:
-        where = "the addons path" + ("" if found.has_odoo_source else " nor among Odoo's core modules")
+        where = "" if project.addon_set.has_odoo_source else " nor among Odoo's core modules"
         raise InvalidInput(
-            f"Unknown module(s): {', '.join(unknown)}: found neither in {where}.",
+            f"Unknown module(s): {', '.join(unknown)}: found neither in the addons path{where}.",
             "Give module names (their folder names); check --addons-path.",
         )
 

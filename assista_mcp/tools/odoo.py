@@ -20,7 +20,8 @@ from pydantic import Field
 from assista_mcp.context import Ctx, app
 from assista_mcp.odoo_config import runner_config
 from assista_mcp.tools._base import ToolSpec, one_or_many
-from odoo_tools.runs import Action, DoctorReport, ValidationResult, run_doctor
+from odoo_tools.errors import NotFound
+from odoo_tools.runs import Action, DoctorReport, ValidationResult, check_modules, run_doctor
 
 LOG_URI = "odoo://run-log/{name}"
 LOG_TAIL_CHARS = 200_000
@@ -48,6 +49,13 @@ CacheArg = Annotated[
 async def _validate(
     action: Action, names: list[str], demo: bool, keep_db: bool, use_cache: bool, ctx: Ctx
 ) -> ValidationResult:
+    # An unknown name is bad input, said before any Odoo starts (odoo-bin only logs it, seconds later).
+    unknown = await anyio.to_thread.run_sync(app(ctx).index.unknown_modules, check_modules(names, action))
+    if unknown:
+        raise NotFound(
+            f"Unknown module(s): {', '.join(unknown)}: neither in the addons roots nor Odoo's core.",
+            "list_modules shows the modules of the addons roots (names are folder names).",
+        )
     sender, receiver = anyio.create_memory_object_stream[str](math.inf)
 
     async def forward() -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from odoo_tools.index._answers import FieldMatches, ModelInfo, References, XmlIdInfo
 from odoo_tools.index._core_classes import load_core_classes
+from odoo_tools.index._core_names import unknown_modules
 from odoo_tools.index._modules import ModuleInfo, ModuleSummary
 from odoo_tools.index._project import ProjectIndex
 from odoo_tools.index._project_map import DEFAULT_BUDGET, MAX_BUDGET, MIN_BUDGET, ProjectMap
@@ -43,4 +44,5 @@ __all__ = [
     "load_core_classes",
     "parse_python",
     "qualify",
+    "unknown_modules",
 ]

@@ -1,7 +1,10 @@
 """Odoo's core modules when no Odoo source is configured: the bundled lists ``check`` uses, so the
-knowledge tools do not call ``base`` a missing dependency that ``check`` knows is fine."""
+knowledge tools do not call ``base`` a missing dependency that ``check`` knows is fine, and an
+unknown module name is told from a core one before any Odoo starts."""
 
 from __future__ import annotations
+
+from collections.abc import Iterable
 
 from odoo_tools.addons import Addon, AddonSet
 from odoo_tools.lint._core import core_graph
@@ -19,6 +22,8 @@ def core_dependencies(addons: AddonSet, addon: Addon, project_series: str | None
     return [dep for dep in addon.depends if dep not in addons.addons and dep in core]
 
 
-def core_list_series(project_series: str | None) -> str:
-    """The series of the bundled list used for ``project_series`` ("" when none is bundled)."""
-    return core_graph(project_series).series
+def unknown_modules(addons: AddonSet, project_series: str | None, names: Iterable[str]) -> list[str]:
+    """The names found neither in the addons roots nor, without an Odoo source, among the core
+    modules of the bundled list for ``project_series``."""
+    core = () if addons.has_odoo_source else core_graph(project_series).depends
+    return [name for name in names if name not in addons.addons and name not in core]

@@ -22,6 +22,7 @@ from odoo_tools.index import _references as references
 from odoo_tools.index._answers import FieldMatches, ModelInfo, References, XmlIdInfo
 from odoo_tools.index._build import RefreshStats, update_entries
 from odoo_tools.index._cache import CacheEntry, IndexCache, iter_source_files
+from odoo_tools.index._core_names import unknown_modules
 from odoo_tools.index._modules import ModuleInfo, ModuleSummary, list_modules, module_info
 from odoo_tools.index._project_map import DEFAULT_BUDGET, ProjectMap, build_project_map
 from odoo_tools.index._tables import ModuleTable, Tables, build_tables
@@ -104,6 +105,11 @@ class ProjectIndex:
     ) -> list[ModuleSummary]:
         self.refresh()
         return list_modules(self.addons, root, installable, depends_on)
+
+    def unknown_modules(self, names: Sequence[str]) -> list[str]:
+        """Names that are neither modules of the roots nor Odoo core modules (see ``_core_names``)."""
+        self.refresh()
+        return unknown_modules(self.addons, self.series.series, names)
 
     def module_info(self, name: str) -> ModuleInfo:
         self.refresh()

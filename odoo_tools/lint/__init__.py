@@ -40,7 +40,7 @@ if TYPE_CHECKING:
         DEFAULT_PYLINTRC_MANDATORY,
         DEFAULT_RUFF,
     )
-    from odoo_tools.lint._core import core_graph, core_roots_from_python, split_core_roots
+    from odoo_tools.lint._core import core_roots_from_python, split_core_roots
     from odoo_tools.lint._digests import StoredDigests
     from odoo_tools.lint._project import LintProject, load_project
     from odoo_tools.lint._runner import CHECKS, LintRun, lint_addons, lint_addons_sync, validate_checks
@@ -69,7 +69,6 @@ _WHERE = {
     "changed_files": "odoo_tools.lint._changes",
     "changed_lines": "odoo_tools.lint._changes",
     "changed_modules": "odoo_tools.lint._changes",
-    "core_graph": "odoo_tools.lint._core",
     "core_roots_from_python": "odoo_tools.lint._core",
     "count_fingerprints": "odoo_tools.lint._baseline",
     "lint_addons": "odoo_tools.lint._runner",
@@ -107,7 +106,6 @@ __all__ = [
     "changed_files",
     "changed_lines",
     "changed_modules",
-    "core_graph",
     "core_roots_from_python",
     "count_fingerprints",
     "lint_addons",

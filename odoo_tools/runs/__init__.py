@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from odoo_tools.runs._odoo_bin import RunSpec, build_argv, child_env, find_odoo_bin, run_odoo
     from odoo_tools.runs._odoo_conf import read_odoo_conf, split_addons_path
     from odoo_tools.runs._pg import PgParams, new_db_name
+    from odoo_tools.runs._plan import check_modules
     from odoo_tools.runs._result import Action, ValidationResult
     from odoo_tools.runs._validate import OdooRunner, RunnerConfig
 
@@ -29,6 +30,7 @@ _WHERE = {
     "read_odoo_conf": "_odoo_conf",
     "split_addons_path": "_odoo_conf",
     "PgParams": "_pg",
+    "check_modules": "_plan",
     "new_db_name": "_pg",
     "Action": "_result",
     "ValidationResult": "_result",
@@ -45,6 +47,7 @@ __all__ = [
     "RunnerConfig",
     "ValidationResult",
     "build_argv",
+    "check_modules",
     "child_env",
     "find_odoo_bin",
     "new_db_name",

@@ -168,3 +168,13 @@ async def test_run_log_resource_refuses_anything_but_our_logs(odoo_server: Any) 
             await client.read_resource("odoo://run-log/.hidden.log")
         with pytest.raises(Exception, match="No run log"):
             await client.read_resource("odoo://run-log/nothing.log")
+
+
+@pytest.mark.anyio
+async def test_an_unknown_module_is_an_error_before_odoo_starts(odoo_server: Any, pg: Pg) -> None:
+    async with Client(odoo_server) as client:
+        result = await client.call_tool("install_module", {"modules": ["library_base", "nosuch"]})
+    assert result.is_error
+    text = result.content[0].text  # type: ignore[union-attr]
+    assert "Unknown module(s): nosuch" in text and "list_modules" in text
+    assert pg.list_ours() == []  # no database: Odoo never ran
