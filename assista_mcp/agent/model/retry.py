@@ -60,14 +60,16 @@ def classify(exc: BaseException) -> Failure:
             "Cannot reach the model server (connection refused or unknown host)",
             "Check --api-base (is the server running there?) and the network, then run again.",
         )
-    if _is_connection(exc):  # LiteLLM reports a dropped connection as a 500: it is not the provider's
-        return Failure("retry", f"Connection problem: {detail}")
     if type(exc).__name__ == "MidStreamFallbackError":  # LiteLLM: the stream broke after it began
         original = getattr(exc, "original_exception", None)
         refused_first = getattr(exc, "is_pre_first_chunk", False)
         if isinstance(original, BaseException) and refused_first and _status_code(original):
             return classify(original)  # refused before any answer (Gemini's 429 comes so): judge that
         return Failure("retry", f"The answer stream broke off ({detail})")
+    # After the mid-stream case: LiteLLM wraps a malformed chunk or a stream cut after it began in
+    # an APIConnectionError too, and that is the stream breaking off, not a connection problem.
+    if _is_connection(exc):  # LiteLLM reports a dropped connection as a 500: it is not the provider's
+        return Failure("retry", f"Connection problem: {detail}")
     if status == 429:
         return Failure("retry", f"Rate limited (429): {detail}", retry_after=retry_after_of(exc))
     if status is not None and (status >= 500 or status in RETRYABLE_STATUS):
