@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import libcst as cst
 
-from odoo_tools.migrate._python_rules import PythonRule, string_value
+from odoo_tools.migrate._python_rules import PythonRule, dotted, same_quotes, string_value
+from odoo_tools.migrate._xml_views_19 import GROUP_MODELS
 
 _ENV_SHORTCUTS = {"_cr": "cr", "_uid": "uid", "_context": "context"}
 
@@ -105,4 +106,66 @@ class EnvShortcuts(PythonRule):
         )
 
 
-RULES_19: tuple[type[PythonRule], ...] = (SqlConstraints, EnvShortcuts)
+class GroupsId(PythonRule):
+    """``groups_id`` is ``group_ids`` in 19.0 on res.users (and menus, views, actions): in values
+    given to create()/write() of a user, and read on a user (``user.groups_id``, ``env.user``)."""
+
+    rule = "renamed-groups-id"
+    triggers = ("groups_id",)
+
+    def _about_users(self, node: cst.BaseExpression) -> bool:
+        while isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
+            node = node.func.value  # sudo(), with_context(), browse()...
+        if isinstance(node, cst.Subscript) and len(node.slice) == 1:
+            index = node.slice[0].slice
+            return isinstance(index, cst.Index) and string_value(index.value) in GROUP_MODELS
+        last = dotted(node).rsplit(".", 1)[-1].lower()
+        return "user" in last
+
+    def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute) -> cst.BaseExpression:
+        if updated.attr.value == "groups_id" and self._about_users(updated.value):
+            self.applied()
+            return updated.with_changes(attr=cst.Name("group_ids"))
+        return updated
+
+    def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+        func = updated.func
+        if not (isinstance(func, cst.Attribute) and func.attr.value in ("create", "write") and updated.args):
+            return updated
+        if not self._about_users(func.value):
+            return updated
+        values = updated.args[0].value
+        dicts = [values] if isinstance(values, cst.Dict) else []
+        if isinstance(values, (cst.List, cst.Tuple)):
+            dicts = [e.value for e in values.elements if isinstance(e.value, cst.Dict)]
+        renamed = {id(d): self._renamed(d) for d in dicts}
+        if isinstance(values, cst.Dict):
+            return updated.with_changes(
+                args=[updated.args[0].with_changes(value=renamed[id(values)]), *updated.args[1:]]
+            )
+        if isinstance(values, (cst.List, cst.Tuple)):
+            elements = [e.with_changes(value=renamed.get(id(e.value), e.value)) for e in values.elements]
+            return updated.with_changes(
+                args=[
+                    updated.args[0].with_changes(value=values.with_changes(elements=elements)),
+                    *updated.args[1:],
+                ]
+            )
+        return updated
+
+    def _renamed(self, values: cst.Dict) -> cst.Dict:
+        elements = []
+        for element in values.elements:
+            key = element.key if isinstance(element, cst.DictElement) else None
+            if (
+                isinstance(element, cst.DictElement)
+                and isinstance(key, cst.SimpleString)
+                and string_value(key) == "groups_id"
+            ):
+                element = element.with_changes(key=same_quotes(key, "group_ids"))
+                self.applied()
+            elements.append(element)
+        return values.with_changes(elements=elements)
+
+
+RULES_19: tuple[type[PythonRule], ...] = (SqlConstraints, EnvShortcuts, GroupsId)

@@ -24,6 +24,7 @@ from odoo_tools.migrate._xml_views_18 import (
     fix_tree,
     fix_view_mode,
 )
+from odoo_tools.migrate._xml_views_19 import fix_groups_id
 
 XmlFix = Callable[[XmlDocument, Site], list[Edit]]
 
@@ -44,7 +45,7 @@ STEPS: dict[int, StepRules] = {
     18: StepRules(
         18, xml=(fix_tree, fix_view_mode, fix_chatter, fix_product_type, fix_cron_fields), python=RULES_18
     ),
-    19: StepRules(19, xml=(), python=RULES_19),
+    19: StepRules(19, xml=(fix_groups_id,), python=RULES_19),
 }
 # Fewer than Odoo's series: a step to a series we know no rules for runs only the target
 # source's own upgrade_code scripts (when the source is given) and the version bump.

@@ -425,4 +425,17 @@ API_CHANGES: tuple[ApiChange, ...] = (
         hint="Write self.env.cr, self.env.uid, self.env.context.",
         source="odoo/orm/models.py (19.0: @api.deprecated 'Deprecated since 19.0, use self.env.cr directly')",
     ),
+    ApiChange(
+        id="renamed-groups-id",
+        since="19.0",
+        kind="xml-data",
+        old="groups_id",
+        new="group_ids",
+        severity="error",
+        message="groups_id is group_ids in Odoo 19.0 on res.users, ir.ui.menu, ir.ui.view and the window, "
+        "server and report actions.",
+        hint="Write group_ids.",
+        source="odoo/addons/base/models/res_users.py, ir_ui_menu.py, ir_ui_view.py, ir_actions.py, "
+        "ir_actions_report.py (18.0 groups_id, 19.0 group_ids)",
+    ),
 )

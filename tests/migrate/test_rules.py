@@ -287,3 +287,26 @@ def test_anchors_gone_from_the_target_core_view(tmp_path: Path) -> None:
     [migrated] = migrate([module], "18.0", odoo_sources={18: tmp_path / "odoo18"}).modules
     gone = [(f.line, f.severity) for f in migrated.findings if f.code == "gone-view-anchor"]
     assert gone == [(8, "warning"), (9, "warning")]  # the /tree/ step was rewritten to /list/ first
+
+
+def test_18_to_19_groups_id(tmp_path: Path) -> None:
+    module = tmp_path / "g"
+    (module / "data").mkdir(parents=True)
+    (module / "__manifest__.py").write_text("{'version': '18.0.1.0.0'}\n")
+    (module / "data" / "d.xml").write_text(
+        '<odoo>\n<record id="u" model="res.users">\n'
+        '<field name="groups_id" eval="[(4, ref(\'base.group_user\'))]"/>\n</record>\n'
+        '<record id="o" model="my.model">\n<field name="groups_id" eval="[]"/>\n</record>\n</odoo>\n'
+    )
+    (module / "t.py").write_text(
+        "user = env['res.users'].create({'login': 'x', 'groups_id': [(6, 0, [g.id])]})\n"
+        "ok = g in self.env.user.groups_id and other.groups_id\n"
+    )
+    [migrated] = migrate([module], "19.0", write=True).modules
+    assert '<field name="group_ids" eval=' in (module / "data" / "d.xml").read_text()
+    assert '<field name="groups_id" eval="[]"/>' in (module / "data" / "d.xml").read_text()
+    assert (module / "t.py").read_text() == (
+        "user = env['res.users'].create({'login': 'x', 'group_ids': [(6, 0, [g.id])]})\n"
+        "ok = g in self.env.user.group_ids and other.groups_id\n"
+    )
+    assert migrated.rules_applied["renamed-groups-id"] == 3
