@@ -14,7 +14,6 @@ what would run the project's code; a file we cannot read that way is not used at
 
 from __future__ import annotations
 
-import configparser
 import functools
 import hashlib
 import itertools
@@ -23,6 +22,7 @@ from importlib import metadata
 from pathlib import Path
 
 from odoo_tools.lint._precommit import TEMPLATE_HOOKS_DISABLED, PreCommit, read_pre_commit
+from odoo_tools.lint._rc_read import Unreadable, config_bytes, flake8_sections
 from odoo_tools.lint._safe_config import SafeConfig, pylint_options, safe_flake8, safe_pylintrc, safe_ruff
 from odoo_tools.series import known_facts
 
@@ -211,7 +211,7 @@ def _ruff_file(folders: list[Path]) -> Path | None:
             if (folder / name).is_file():
                 return folder / name
         pyproject = folder / "pyproject.toml"
-        if pyproject.is_file() and "[tool.ruff" in pyproject.read_text(encoding="utf-8", errors="replace"):
+        if pyproject.is_file() and _mentions(pyproject, b"[tool.ruff"):
             return pyproject
     return None
 
@@ -242,11 +242,17 @@ def _has_oca_setup(folders: list[Path]) -> bool:
     pre_commit = _first_file(folders, ".pre-commit-config.yaml")
     if pre_commit is None:
         return False
+    return _mentions(pre_commit, b"oca/pylint-odoo", b"oca/odoo-pre-commit-hooks", unreadable=False)
+
+
+def _mentions(path: Path, *texts: bytes, unreadable: bool = True) -> bool:
+    """Whether the project file holds one of ``texts`` (case-insensitive); ``unreadable`` for a
+    file too large or not regular, never read whole (``_safe_config`` then refuses it, saying so)."""
     try:
-        text = pre_commit.read_text(encoding="utf-8", errors="replace").lower()
-    except OSError:
-        return False
-    return "oca/pylint-odoo" in text or "oca/odoo-pre-commit-hooks" in text
+        data = config_bytes(path, None).lower()
+    except Unreadable:
+        return unreadable
+    return any(text.lower() in data for text in texts)
 
 
 def enabled_messages(rcfile: Path) -> frozenset[str] | None:
@@ -294,9 +300,7 @@ def _flake8_file(folders: list[Path]) -> Path | None:
 
 
 def _has_flake8_section(path: Path) -> bool:
-    parser = configparser.ConfigParser(interpolation=None, strict=False)
     try:
-        parser.read(path, encoding="utf-8")
-    except (configparser.Error, UnicodeDecodeError):
+        return "flake8" in flake8_sections(path)[1]
+    except Unreadable:
         return False
-    return parser.has_section("flake8")

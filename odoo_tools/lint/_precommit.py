@@ -17,6 +17,7 @@ import yaml
 
 from odoo_tools.errors import InvalidInput
 from odoo_tools.files import compile_linear
+from odoo_tools.lint._rc_read import Unreadable, config_bytes
 
 PYLINT_REPOS = ("oca/pylint-odoo",)
 HOOK_REPOS = ("oca/odoo-pre-commit-hooks",)
@@ -43,12 +44,23 @@ class PreCommit:
     problems: tuple[str, ...] = field(default=())
 
 
+class _NoAliasLoader(yaml.SafeLoader):  # type: ignore[misc]  # PyYAML has no types here
+    """YAML without aliases: nine nested aliases of nine make a billion items once walked."""
+
+    def compose_node(self, parent: yaml.Node | None, index: object) -> yaml.Node:
+        if self.check_event(yaml.AliasEvent):
+            raise yaml.YAMLError("aliases are not supported in a pre-commit file read by assista-odoo")
+        return super().compose_node(parent, index)
+
+
 def read_pre_commit(path: Path | None) -> PreCommit:
     if path is None:
         return PreCommit()
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+        data = yaml.load(config_bytes(path, None).decode("utf-8"), Loader=_NoAliasLoader)
+    except Unreadable as exc:
+        return PreCommit(path=path, problems=(f"{path.name} not used: it {exc}",))
+    except (UnicodeDecodeError, yaml.YAMLError) as exc:
         return PreCommit(path=path, problems=(f"{path.name} could not be read ({type(exc).__name__})",))
     if not isinstance(data, dict):
         return PreCommit(path=path)

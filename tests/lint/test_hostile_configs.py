@@ -10,7 +10,7 @@ from pathlib import Path
 
 from odoo_tools.findings import Finding
 from odoo_tools.lint import load_project
-from odoo_tools.lint._configs import LintConfig
+from odoo_tools.lint._configs import LintConfig, config_for_root
 from odoo_tools.lint._precommit import linear_syntax, read_pre_commit
 from odoo_tools.lint._runner import excluded
 from tests.lint.conftest import run_cli
@@ -201,3 +201,25 @@ def test_verbose_pre_commit_patterns_keep_their_meaning() -> None:
     pattern = linear_syntax("(?x)\n  ^addons/shop/legacy/|  # old code\n  /static/lib/ | [ ]x\\ y\n")
     assert pattern == "^addons/shop/legacy/|/static/lib/|[ ]x\\ y"
     assert read_pre_commit(None).exclude is None
+
+
+def test_huge_or_self_multiplying_project_files_are_not_read_whole(tmp_path: Path) -> None:
+    """A sparse 4 GiB pyproject.toml or .pre-commit-config.yaml at the top was read whole; a YAML
+    alias bomb (nine aliases of nine, nine deep) was expanded when its arguments were read."""
+    repo = _repo(tmp_path / "repo")
+    for name in ("pyproject.toml", "setup.cfg"):
+        with (repo / name).open("wb") as handle:
+            handle.truncate(4 << 30)
+    config = config_for_root(repo / "addons", series="17.0")  # the settings loader reads pyproject.toml too
+    assert any("pyproject.toml not used" in note and "larger than" in note for note in config.ignored)
+    (repo / "pyproject.toml").unlink()
+    bomb = "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
+        f"{chr(98 + n)}: &{chr(98 + n)} [{', '.join(['*' + chr(97 + n)] * 9)}]\n" for n in range(8)
+    )
+    bomb += "repos:\n  - repo: https://github.com/OCA/pylint-odoo\n    hooks:\n"
+    bomb += "      - id: pylint_odoo\n        args: *i\n"
+    (repo / ".pre-commit-config.yaml").write_text(bomb, encoding="utf-8")
+    started = time.monotonic()
+    payload = _check(repo, tmp_path, "flake8")
+    assert time.monotonic() - started < 120
+    assert ".pre-commit-config.yaml could not be read" in _notes(payload)
