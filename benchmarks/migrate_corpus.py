@@ -136,27 +136,38 @@ def cell(result: dict[str, Any]) -> str:
     return f"ok {run - failed}/{run}" if run else "ok (no tests)"
 
 
-def totals(results: dict[str, dict[str, Any]], modules: list[Path], way: str) -> dict[str, Any]:
-    rows = [results[m.name][way] for m in modules if way in results.get(m.name, {})]
-    measured = [r for r in rows if r["proof"]["verdict"] != "blocked"]
-    installed = [r for r in measured if r["proof"]["installed"]]
-    with_tests = [
-        r
-        for r, m in zip(rows, modules, strict=False)
-        if r["proof"]["verdict"] != "blocked" and results[m.name]["has_tests"]
-    ]
-    green = [
-        r
-        for r in with_tests
-        if r["proof"]["installed"] and r["proof"]["tests_failed"] == 0 and r["proof"]["tests_run"] > 0
-    ]
+_ENVIRONMENT_GAP = re.compile(r"No module named '(?!odoo)|external dependency is not met")
+
+
+def blocked(entry: dict[str, Any], ways: list[str]) -> bool:
+    """Blocked in any way (a dependency or a Python library the target lacks): left out of every
+    way's percentages, so all ways are compared on the same modules. Results recorded before the
+    proof named a missing library as blocked are judged again from their first failure."""
+    for way in ways:
+        proof = entry.get(way, {}).get("proof", {})
+        if proof.get("verdict") == "blocked" or _ENVIRONMENT_GAP.search(proof.get("first_failure", "")):
+            return True
+    return False
+
+
+def green(result: dict[str, Any]) -> bool:
+    proof = result["proof"]
+    return bool(proof["installed"] and proof["tests_failed"] == 0 and proof["tests_run"] > 0)
+
+
+def totals(
+    results: dict[str, dict[str, Any]], modules: list[Path], way: str, ways: list[str]
+) -> dict[str, Any]:
+    entries = [results[m.name] for m in modules if way in results.get(m.name, {})]
+    kept = [e for e in entries if not blocked(e, ways)]
+    with_tests = [e for e in kept if e["has_tests"]]
     return {
-        "measured": len(measured),
-        "installed": len(installed),
+        "measured": len(kept),
+        "installed": len([e for e in kept if e[way]["proof"]["installed"]]),
         "with_tests": len(with_tests),
-        "green": len(green),
-        "migrate_seconds": round(sum(r["migrate_seconds"] for r in rows), 1),
-        "prove_seconds": round(sum(r["proof"]["seconds"] for r in rows), 1),
+        "green": len([e for e in with_tests if green(e[way])]),
+        "migrate_seconds": round(sum(e[way]["migrate_seconds"] for e in entries), 1),
+        "prove_seconds": round(sum(e[way]["proof"]["seconds"] for e in entries), 1),
     }
 
 
@@ -170,6 +181,9 @@ def main() -> int:
     parser.add_argument("--ways", default=",".join(WAYS))
     parser.add_argument("--work", type=Path, default=Path("/tmp/assista-migrate-bench"))
     parser.add_argument("--json", type=Path, default=None, help="results file (resumed when it exists)")
+    parser.add_argument(
+        "--part", default="1/1", help="K/N: only the K-th of N slices of the sorted modules (parallel runs)"
+    )
     parser.add_argument("--timeout", type=float, default=900.0, help="longest one odoo-bin run may take")
     args = parser.parse_args()
 
@@ -185,6 +199,9 @@ def main() -> int:
     source = f"{int(float(args.to)) - 1}.0"
     ways = [w for w in args.ways.split(",") if w in WAYS]
     modules = sorted(read_corpus(args.corpus, args.limit), key=lambda f: (depends_of(f), f.name))
+    part, parts = (int(n) for n in args.part.split("/"))
+    size = -(-len(modules) // parts)
+    measured = modules[(part - 1) * size : part * size]
     results: dict[str, dict[str, Any]] = (
         json.loads(args.json.read_text()) if args.json and args.json.exists() else {}
     )
@@ -207,7 +224,7 @@ def main() -> int:
         root.mkdir(parents=True, exist_ok=True)
         runner = OdooRunner(dataclasses.replace(config, addons_paths=[root]))
         try:
-            for index, folder in enumerate(modules, 1):
+            for index, folder in enumerate(measured, 1):
                 entry = results.setdefault(folder.name, {"path": str(folder), "has_tests": has_tests(folder)})
                 if way in entry:
                     continue
@@ -228,44 +245,44 @@ def main() -> int:
         finally:
             runner.wait_idle()
             runner.close()
-    report(results, modules, ways, source, target)
+    report(results, [m for m in modules if m.name in results], ways, source, target)
     return 0
 
 
 def report(
     results: dict[str, dict[str, Any]], modules: list[Path], ways: list[str], source: str, target: str
 ) -> None:
+    """Only modules measured every way are compared."""
+    modules = [m for m in modules if all(w in results.get(m.name, {}) for w in ways)]
+    if not modules:
+        print("no module measured every way yet")
+        return
     width = max(len(m.name) for m in modules)
     print(f"{'module':<{width}}  " + "  ".join(f"{w:<14}" for w in ways))
     for folder in modules:
         entry = results[folder.name]
-        print(
-            f"{folder.name:<{width}}  "
-            + "  ".join(f"{cell(entry[w]) if w in entry else '-':<14}" for w in ways)
-        )
-    print(f"\ntotals, {source} -> {target}:")
+        row = "  ".join(f"{'blocked' if blocked(entry, ways) else cell(entry[w]):<14}" for w in ways)
+        print(f"{folder.name:<{width}}  {row}")
+    print(f"\ntotals, {source} -> {target}, {len(modules)} modules:")
     for way in ways:
-        t = totals(results, modules, way)
+        t = totals(results, modules, way, ways)
         clean = 100 * t["installed"] / t["measured"] if t["measured"] else 0.0
-        green = 100 * t["green"] / t["with_tests"] if t["with_tests"] else 0.0
+        tests = 100 * t["green"] / t["with_tests"] if t["with_tests"] else 0.0
         print(
             f"  {way:<10} install clean {t['installed']}/{t['measured']} = {clean:.1f} %   tests green "
-            f"{t['green']}/{t['with_tests']} = {green:.1f} %   migrate {t['migrate_seconds']} s, "
-            f"install+tests {t['prove_seconds']} s"
+            f"{t['green']}/{t['with_tests']} = {tests:.1f} % (of those with tests)   migrate "
+            f"{t['migrate_seconds']} s, install+tests {t['prove_seconds']} s"
         )
-    blocked = [
-        m.name
-        for m in modules
-        if results[m.name].get("ours", {}).get("proof", {}).get("verdict") == "blocked"
-    ]
-    if blocked:
-        print(f"blocked (a dependency missing in {target}): {', '.join(blocked)}")
-    failing = [
-        m
-        for m in modules
-        if "ours" in results[m.name]
-        and results[m.name]["ours"]["proof"]["verdict"] in ("install-failed", "tests-failed")
-    ]
+    gaps = [m.name for m in modules if blocked(results[m.name], ways)]
+    if gaps:
+        print(f"blocked (a dependency or Python library missing in {target}): {', '.join(gaps)}")
+
+    def still_failing(entry: dict[str, Any]) -> bool:
+        ours = entry["ours"]
+        return not ours["proof"]["installed"] or (entry["has_tests"] and not green(ours))
+
+    failing = [] if "ours" not in ways else [m for m in modules if not blocked(results[m.name], ways)]
+    failing = [m for m in failing if still_failing(results[m.name])]
     if failing:
         print("ours, still failing, first failure:")
         for folder in failing:
