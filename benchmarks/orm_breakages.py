@@ -79,20 +79,21 @@ def apply_case(case: Case, root: Path) -> int | None:
 
 
 def static_errors(case: Case, odoo_path: Path | None) -> tuple[int | None, list[Finding]]:
-    """(changed line, the static check's errors) for one case, in a fresh temp tree."""
-    with tempfile.TemporaryDirectory(prefix="orm-case-") as tmp:
-        root = Path(tmp) / "addons"
-        root.mkdir()
-        line = apply_case(case, root)
-        readonly = [odoo_path / "odoo" / "addons", odoo_path / "addons"] if odoo_path else []
-        project = load_project([root], readonly, odoo_path=odoo_path, cache_dir=_CACHE)
-        addons = [project.addon_set.get(case.module)]
-        run = lint_addons_sync(project, addons, ["static"], cache=LintCache(None), digests=FileDigests())
-        errors = [f for f in run.findings if f.severity == "error"]
-        return line, errors
+    """(changed line, the static check's errors) for one case, in the one case folder (the
+    index cache is keyed by the roots: the same folder reads the Odoo source once)."""
+    root = _ROOT / "addons"
+    shutil.rmtree(root, ignore_errors=True)
+    root.mkdir(parents=True)
+    line = apply_case(case, root)
+    readonly = [odoo_path / "odoo" / "addons", odoo_path / "addons"] if odoo_path else []
+    project = load_project([root], readonly, odoo_path=odoo_path, cache_dir=_ROOT / "cache")
+    addons = [project.addon_set.get(case.module)]
+    run = lint_addons_sync(project, addons, ["static"], cache=LintCache(None), digests=FileDigests())
+    errors = [f for f in run.findings if f.severity == "error"]
+    return line, errors
 
 
-_CACHE: Path | None = None  # an index cache shared by the cases (the Odoo source is read once)
+_ROOT = Path(tempfile.gettempdir())  # set by measure() to a folder of its own
 
 
 def predicted(case: Case, verdict: dict[str, object], line: int | None, errors: list[Finding]) -> bool:
@@ -102,19 +103,13 @@ def predicted(case: Case, verdict: dict[str, object], line: int | None, errors: 
 
 
 def measure(odoo_path: Path | None) -> dict[str, object]:
+    global _ROOT
     verdicts = json.loads(VERDICTS.read_text(encoding="utf-8"))
     rows = []
-    for case in load_cases():
-        verdict = verdicts[case.id]
-        line, errors = static_errors(case, odoo_path)
-        rows.append(
-            {
-                "id": case.id,
-                "fails": verdict["fails"],
-                "predicted": predicted(case, verdict, line, errors),
-                "errors": [f"{f.code}@{f.path}:{f.line}" for f in errors],
-            }
-        )
+    with tempfile.TemporaryDirectory(prefix="orm-cases-") as tmp:
+        _ROOT = Path(tmp)
+        for case in load_cases():
+            rows.append(_row(case, verdicts[case.id], odoo_path))
     failing = [r for r in rows if r["fails"]]
     hits = [r for r in failing if r["predicted"]]
     false_errors = [r for r in rows if not r["fails"] and r["errors"]]
@@ -124,6 +119,16 @@ def measure(odoo_path: Path | None) -> dict[str, object]:
         "predicted": len(hits),
         "share": len(hits) / len(failing) if failing else 1.0,
         "false_errors": [r["id"] for r in false_errors],
+    }
+
+
+def _row(case: Case, verdict: dict[str, object], odoo_path: Path | None) -> dict[str, object]:
+    line, errors = static_errors(case, odoo_path)
+    return {
+        "id": case.id,
+        "fails": verdict["fails"],
+        "predicted": predicted(case, verdict, line, errors),
+        "errors": [f"{f.code}@{f.path}:{f.line}" for f in errors],
     }
 
 
@@ -192,12 +197,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.command == "judge":
         return _judge(args)
-    global _CACHE
-    with tempfile.TemporaryDirectory(prefix="orm-cache-") as cache:
-        _CACHE = Path(cache)
-        started = time.perf_counter()
-        result = measure(Path(args.odoo_path) if args.odoo_path else None)
-        seconds = time.perf_counter() - started
+    started = time.perf_counter()
+    result = measure(Path(args.odoo_path) if args.odoo_path else None)
+    seconds = time.perf_counter() - started
     for row in result["rows"]:  # type: ignore[attr-defined]
         mark = "error" if row["predicted"] else ("-" if not row["errors"] else "elsewhere")
         print(

@@ -107,6 +107,9 @@ def _view(out: _File, record: etree._Element, values: dict[str, etree._Element])
     arch = next((el for el in values["arch"] if isinstance(el.tag, str)), None)
     if arch is None or values["arch"].get("type", "xml") != "xml":
         return
+    kind = values.get("type")
+    if kind is not None and (kind.text or "").strip() == "qweb":
+        return  # a QWeb template: its <field> elements are not the ORM's
     inherit = values.get("inherit_id")
     parent = qualify(inherit.get("ref", ""), out.ctx.addon.name) if inherit is not None else ""
     model_node = values.get("model")
