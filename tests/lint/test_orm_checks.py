@@ -238,3 +238,27 @@ async def test_check_module_returns_the_same_findings(tmp_path: Path, server_for
         if f["source"] == "static" and f["code"] not in {"missing-access-rule", "model-without-description"}
     )
     assert got == EXPECTED
+
+
+def test_an_anchor_the_parent_view_cannot_have_is_an_error(tmp_path: Path) -> None:
+    """An inheriting view locates a field its model does not have (nor any inline sub-view's):
+    Odoo cannot place it and refuses the view; a real anchor is fine."""
+    _library(tmp_path)
+    views = (
+        XML_HEAD
+        + """<odoo>
+    <record id="book_form_more" model="ir.ui.view">
+        <field name="model">lib.book</field>
+        <field name="inherit_id" ref="lib.book_form"/>
+        <field name="arch" type="xml">
+            <field name="titel" position="after"><field name="note"/></field>
+            <xpath expr="//field[@name='line_ids']/list/field[@name='qty']" position="after"/>
+            <xpath expr="//field[@name='line_ids']/list/field[@name='quantity']" position="after"/>
+        </field>
+    </record>
+</odoo>
+"""
+    )
+    _module(tmp_path, "lib_more", ["lib"], ["views/more.xml"], {"views/more.xml": views})
+    found = [(f.code, f.line) for f in _static(tmp_path, "lib_more", "17.0") if f.severity == "error"]
+    assert found == [("view-anchor-unknown", 7), ("view-anchor-unknown", 9)]

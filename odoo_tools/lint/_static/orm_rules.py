@@ -24,6 +24,7 @@ class OrmRule:
 
 RULES: dict[str, OrmRule] = {
     "view-field-unknown": OrmRule("error", ("18.0",), "the view does not validate: the install fails"),
+    "view-anchor-unknown": OrmRule("error", ("18.0",), "the view cannot be applied: the install fails"),
     "record-field-unknown": OrmRule("error", ("18.0",), "loading the record fails: the install fails"),
     "record-model-unknown": OrmRule("error", ("18.0",), "loading the record fails: the install fails"),
     "action-model-unknown": OrmRule("error", ("18.0",), "the action is refused: the install fails"),

@@ -24,6 +24,7 @@ _PARSER = etree.XMLParser(resolve_entities=False, no_network=True, remove_commen
 _SUBVIEWS = frozenset({"list", "tree", "form", "kanban", "graph", "pivot", "calendar", "activity"})
 _XPATH_FIELD = re.compile(r"""field\[@name\s*=\s*['"](\w+)['"]\]""")
 _X2MANY = ("One2many", "Many2many")
+_COLUMNS = frozenset({"/list/", "/tree/"})
 
 
 class _File:
@@ -128,6 +129,7 @@ def _view(out: _File, record: etree._Element, values: dict[str, etree._Element])
         if not isinstance(spec.tag, str):
             continue
         position = spec.get("position", "inside")
+        _anchor(out, resolver, model, spec)
         if position == "attributes":
             continue
         if spec.tag == "xpath":
@@ -138,6 +140,49 @@ def _view(out: _File, record: etree._Element, values: dict[str, etree._Element])
             contexts = _candidates(resolver, model)
         if contexts:
             _walk(out, resolver, spec, contexts)
+
+
+def _anchor(out: _File, resolver: ModelResolver, model: str, spec: etree._Element) -> None:
+    """A field an inheriting spec locates (``<field name="x" position=...>``, the fields of an
+    ``xpath``) must be in the parent view, so on its model or in an inline sub-view (two levels):
+    a name no candidate has cannot be located, and Odoo refuses the view."""
+    if spec.tag == "field" and spec.get("name"):
+        steps, attr = [(spec.get("name", ""), False)], "name"
+    elif spec.tag == "xpath":
+        expr = spec.get("expr", "")
+        matches = list(_XPATH_FIELD.finditer(expr))
+        # Only a plain downward path is followed; '..' or an axis may leave the field again.
+        plain = ".." not in expr and "::" not in expr
+        steps = [(m.group(1), plain and bool(expr[m.end() :].strip(" /"))) for m in matches]
+        # ".../list/field[@name='x']": x is a column of that list, on its model exactly.
+        exact = [
+            i > 0 and plain and expr[matches[i - 1].end() : m.start()] in _COLUMNS
+            for i, m in enumerate(matches)
+        ]
+        attr = "expr"
+    else:
+        return
+    current = model
+    for index, (name, descends) in enumerate(steps):
+        contexts = (current,) if attr == "expr" and exact[index] else _candidates(resolver, current, depth=2)
+        verdicts = [resolver.model(m).has_field(name) for m in contexts]
+        if not contexts:
+            return
+        if all(v is False for v in verdicts):
+            out.report(
+                "view-anchor-unknown",
+                f'Field "{name}" cannot be located in the parent view: {current} has no such field '
+                "(nor any model of its inline sub-views)",
+                "Anchor on a field the parent view shows (find_xml_id gives its inheritance chain).",
+                out.line(spec, attr),
+            )
+            return
+        if not descends:
+            return
+        subs = {c for m, v in zip(contexts, verdicts, strict=True) if v and (c := resolver.comodel(m, name))}
+        if len(subs) != 1:
+            return
+        current = subs.pop()
 
 
 def _parent_model(ctx: StaticContext, parent: str) -> str:
@@ -152,9 +197,18 @@ def _parent_model(ctx: StaticContext, parent: str) -> str:
     return ""
 
 
-def _candidates(resolver: ModelResolver, model: str) -> tuple[str, ...]:
+def _candidates(resolver: ModelResolver, model: str, depth: int = 1) -> tuple[str, ...]:
     """The models a node placed near an unknown anchor may belong to: ``model`` and the comodel
-    of each of its x2many fields (their inline sub-views)."""
+    of each of its x2many fields (their inline sub-views), ``depth`` levels down; () when one of
+    them cannot be told."""
+    if depth > 1:
+        found: list[str] = []
+        for comodel in _candidates(resolver, model):
+            deeper = _candidates(resolver, comodel, depth - 1) if comodel != model else (model,)
+            if not deeper:
+                return ()
+            found.extend(deeper)
+        return tuple(dict.fromkeys(found))
     comodels = [
         located.item.comodel or resolver.comodel(model, name) or ""
         for name, located in resolver.model(model).fields.items()
