@@ -220,7 +220,9 @@ def main() -> int:
         file=sys.stderr,
     )
     for way in ways:
-        root = args.work / target / way
+        # one addons folder per way and slice: Odoo reads every manifest of its addons path, so a copy
+        # another run is making (still the old version) would fail this run's installs
+        root = args.work / target / (way if parts == 1 else f"{way}-part{part}of{parts}")
         root.mkdir(parents=True, exist_ok=True)
         runner = OdooRunner(dataclasses.replace(config, addons_paths=[root]))
         try:

@@ -5,6 +5,8 @@
 
 from __future__ import annotations
 
+import re
+
 import libcst as cst
 
 from odoo_tools.migrate._python_rules import (
@@ -506,6 +508,29 @@ class NameGetCall(PythonRule):
         return cst.parse_expression(f"[(record.id, record.display_name) for record in {code}]")
 
 
+class GroupExpandOrder(PythonRule):
+    """18.0 calls a field's ``group_expand`` method with ``(records, domain)``; 17.0 passed
+    ``order`` too. The method keeps its ``order`` parameter, defaulting to None (the model's order)."""
+
+    rule = "changed-group-expand"
+    triggers = ("group_expand",)
+    _NAMES = re.compile(r"""group_expand\s*=\s*["'](\w+)["']""")
+
+    def visit_Module(self, node: cst.Module) -> None:
+        self._methods = set(self._NAMES.findall(node.code))
+
+    def leave_FunctionDef(self, original: cst.FunctionDef, updated: cst.FunctionDef) -> cst.FunctionDef:
+        params = list(updated.params.params)
+        if updated.name.value not in self._methods or len(params) != 4 or params[3].default is not None:
+            return updated
+        self.applied()
+        params[3] = params[3].with_changes(
+            default=cst.Name("None"),
+            equal=cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace("")),
+        )
+        return updated.with_changes(params=updated.params.with_changes(params=params))
+
+
 RULES_18: tuple[type[PythonRule], ...] = (
     UserHasGroups,
     Ustr,
@@ -519,6 +544,7 @@ RULES_18: tuple[type[PythonRule], ...] = (
     BusSendmany,
     FindGlobalRoute,
     NameGetCall,
+    GroupExpandOrder,
     NameSearch,
     IrProperty,
 )

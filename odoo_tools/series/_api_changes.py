@@ -438,4 +438,17 @@ API_CHANGES: tuple[ApiChange, ...] = (
         source="odoo/addons/base/models/res_users.py, ir_ui_menu.py, ir_ui_view.py, ir_actions.py, "
         "ir_actions_report.py (18.0 groups_id, 19.0 group_ids)",
     ),
+    ApiChange(
+        id="changed-group-expand",
+        since="18.0",
+        kind="python-method",
+        old="group_expand(records, domain, order)",
+        new="group_expand(records, domain)",
+        severity="error",
+        message="Odoo 18.0 calls a field's group_expand method with (records, domain), without order "
+        "(TypeError when grouping by that field).",
+        hint="Drop the order parameter, or give it a default: "
+        "def _read_group_x(self, records, domain, order=None).",
+        source="odoo/models.py (18.0: group_expand(self, groups, domain))",
+    ),
 )

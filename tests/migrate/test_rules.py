@@ -310,3 +310,20 @@ def test_18_to_19_groups_id(tmp_path: Path) -> None:
         "ok = g in self.env.user.group_ids and other.groups_id\n"
     )
     assert migrated.rules_applied["renamed-groups-id"] == 3
+
+
+def test_17_to_18_group_expand_order(tmp_path: Path) -> None:
+    module = tmp_path / "ge"
+    module.mkdir()
+    (module / "__manifest__.py").write_text("{'version': '17.0.1.0.0'}\n")
+    (module / "m.py").write_text(
+        "class P(models.Model):\n"
+        "    state_id = fields.Many2one('s', group_expand='_read_group_state_id')\n\n"
+        "    def _read_group_state_id(self, states, domain, order):\n"
+        "        return states.search([], order=order)\n\n"
+        "    def other(self, a, b, c):\n        return a\n"
+    )
+    migrate([module], "18.0", write=True)
+    text = (module / "m.py").read_text()
+    assert "    def _read_group_state_id(self, states, domain, order=None):\n" in text
+    assert "    def other(self, a, b, c):\n" in text
