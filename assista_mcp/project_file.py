@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from odoo_tools.errors import ConfigError, InvalidInput
-from odoo_tools.storage import atomic_write_bytes
+from odoo_tools.storage import atomic_write_bytes, read_capped
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -33,6 +33,8 @@ else:  # pragma: no cover
 OWN_FILE = "assista-odoo.toml"
 PYPROJECT = "pyproject.toml"
 TRUST_FILE = "trusted-project-files.json"
+# A real project file is a few KB; a sparse multi-GiB one in a cloned repository must not be read whole.
+MAX_PROJECT_FILE_BYTES = 1 << 20
 
 
 @dataclass
@@ -85,7 +87,12 @@ def read_project_file(cwd: Path, home: Path) -> ProjectFile | None:
         return None
     if path.is_symlink():
         return ProjectFile(path, {}, trusted=False, linked=True) if path == own or _has_table(path) else None
-    data = path.read_bytes()
+    data = read_capped(path, MAX_PROJECT_FILE_BYTES)
+    if data is None:
+        raise ConfigError(
+            f"Project settings file {path} is larger than {MAX_PROJECT_FILE_BYTES} bytes: not read "
+            "(a real one is a few KB)."
+        )
     try:
         document = tomllib.loads(data.decode("utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
@@ -103,11 +110,8 @@ def _present(path: Path) -> bool:
 def _has_table(pyproject: Path) -> bool:
     """A linked pyproject.toml names our table (it is then worth saying it was not read)."""
     try:
-        return (
-            "assista-odoo" in pyproject.read_text(encoding="utf-8", errors="replace")
-            if pyproject.is_file()
-            else False
-        )
+        data = read_capped(pyproject, MAX_PROJECT_FILE_BYTES) if pyproject.is_file() else None
+        return data is not None and b"assista-odoo" in data
     except OSError:
         return False
 

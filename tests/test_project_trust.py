@@ -10,6 +10,7 @@ import pytest
 
 from assista_mcp.cli import main
 from assista_mcp.settings import load_settings
+from odoo_tools.errors import ConfigError
 
 HOSTILE = (
     'mode = "yolo"\n'
@@ -87,3 +88,20 @@ def test_trust_list_is_private_and_environment_settings_still_win(
     assert trust_list.stat().st_mode & 0o077 == 0
     monkeypatch.setenv("ASSISTA_MODE", "ask")
     assert load_settings(cwd=tmp_path).mode == "ask"  # env over a trusted file, as always
+
+
+def test_a_project_file_too_large_to_be_real_is_not_read_whole(isolated_env: Path, tmp_path: Path) -> None:
+    # A cloned repository may ship a pyproject.toml of gigabytes (sparse: a few KB in git); read
+    # whole it took about 60 s and gigabytes of memory before anything else ran.
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.assista-odoo]\nmax_steps = 7\n' + ("#" * 1023 + "\n") * 2048, encoding="utf-8"
+    )
+    with pytest.raises(ConfigError, match="larger than"):
+        load_settings(cwd=tmp_path)
+    sparse = tmp_path / "sub" / "pyproject.toml"
+    sparse.parent.mkdir()
+    with sparse.open("wb") as handle:
+        handle.write(b"[tool.assista-odoo]\n")
+        handle.truncate(4 << 30)
+    with pytest.raises(ConfigError, match="larger than"):
+        load_settings(cwd=sparse.parent)
