@@ -23,7 +23,7 @@ from pydantic import BaseModel, Field
 
 from odoo_tools.errors import EditConflict, NotFound
 from odoo_tools.files import path_locks, unified_diff
-from odoo_tools.storage import atomic_write_bytes, atomic_write_json
+from odoo_tools.storage import atomic_write_bytes, atomic_write_json, private_folder
 
 MAX_TURNS = 500
 
@@ -56,8 +56,9 @@ def blob_sha(data: bytes) -> str:
 
 class CheckpointStore:
     def __init__(self, state_dir: Path) -> None:
-        self.state_dir = state_dir
-        self.state_dir.mkdir(parents=True, exist_ok=True)
+        # Private: the store keeps copies of the files a turn edits (git objects are 0444), a
+        # 0600 odoo.conf among them, and the data folder above may be open to other accounts.
+        self.state_dir = private_folder(state_dir)
         git_dir = state_dir / "objects.git"
         self.repo = Repo(git_dir) if git_dir.exists() else Repo.init(git_dir, bare=True)
         # One small file per turn: a write in a long-lived project costs the same as in a new one.

@@ -268,3 +268,28 @@ def test_auto_commit_runs_nothing_the_repository_configures(tree: Path, tmp_path
     assert sha == repo.head.commit.hexsha
     assert set(repo.head.commit.stats.files) == {"mod/a.py", "mod/new.py"}
     assert not ran.exists(), ran.read_text(encoding="utf-8")
+
+
+def test_a_private_file_s_snapshots_stay_private(tree: Path, tmp_path: Path) -> None:
+    """The store keeps copies of every file a turn edits (git objects are created 0444): another
+    local account must not read a 0600 file's old or new content in them, whatever the umask and
+    the mode of the data folder above (a home folder is often 0755)."""
+    secret = tree / "mod" / "odoo.conf"
+    secret.write_bytes(b"db_password = hunter2\n")
+    secret.chmod(0o600)
+    data_dir = tmp_path / "data"
+    data_dir.mkdir(mode=0o755)
+    old = os.umask(0o022)
+    try:
+        store = CheckpointStore(data_dir / "checkpoints" / "abc")
+        _turn(store, {secret: b"db_password = hunter3\n"})
+    finally:
+        os.umask(old)
+    readable = [p for p in (data_dir / "checkpoints").rglob("*") if _open_to_others(p, 0o004)]
+    folders = {p: [d for d in p.parents if d.is_relative_to(data_dir)] for p in readable}
+    reachable = [p for p in readable if all(_open_to_others(d, 0o001) for d in folders[p])]
+    assert reachable == []
+
+
+def _open_to_others(path: Path, bits: int) -> bool:
+    return bool(stat.S_IMODE(path.stat().st_mode) & bits)
