@@ -182,11 +182,11 @@ class ModelClient:
                 failure.reason, "Older turns must be condensed (the agent does this) or start a new session."
             )
         if failure.kind == "fatal":
-            raise ModelError(f"{model}: {failure.reason}", failure.hint)
+            raise ModelError(f"{model}: {failure.reason.rstrip('.')}.", failure.hint)  # one period
         if attempt >= self.max_retries:
             tries = "once" if self.max_retries == 0 else f"after {self.max_retries + 1} attempts"
             raise ModelError(
-                f"{model} failed {tries}: {failure.reason}",
+                f"{model} failed {tries}: {failure.reason.rstrip('.')}.",
                 "The provider keeps failing; wait and run again (the session is kept), or pass "
                 "--fallback-model.",
             )
