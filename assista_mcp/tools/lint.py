@@ -146,7 +146,8 @@ async def lint_module(
         list[CheckName] | None,
         Field(
             description="Which checks; default all: pylint (pylint-odoo), flake8, oca-hooks "
-            "(XML/CSV/PO), static (cross-file: manifest files, ACLs, xml ids, dependencies)."
+            "(XML/CSV/PO), static (cross-file: manifest files, ACLs, xml ids, dependencies, field and "
+            "model names as the ORM resolves them)."
         ),
     ] = None,
     min_severity: Annotated[
@@ -184,7 +185,10 @@ async def check_module(
     """Run every static check on one module: pylint-odoo, flake8, OCA's XML/CSV/PO checks
     and cross-file checks (data files listed and present, access rules for new models,
     models and xml ids reachable through the dependencies, constructs removed in the
-    project's Odoo series). No database needed. Call it before install_module. On a legacy
+    project's Odoo series) and the ORM's names: every field a view, record, related path or
+    @api.depends names, comodels, compute methods and view anchors, resolved across the
+    dependencies as Odoo will. No database needed, under a second: call it after each edit and
+    before install_module. On a legacy
     repository, pass the CI's baseline or new_only to see only what is new.
     """
     return await _run(app(ctx), [module], None, min_severity, DEFAULT_LIMIT, (baseline, new_only, base))
