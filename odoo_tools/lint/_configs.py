@@ -23,7 +23,14 @@ from pathlib import Path
 
 from odoo_tools.lint._precommit import TEMPLATE_HOOKS_DISABLED, PreCommit, read_pre_commit
 from odoo_tools.lint._rc_read import Unreadable, config_bytes, flake8_sections
-from odoo_tools.lint._safe_config import SafeConfig, pylint_options, safe_flake8, safe_pylintrc, safe_ruff
+from odoo_tools.lint._safe_config import (
+    SafeConfig,
+    pylint_options,
+    safe_flake8,
+    safe_oca_hooks,
+    safe_pylintrc,
+    safe_ruff,
+)
 from odoo_tools.series import known_facts
 
 CONFIG_DIR = Path(__file__).resolve().parent / "config"
@@ -105,7 +112,9 @@ def config_for_root(root: Path, profile: str | None = None, series: str | None =
         used.append(str(ruff))
     elif linter != "ruff" and flake8 and safe_flake and safe_flake.path:
         used.append(str(flake8))
-    checked = [c for c in (pylintrc, safe_flake, safe_ruff_config) if c is not None]
+    oca_hooks = _first_file(folders, ".oca_hooks.cfg")
+    safe_hooks = safe_oca_hooks(oca_hooks, repository) if oca_hooks else None
+    checked = [c for c in (pylintrc, safe_flake, safe_ruff_config, safe_hooks) if c is not None]
     if mandatory_check is not None and mandatory_check.path is None:
         checked.append(mandatory_check)
     return LintConfig(
@@ -113,7 +122,7 @@ def config_for_root(root: Path, profile: str | None = None, series: str | None =
         pylintrc_mandatory=mandatory or optional or DEFAULT_PYLINTRC_MANDATORY,
         pylint_is_default=pylintrc is None or pylintrc.path is None,
         flake8_config=safe_flake.path if safe_flake and safe_flake.path else DEFAULT_FLAKE8,
-        oca_hooks_config=_first_file(folders, ".oca_hooks.cfg"),
+        oca_hooks_config=safe_hooks.path if safe_hooks else None,
         oca_grading=profile == "oca" or (profile is None and _has_oca_setup(folders)),
         pylint_args=pre_commit.pylint_args,
         hooks_disabled=pre_commit.hooks_disabled,

@@ -122,6 +122,26 @@ def flake8_sections(path: Path, top: Path | None = None) -> tuple[Pairs, list[st
         raise Unreadable(f"does not parse as flake8 reads it ({type(exc).__name__})") from exc
 
 
+OCA_HOOKS_SECTION = "MESSAGES_CONTROL"
+OCA_HOOKS_KEYS = ("enable", "disable", "xml_attributes_order")
+
+
+def oca_hooks_pairs(path: Path, top: Path | None = None) -> Pairs:
+    """The OCA hooks' reading (``oca_pre_commit_hooks.global_parser``): ``ConfigParser`` with ``%``
+    interpolation in UTF-8; only three keys of ``[MESSAGES_CONTROL]`` are ever looked at."""
+    data = config_bytes(path, top)
+    parser = configparser.ConfigParser()
+    try:
+        parser.read_file(_text(data, "UTF-8"))
+        if not parser.has_section(OCA_HOOKS_SECTION):
+            return []
+        section = parser[OCA_HOOKS_SECTION]
+        found = [(key, section.get(key)) for key in OCA_HOOKS_KEYS]
+    except (configparser.Error, UnicodeDecodeError) as exc:
+        raise Unreadable(f"does not parse as the OCA hooks read it ({type(exc).__name__})") from exc
+    return [(key, value) for key, value in found if value]
+
+
 def ruff_table(path: Path, top: Path | None = None) -> dict[str, Any]:
     """ruff's settings in the file: the whole file, or ``[tool.ruff]`` of a ``pyproject.toml``."""
     data = config_bytes(path, top)

@@ -24,7 +24,15 @@ from typing import Any
 
 import tomlkit
 
-from odoo_tools.lint._rc_read import Pairs, Unreadable, flake8_sections, pylint_pairs, ruff_table
+from odoo_tools.lint._rc_read import (
+    OCA_HOOKS_SECTION,
+    Pairs,
+    Unreadable,
+    flake8_sections,
+    oca_hooks_pairs,
+    pylint_pairs,
+    ruff_table,
+)
 from odoo_tools.storage import atomic_write_text, user_private_folder
 
 PYLINT_ALLOWED_PLUGINS = frozenset({"pylint_odoo"})
@@ -136,6 +144,22 @@ def safe_flake8(config: Path, top: Path | None = None) -> SafeConfig:
     buffer = io.StringIO()
     clean.write(buffer)
     return SafeConfig(_write(buffer.getvalue(), "flake8.cfg"), tuple(ignored))
+
+
+def safe_oca_hooks(config: Path, top: Path | None = None) -> SafeConfig:
+    """The message selection the OCA hooks would read, as a copy of ours (``%`` escaped again: the
+    hooks interpolate what they read)."""
+    try:
+        pairs = oca_hooks_pairs(config, top)
+    except Unreadable as exc:
+        return refused(config, exc)
+    clean = configparser.RawConfigParser()
+    clean.add_section(OCA_HOOKS_SECTION)
+    for option, value in pairs:
+        clean.set(OCA_HOOKS_SECTION, option, value.replace("%", "%%"))
+    buffer = io.StringIO()
+    clean.write(buffer)
+    return SafeConfig(_write(buffer.getvalue(), "oca_hooks.cfg"))
 
 
 def safe_ruff(config: Path, top: Path | None = None) -> SafeConfig:

@@ -223,3 +223,35 @@ def test_huge_or_self_multiplying_project_files_are_not_read_whole(tmp_path: Pat
     payload = _check(repo, tmp_path, "flake8")
     assert time.monotonic() - started < 120
     assert ".pre-commit-config.yaml could not be read" in _notes(payload)
+
+
+def test_an_oca_hooks_config_linking_out_of_the_repository_is_not_read(tmp_path: Path) -> None:
+    """``.oca_hooks.cfg`` used to reach the OCA hooks as found: a link to a file outside the
+    repository (/etc/shadow) was opened, and its first line came back in the crash finding of a
+    check report (a CI log of a pull request)."""
+    repo = _repo(tmp_path / "repo")
+    outside = tmp_path / "secret.txt"
+    outside.write_text("root:$6$secret-hash:20228:0:99999:7:::\n", encoding="utf-8")
+    (repo / ".oca_hooks.cfg").symlink_to(outside)
+    payload = _check(repo, tmp_path, checks="oca-hooks")
+    assert "secret-hash" not in json.dumps(payload)
+    assert "oca-hooks-crashed" not in _codes(payload)
+    assert ".oca_hooks.cfg not used: it lies outside the repository" in _notes(payload)
+
+
+def test_an_oca_hooks_config_is_read_as_the_hooks_read_it(tmp_path: Path) -> None:
+    """Its [MESSAGES_CONTROL] selection still applies, through our copy (with ``%`` escaped, as
+    the hooks interpolate); one the hooks could not parse is not used, and the report says so."""
+    repo = _repo(tmp_path / "repo")
+    (repo / ".oca_hooks.cfg").write_text(
+        "[MESSAGES_CONTROL]\nsuffix = -author\ndisable = manifest-required%(suffix)s, 100%%\n",
+        encoding="utf-8",
+    )
+    config = config_for_root(repo / "addons")
+    assert config.oca_hooks_config is not None and config.oca_hooks_config.parent != repo
+    copied = config.oca_hooks_config.read_text(encoding="utf-8")
+    assert "disable = manifest-required-author, 100%%" in copied and "suffix" not in copied
+    (repo / ".oca_hooks.cfg").write_text("no section\n", encoding="utf-8")
+    refused = config_for_root(repo / "addons")
+    assert refused.oca_hooks_config is None
+    assert any(".oca_hooks.cfg not used" in note for note in refused.ignored)
