@@ -96,9 +96,12 @@ def run_migrator(root: Path, module: str, source: str, target: str) -> str:
 def migrate_way(
     way: str, source_folder: Path, root: Path, source: str, target: str, odoo_src: Path
 ) -> dict[str, Any]:
-    copy = root / source_folder.name
-    if copy.exists():
-        shutil.rmtree(copy)
+    """Migrate a copy beside the addons folder, then move it in: a run stopped half-way never
+    leaves an old-series manifest on the addons path (Odoo would refuse every later install)."""
+    staging = root.parent / f".staging-{root.name}"
+    copy = staging / source_folder.name
+    shutil.rmtree(copy, ignore_errors=True)
+    staging.mkdir(parents=True, exist_ok=True)
     shutil.copytree(source_folder, copy, symlinks=True, ignore=shutil.ignore_patterns(".git", "__pycache__"))
     started = time.monotonic()
     note = ""
@@ -107,7 +110,7 @@ def migrate_way(
     if way == "unchanged":
         bump_only(copy, target)
     elif way == "omm":
-        note = run_migrator(root, copy.name, source, target)
+        note = run_migrator(staging, copy.name, source, target)
         if note:
             bump_only(copy, target)
     else:
@@ -116,12 +119,10 @@ def migrate_way(
         [module] = report.modules
         rules = module.rules_applied
         findings = len(module.findings)
-    return {
-        "migrate_seconds": round(time.monotonic() - started, 2),
-        "note": note,
-        "rules": rules,
-        "findings": findings,
-    }
+    seconds = round(time.monotonic() - started, 2)
+    shutil.rmtree(root / copy.name, ignore_errors=True)
+    copy.rename(root / copy.name)
+    return {"migrate_seconds": seconds, "note": note, "rules": rules, "findings": findings}
 
 
 def cell(result: dict[str, Any]) -> str:
