@@ -137,7 +137,7 @@ def cell(result: dict[str, Any]) -> str:
     return f"ok {run - failed}/{run}" if run else "ok (no tests)"
 
 
-_ENVIRONMENT_GAP = re.compile(r"No module named '(?!odoo)|external dependency is not met")
+_ENVIRONMENT_GAP = re.compile(r"No module named '(?!odoo['.])|external dependency is not met")
 
 
 def blocked(entry: dict[str, Any], ways: list[str]) -> bool:

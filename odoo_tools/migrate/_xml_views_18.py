@@ -183,3 +183,21 @@ def _remove_element(text: str, start: int, end: int, rule: str) -> Edit:
     if not text[line_start:start].strip() and not text[end:line_end].strip():
         return Edit(line_start, min(line_end + 1, len(text)), "", rule)
     return Edit(start, end, "", rule)
+
+
+ATTRIBUTE_SPEC_KEYS = ("name", "add", "remove", "separator")
+
+
+def fix_attribute_spec(doc: XmlDocument, site: Site) -> list[Edit]:
+    """An inheriting view's ``<attribute>`` takes only name/add/remove/separator in 18.0 (any other,
+    e.g. ``translation="off"``, fails the install): the others are dropped."""
+    edits: list[Edit] = []
+    for element in doc.root.iter("attribute"):
+        if not in_arch(element):
+            continue
+        tag = doc.tag(element)
+        for key, attribute in tag.attributes.items():
+            if key not in ATTRIBUTE_SPEC_KEYS and not key.startswith("data-oe-"):
+                edits.append(Edit(attribute.start, attribute.end, "", "strict-attribute-spec"))
+                site.report.count("strict-attribute-spec")
+    return edits

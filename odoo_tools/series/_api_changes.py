@@ -451,4 +451,16 @@ API_CHANGES: tuple[ApiChange, ...] = (
         "def _read_group_x(self, records, domain, order=None).",
         source="odoo/models.py (18.0: group_expand(self, groups, domain))",
     ),
+    ApiChange(
+        id="strict-attribute-spec",
+        since="18.0",
+        kind="xml-attribute",
+        old="<attribute> with other keys than name/add/remove/separator",
+        new="",
+        severity="error",
+        message="Odoo 18.0 refuses any attribute of an <attribute> spec but name, add, remove and separator "
+        '("Invalid attributes ... in element <attribute>").',
+        hint='Remove the other attributes (e.g. translation="off").',
+        source="odoo/tools/template_inheritance.py (18.0)",
+    ),
 )

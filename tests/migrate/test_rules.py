@@ -327,3 +327,20 @@ def test_17_to_18_group_expand_order(tmp_path: Path) -> None:
     text = (module / "m.py").read_text()
     assert "    def _read_group_state_id(self, states, domain, order=None):\n" in text
     assert "    def other(self, a, b, c):\n" in text
+
+
+def test_17_to_18_attribute_spec_keys(tmp_path: Path) -> None:
+    module = tmp_path / "a"
+    (module / "views").mkdir(parents=True)
+    (module / "__manifest__.py").write_text("{'version': '17.0.1.0.0'}\n")
+    (module / "views" / "v.xml").write_text(
+        '<odoo><record id="v" model="ir.ui.view"><field name="arch" type="xml">\n'
+        '<field name="order_line" position="attributes">\n'
+        '    <attribute\n        translation="off"\n        name="options"\n    >{}</attribute>\n'
+        "</field></field></record></odoo>\n"
+    )
+    migrate([module], "18.0", write=True)
+    assert (
+        '    <attribute\n        name="options"\n    >{}</attribute>\n'
+        in (module / "views" / "v.xml").read_text()
+    )
