@@ -204,9 +204,24 @@ class CheckpointStore:
 SAFE_GIT_OPTIONS = ("core.fsmonitor=false", "core.hooksPath=/dev/null", "commit.gpgSign=false")
 
 
+class PlantedGitDir(InvalidGitRepositoryError):
+    """A git directory found among the files instead of a checkout's ``.git``."""
+
+
 def user_repo(path: Path) -> Repo:
-    """The git repository around ``path``, its commands run with ``SAFE_GIT_OPTIONS``."""
+    """The git repository around ``path``, its commands run with ``SAFE_GIT_OPTIONS``.
+
+    Only a checkout's own repository (a ``.git`` folder, or one a ``.git`` file leads to in
+    another ``.git``): any folder holding HEAD, objects/ and refs/ passes for a git directory, so
+    a tree can carry one (a pull request can commit it) whose config runs commands that no
+    ``-c`` option covers (core.fsmonitor with core.worktree, filters, hooks). Raises
+    ``PlantedGitDir`` for such a folder unless ``GIT_DIR`` names it.
+    """
     repo = Repo(path, search_parent_directories=True)
+    if ".git" not in Path(repo.git_dir).parts and not os.environ.get("GIT_DIR"):
+        raise PlantedGitDir(
+            f"{repo.git_dir} is a git directory inside the files, not a checkout's .git: not used"
+        )
     repo.git.set_persistent_git_options(c=list(SAFE_GIT_OPTIONS))
     return repo
 

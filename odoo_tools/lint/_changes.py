@@ -56,10 +56,14 @@ def repository_and_base(start: Path, base: str | None) -> tuple[Any, Path, str]:
 def _repo_and_base(start: Path, base: str | None) -> tuple[Any, Path, str]:
     try:
         import git
+
+        from odoo_tools.checkpoints import PlantedGitDir, user_repo  # loads GitPython: only when git is used
     except ImportError as exc:  # pragma: no cover - GitPython is a dependency
         raise ToolMissing("GitPython is not installed.", "pip install GitPython") from exc
     try:
-        repo = git.Repo(start, search_parent_directories=True)
+        repo = user_repo(start)
+    except PlantedGitDir as exc:
+        raise ConfigError(f"{exc}.", "Run --changed or --new-only inside a git checkout.") from exc
     except (git.InvalidGitRepositoryError, git.NoSuchPathError) as exc:
         raise ConfigError(
             f"{start} is not inside a git repository.", "Run --changed or --new-only inside a git checkout."

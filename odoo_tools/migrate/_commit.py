@@ -8,12 +8,15 @@ from pathlib import Path
 
 import git
 
+from odoo_tools.checkpoints import PlantedGitDir, user_repo
 from odoo_tools.errors import InvalidInput
 
 
 def repository_of(folder: Path) -> git.Repo:
     try:
-        return git.Repo(folder, search_parent_directories=True)
+        return user_repo(folder)
+    except PlantedGitDir as exc:
+        raise InvalidInput(str(exc), hint="Use --write without --commit.") from exc
     except (git.InvalidGitRepositoryError, git.NoSuchPathError) as exc:
         raise InvalidInput(
             f"{folder} is not inside a git repository", hint="Use --write without --commit."

@@ -5,8 +5,11 @@ hook that writes a marker file and asserts the marker never appears and the repo
 from __future__ import annotations
 
 import json
+import shutil
 import time
 from pathlib import Path
+
+import git
 
 from odoo_tools.findings import Finding
 from odoo_tools.lint import load_project
@@ -255,3 +258,33 @@ def test_an_oca_hooks_config_is_read_as_the_hooks_read_it(tmp_path: Path) -> Non
     refused = config_for_root(repo / "addons")
     assert refused.oca_hooks_config is None
     assert any(".oca_hooks.cfg not used" in note for note in refused.ignored)
+
+
+def test_a_git_directory_planted_in_the_tree_is_never_used(tmp_path: Path) -> None:
+    """A pull request can commit an addons folder that is itself a git directory (HEAD, objects/,
+    refs/, a config with core.worktree = . and core.fsmonitor): git, run from inside it, takes it
+    for the repository and runs its fsmonitor command. ``check --changed`` from that folder ran it;
+    such a folder is refused (a checkout's repository lives in a ``.git``)."""
+    repo, marker = _repo(tmp_path / "repo"), tmp_path / "fsmonitor-marker"
+    (repo / ".git").rmdir()
+    template = git.Repo.init(tmp_path / "template", initial_branch="main")
+    (tmp_path / "template" / "f").write_text("x\n", encoding="utf-8")
+    template.git.add("f")
+    template.git.commit("-q", "-m", "t", "--no-verify", "--author", "t <t@example.com>")
+    planted = repo / "addons"
+    for name in ("HEAD", "objects", "refs"):
+        source = tmp_path / "template" / ".git" / name
+        (shutil.copytree if source.is_dir() else shutil.copy)(source, planted / name)
+    (planted / "config").write_text(
+        "[core]\n\trepositoryformatversion = 0\n\tbare = false\n\tworktree = .\n"
+        f'\tfsmonitor = "touch {marker}; false #"\n',
+        encoding="utf-8",
+    )
+    outer = git.Repo.init(repo, initial_branch="main")
+    outer.git.add("-A")
+    outer.git.commit("-q", "-m", "pr", "--no-verify", "--author", "t <t@example.com>")
+    args = ["check", "--changed", "--base", "main", "--format", "json", "."]
+    result = run_cli(args, planted, tmp_path / "cache")
+    assert not marker.exists()
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert "not a checkout's .git" in result.stderr, result.stderr
