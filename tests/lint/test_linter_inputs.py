@@ -44,6 +44,23 @@ async def test_a_named_pipe_called_x_py_does_not_hang_check_module(
     assert not [f for f in data["findings"] if f["code"] == "linter-crashed"]
 
 
+async def test_a_link_out_of_the_addons_root_never_reaches_a_linter(
+    server_for: Callable[..., Any], addons: Path, tmp_path: Path
+) -> None:
+    """Linters follow a module's links: ruff linted (and named) a .py outside the repository, the
+    OCA hooks read an XML there. The index and the file tools refuse such a link; so do the
+    linters' inputs."""
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    (outside / "secret.py").write_text('"sk-live-outside-secret"\n', encoding="utf-8")
+    (addons / "library_loan" / "models" / "leak.py").symlink_to(outside / "secret.py")
+    data = await _check(server_for, addons, "library_loan")
+    assert str(outside) not in str(data)
+    found = [(f["code"], f["path"], f["severity"]) for f in data["findings"]]
+    assert ("link-outside-root", "library_loan/models/leak.py", "error") in found
+    assert data["passed"] is False
+
+
 async def test_a_sparse_file_over_the_cap_never_reaches_a_linter(
     server_for: Callable[..., Any], addons: Path
 ) -> None:
