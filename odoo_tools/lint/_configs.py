@@ -17,6 +17,8 @@ from __future__ import annotations
 import functools
 import hashlib
 import itertools
+import os
+import stat
 from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
@@ -284,13 +286,24 @@ def _split_list(raw: str) -> list[str]:
 
 
 def _search_folders(root: Path) -> list[Path]:
+    """``root`` and the folders above it, up to the repository top; never a folder another account
+    may have put files in (a .pylintrc in /tmp would otherwise grade a project outside git)."""
     folders = []
     current = root.resolve()
     while True:
         folders.append(current)
-        if (current / ".git").exists() or current.parent == current:
+        if (current / ".git").exists() or current.parent == current or not _only_ours(current.parent):
             return folders
         current = current.parent
+
+
+def _only_ours(folder: Path) -> bool:
+    """Only this account (or root) owns ``folder`` and no other account may write in it."""
+    try:
+        info = folder.stat()
+    except OSError:
+        return False
+    return info.st_uid in (os.geteuid(), 0) and not info.st_mode & stat.S_IWOTH
 
 
 def _first_file(folders: list[Path], name: str) -> Path | None:

@@ -288,3 +288,23 @@ def test_a_git_directory_planted_in_the_tree_is_never_used(tmp_path: Path) -> No
     assert not marker.exists()
     assert result.returncode == 2, result.stdout + result.stderr
     assert "not a checkout's .git" in result.stderr, result.stderr
+
+
+def test_configuration_is_not_looked_for_where_another_account_may_write(tmp_path: Path) -> None:
+    """Outside a git checkout the search for linter files goes up the folders; one that others may
+    write (/tmp) is where another local account puts a .pylintrc (disable=all) or a ruff.toml
+    (ignore ALL) that silenced the user's check. The search stops below such a folder."""
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(0o1777)
+    (shared / ".pylintrc").write_text("[MESSAGES CONTROL]\ndisable=all\n", encoding="utf-8")
+    (shared / "ruff.toml").write_text('lint.ignore = ["ALL"]\n', encoding="utf-8")
+    (shared / ".oca_hooks.cfg").write_text(
+        "[MESSAGES_CONTROL]\ndisable=xml-header-missing\n", encoding="utf-8"
+    )
+    _module(shared / "project" / "addons", "shop", ["base"], [], {"models.py": CODE})
+    config = config_for_root(shared / "project" / "addons")
+    assert config.used == ()
+    assert config.pylintrc_source is None and config.ruff_source is None and config.oca_hooks_config is None
+    (shared / "project" / ".pylintrc").write_text("[MESSAGES CONTROL]\ndisable=all\n", encoding="utf-8")
+    assert config_for_root(shared / "project" / "addons").pylintrc_source == shared / "project" / ".pylintrc"
