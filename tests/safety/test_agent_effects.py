@@ -65,7 +65,14 @@ def test_auto_edit_asks_before_a_move_overwrites_another_modules_file(
 
 @pytest.mark.parametrize(
     "protected",
-    [".pylintrc", "library_base/.flake8", "assista-odoo.toml", "AGENTS.md", "library_base/.git/config"],
+    [
+        ".pylintrc",
+        "library_base/.flake8",
+        "assista-odoo.toml",
+        "AGENTS.md",
+        "library_base/.git/config",
+        ".oca_hooks.cfg",  # its [MESSAGES_CONTROL] disable= silences the OCA hooks' findings
+    ],
 )
 def test_auto_edit_asks_before_writing_a_protected_path(
     run_agent: RunAgent, model_server: StartServer, addons: Path, protected: str

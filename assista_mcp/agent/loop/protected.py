@@ -31,6 +31,7 @@ NAMES = frozenset(
         "tox.ini",
         ".pre-commit-config.yaml",
         ".pre-commit-config.yml",
+        ".oca_hooks.cfg",
         "ruff.toml",
         ".ruff.toml",
         ".gitattributes",
