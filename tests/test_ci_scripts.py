@@ -57,7 +57,12 @@ def test_a_cluster_the_tests_cannot_reach_fails_loudly(tmp_path: Path) -> None:
 
 
 FAKE_PYTEST = """#!/bin/sh
+if [ "$1" = .ci/coverage_summary.py ]; then
+  echo "coverage: total 42.0 %"
+  exit ${FAKE_COVERAGE_STATUS:-0}
+fi
 echo "CI seen by pytest: $CI"
+echo "coverage started by: $COVERAGE_PROCESS_START"
 echo "SKIPPED [1] tests/odoo/test_real_odoo.py:45: set ASSISTA_TEST_ODOO_BIN to run against a real Odoo"
 echo "SKIPPED [2] tests/agent/test_model_live.py:20: set ASSISTA_TEST_MODEL to run against a real model"
 echo "============ 7 passed, 3 skipped in 1.23s ============"
@@ -83,6 +88,8 @@ def test_ci_run_sets_ci_and_prints_the_skip_summary(tmp_path: Path) -> None:
     run = _run_ci(tmp_path)
     assert run.returncode == 0, run.stdout + run.stderr
     assert "CI seen by pytest: true" in run.stdout
+    assert f"coverage started by: {tmp_path / 'repo' / 'pyproject.toml'}" in run.stdout
+    assert "coverage: total 42.0 %" in run.stdout
     assert "CI: pytest said: ============ 7 passed, 3 skipped in 1.23s" in run.stdout
     assert "CI: 2 skip reason(s)" in run.stdout
     assert "CI:   SKIPPED [2] tests/agent/test_model_live.py:20: set ASSISTA_TEST_MODEL" in run.stdout
@@ -93,3 +100,25 @@ def test_ci_run_fails_when_pytest_fails(tmp_path: Path) -> None:
     run = _run_ci(tmp_path, FAKE_STATUS="1")
     assert run.returncode == 1
     assert "CI: failed (exit 1)" in run.stdout
+
+
+def test_ci_run_fails_below_the_coverage_floor(tmp_path: Path) -> None:
+    run = _run_ci(tmp_path, FAKE_COVERAGE_STATUS="1")
+    assert run.returncode == 1
+    assert run.stdout.rstrip().endswith("CI: failed (coverage)")
+
+
+def test_coverage_is_measured_in_child_processes_and_judged_against_the_floor(tmp_path: Path) -> None:
+    # What .ci/run does, on one small child process: the .pth file coverage installs starts it.
+    env = {k: v for k, v in os.environ.items() if not k.startswith("COVERAGE")}
+    env.update(COVERAGE_PROCESS_START=str(REPO / "pyproject.toml"), COVERAGE_FILE=str(tmp_path / ".coverage"))
+    child = subprocess.run([sys.executable, "-c", "import odoo_tools.findings"], env=env, timeout=60)
+    assert child.returncode == 0
+    assert list(tmp_path.glob(".coverage.*")), "the child process wrote no coverage data"
+    env.pop("COVERAGE_PROCESS_START")
+    summary = subprocess.run([sys.executable, str(REPO / ".ci" / "coverage_summary.py")], env=env,
+                             capture_output=True, text=True, timeout=120)  # fmt: skip
+    assert "coverage: total " in summary.stdout, summary.stdout + summary.stderr
+    assert "assista_mcp/server.py" in summary.stdout  # never imported: 0 %, listed
+    assert summary.returncode == 1  # one import is far below the suite's floor
+    assert "is below the floor" in summary.stdout

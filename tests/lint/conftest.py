@@ -25,6 +25,15 @@ def fixture_copy(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return target
 
 
+@pytest.fixture
+def loan_only(tmp_path: Path) -> Path:
+    """An addons root holding only a copy of library_loan."""
+    root = tmp_path / "addons"
+    root.mkdir()
+    shutil.copytree(FIXTURE_ADDONS / "library_loan", root / "library_loan")
+    return root
+
+
 @pytest.fixture(scope="module")
 def cold_run(fixture_copy: Path) -> LintRun:
     """Every check on the three bundled addons, cache off (the expensive part, done once)."""

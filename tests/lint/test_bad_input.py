@@ -3,7 +3,6 @@ never a traceback and never a silent pass."""
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -11,15 +10,7 @@ from pathlib import Path
 import git
 import pytest
 
-from tests.lint.conftest import FIXTURE_ADDONS, REPO, run_cli
-
-
-@pytest.fixture
-def loan_only(tmp_path: Path) -> Path:
-    root = tmp_path / "addons"
-    root.mkdir()
-    shutil.copytree(FIXTURE_ADDONS / "library_loan", root / "library_loan")
-    return root
+from tests.lint.conftest import REPO, run_cli
 
 
 def _no_traceback(result: subprocess.CompletedProcess[str]) -> None:

@@ -6,24 +6,13 @@ the cache on every run until a file of the module changed.
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
-
-import pytest
 
 from odoo_tools.findings import Finding
 from odoo_tools.lint import LintCache
-from tests.lint.conftest import FIXTURE_ADDONS, run_cli
+from tests.lint.conftest import run_cli
 
 CRASH = "import sys\nsys.stderr.write('MemoryError: the machine ran out of memory\\n')\nsys.exit(1)\n"
-
-
-@pytest.fixture
-def loan_only(tmp_path: Path) -> Path:
-    root = tmp_path / "addons"
-    root.mkdir()
-    shutil.copytree(FIXTURE_ADDONS / "library_loan", root / "library_loan")
-    return root
 
 
 def test_a_crash_is_not_replayed_by_the_next_run(loan_only: Path, tmp_path: Path) -> None:
