@@ -39,6 +39,7 @@ if TYPE_CHECKING:
         DEFAULT_PYLINTRC,
         DEFAULT_PYLINTRC_MANDATORY,
         DEFAULT_RUFF,
+        project_linter_files,
     )
     from odoo_tools.lint._core import core_roots_from_python, split_core_roots
     from odoo_tools.lint._digests import StoredDigests
@@ -75,6 +76,7 @@ _WHERE = {
     "lint_addons_sync": "odoo_tools.lint._runner",
     "load_project": "odoo_tools.lint._project",
     "on_changed_lines": "odoo_tools.lint._baseline",
+    "project_linter_files": "odoo_tools.lint._configs",
     "read_baseline": "odoo_tools.lint._baseline",
     "roots_for_targets": "odoo_tools.lint._targets",
     "shard": "odoo_tools.lint._changes",
@@ -112,6 +114,7 @@ __all__ = [
     "lint_addons_sync",
     "load_project",
     "on_changed_lines",
+    "project_linter_files",
     "read_baseline",
     "roots_for_targets",
     "shard",

@@ -144,6 +144,14 @@ def config_for_root(root: Path, profile: str | None = None, series: str | None =
     )
 
 
+def project_linter_files(root: Path) -> frozenset[Path]:
+    """The repository's files the linters of ``root`` are configured from, whatever their names
+    (the pre-commit may name any rc file): what an edit would re-grade the check with."""
+    config = config_for_root(root)
+    named = (*config.used, config.pylintrc_source, config.flake8_source, config.ruff_source)
+    return frozenset(Path(p).resolve() for p in named if p is not None)
+
+
 _PACKAGES = {
     "pylint": "pylint-odoo",
     "ruff": "ruff",

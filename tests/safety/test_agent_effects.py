@@ -195,3 +195,27 @@ def test_auto_commit_never_runs_a_command_the_model_put_in_git_config(
     assert not _results(events)["g1"]["is_error"]  # yolo skips the question, as documented
     assert BOOK in _git(addons, "show", "--name-only", "--format=", "HEAD")  # the turn was committed
     assert not ran.exists()
+
+
+def test_a_linter_file_the_pre_commit_names_is_protected_whatever_its_name(tmp_path: Path) -> None:
+    """The pre-commit may name any rc file (--rcfile=lint/pylint.toml): a model that wrote
+    disable=all there silenced pylint in auto-edit without a prompt. A file the linters read as the
+    repository's configuration asks, like .pylintrc."""
+    from assista_mcp.agent.loop.protected import ProtectedPaths
+    from odoo_tools.workspace import Workspace
+
+    root = tmp_path / "repo"
+    (root / ".git").mkdir(parents=True)
+    (root / "lint").mkdir()
+    (root / "lint" / "pylint.toml").write_text('[tool.pylint.main]\njobs = "1"\n', encoding="utf-8")
+    (root / "lint" / "style.cfg").write_text("[flake8]\nmax-line-length = 88\n", encoding="utf-8")
+    (root / ".pre-commit-config.yaml").write_text(
+        "repos:\n  - repo: https://github.com/OCA/pylint-odoo\n    rev: v9.0.4\n    hooks:\n"
+        "      - id: pylint_odoo\n        args: [--rcfile=lint/pylint.toml]\n",
+        encoding="utf-8",
+    )
+    protected = ProtectedPaths(Workspace([root], private_dir=tmp_path / "home"))
+    assert protected.among(["lint/pylint.toml", "lint/style.cfg", "lint/./pylint.toml"]) == [
+        "lint/pylint.toml",
+        "lint/./pylint.toml",
+    ]

@@ -93,4 +93,11 @@ class ProtectedPaths:
             resolved = self.workspace.resolve(path, purpose="write", must_exist=False)
         except AssistaError:
             return False  # the tool refuses this path itself
-        return is_protected(resolved.rel) or holds_baseline(resolved.path)
+        if is_protected(resolved.rel) or holds_baseline(resolved.path):
+            return True
+        from odoo_tools.lint import project_linter_files  # reads the pre-commit: only when asked
+
+        try:
+            return resolved.path.resolve() in project_linter_files(resolved.root.path)
+        except (OSError, ValueError):
+            return False
