@@ -87,8 +87,10 @@ API_CHANGES: tuple[ApiChange, ...] = (
         kind="python-method",
         old="name_get",
         new="_compute_display_name",
-        severity="error",
-        message="name_get() is no longer called since Odoo 17.0; the display name ignores it.",
+        # The module still installs and runs: the override is only ignored (17.0 keeps a deprecated
+        # name_get that reads display_name; 18.0 has none, and nothing calls the override).
+        severity="warning",
+        message="name_get() is no longer called since Odoo 17.0; the display name ignores this override.",
         hint="Override _compute_display_name() (with @api.depends) instead.",
         source="odoo/models.py (17.0: display_name is computed by _compute_display_name, name_get is gone)",
     ),

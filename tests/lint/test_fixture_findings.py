@@ -16,7 +16,6 @@ MANIFEST = "library_broken/__manifest__.py"
 EXPECTED_ERRORS = {
     ("static", "data-file-missing", MANIFEST, 8),
     ("static", "missing-access-rule", REVIEW_PY, 5),
-    ("static", "removed-name-get", REVIEW_PY, 13),
     ("static", "model-not-in-dependencies", REVIEW_PY, 22),  # _inherit sale.order
     ("static", "removed-tree", REVIEW_XML, 7),
     ("static", "removed-attrs", REVIEW_XML, 9),
