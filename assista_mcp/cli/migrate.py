@@ -13,7 +13,7 @@ import asyncio
 import sys
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from assista_mcp.cli.common import add_odoo_flags, add_project_flags, settings_from_args
 from assista_mcp.cli.output import add_format_flag, add_output_flag, emit
@@ -21,8 +21,9 @@ from assista_mcp.odoo_config import runner_config
 from assista_mcp.settings import Settings
 from odoo_tools.addons import detect_series
 from odoo_tools.errors import InvalidInput
-from odoo_tools.migrate import MigrationReport, ModuleMigration, migrate, prove
-from odoo_tools.runs import OdooRunner
+
+if TYPE_CHECKING:  # imported when `migrate` runs: libcst costs every other command's start
+    from odoo_tools.migrate import MigrationReport, ModuleMigration
 
 
 def add_parsers(subparsers: Any) -> None:
@@ -60,6 +61,8 @@ def add_parsers(subparsers: Any) -> None:
 def run_migrate(args: argparse.Namespace) -> int:
     if args.prove and not (args.write or args.commit):
         raise InvalidInput("--prove installs the migrated files: it needs --write or --commit.")
+    from odoo_tools.migrate import migrate
+
     settings = settings_from_args(args)
     source = settings.odoo_source()
     sources = {}
@@ -83,6 +86,9 @@ def run_migrate(args: argparse.Namespace) -> int:
 
 
 def _prove(report: MigrationReport, settings: Settings) -> None:
+    from odoo_tools.migrate import prove
+    from odoo_tools.runs import OdooRunner
+
     config = runner_config(settings)
     folders = {Path(module.path).parent for module in report.modules}
     paths = list(dict.fromkeys([*config.addons_paths, *folders]))
