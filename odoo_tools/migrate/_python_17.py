@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from odoo_tools.migrate._python_rules import PythonRule, is_field_call
+from odoo_tools.migrate._python_rules import PythonRule, dotted, is_field_call
 
 
 class NameGet(PythonRule):
@@ -37,4 +37,59 @@ class FieldStates(PythonRule):
             )
 
 
-RULES_17: tuple[type[PythonRule], ...] = (NameGet, FieldStates)
+class HookEnv(PythonRule):
+    """17.0 calls the manifest's init and uninstall hooks with ``env``; 16.0 passed
+    ``(cr, registry)`` (``(cr)`` to pre_init_hook). The hook takes ``env``, its own
+    ``env = api.Environment(cr, SUPERUSER_ID, {})`` goes, and ``cr``/``registry`` read from env."""
+
+    rule = "changed-hook-signature"
+    triggers = ("_hook",)
+    HOOKS = ("pre_init_hook", "post_init_hook", "uninstall_hook")
+    OLD = ("cr", "registry")  # the hook's old arguments, read from env now
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self._inside = 0
+        self._not_variables: set[int] = set()
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        names = [p.name.value for p in node.params.params]
+        if self._inside or (node.name.value in self.HOOKS and names in (["cr", "registry"], ["cr"])):
+            self._inside += 1
+
+    def leave_FunctionDef(self, original: cst.FunctionDef, updated: cst.FunctionDef) -> cst.FunctionDef:
+        if not self._inside:
+            return updated
+        self._inside -= 1
+        if self._inside:
+            return updated
+        self.applied()
+        return updated.with_changes(params=updated.params.with_changes(params=[cst.Param(cst.Name("env"))]))
+
+    def leave_SimpleStatementLine(
+        self, original: cst.SimpleStatementLine, updated: cst.SimpleStatementLine
+    ) -> cst.SimpleStatementLine | cst.RemovalSentinel:
+        statement = updated.body[0] if len(updated.body) == 1 else None
+        if self._inside and isinstance(statement, cst.Assign) and isinstance(statement.value, cst.Call):
+            targets = [dotted(t.target) for t in statement.targets]
+            if targets == ["env"] and dotted(statement.value.func) == "api.Environment":
+                return cst.RemovalSentinel.REMOVE
+        return updated
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        self._not_variables.add(id(node.attr))  # x.cr: an attribute, not the hook's variable
+
+    def visit_Arg(self, node: cst.Arg) -> None:
+        if node.keyword is not None:
+            self._not_variables.add(id(node.keyword))
+
+    def visit_Param(self, node: cst.Param) -> None:
+        self._not_variables.add(id(node.name))
+
+    def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.BaseExpression:
+        if self._inside and updated.value in self.OLD and id(original) not in self._not_variables:
+            return cst.Attribute(value=cst.Name("env"), attr=cst.Name(updated.value))
+        return updated
+
+
+RULES_17: tuple[type[PythonRule], ...] = (NameGet, FieldStates, HookEnv)

@@ -465,4 +465,16 @@ API_CHANGES: tuple[ApiChange, ...] = (
         hint='Remove the other attributes (e.g. translation="off").',
         source="odoo/tools/template_inheritance.py (18.0)",
     ),
+    ApiChange(
+        id="changed-hook-signature",
+        since="17.0",
+        kind="python-method",
+        old="hook(cr, registry)",
+        new="hook(env)",
+        severity="error",
+        message="Odoo 17.0 calls the manifest's pre_init, post_init and uninstall hooks with env "
+        "(TypeError at install with (cr, registry)).",
+        hint="def post_init_hook(env): and read env.cr / env.registry.",
+        source="odoo/modules/loading.py (17.0: getattr(py_module, post_init)(env))",
+    ),
 )

@@ -344,3 +344,25 @@ def test_17_to_18_attribute_spec_keys(tmp_path: Path) -> None:
         '    <attribute\n        name="options"\n    >{}</attribute>\n'
         in (module / "views" / "v.xml").read_text()
     )
+
+
+def test_16_to_17_hooks_take_env(tmp_path: Path) -> None:
+    module = tmp_path / "h"
+    module.mkdir()
+    (module / "__manifest__.py").write_text("{'version': '16.0.1.0.0', 'post_init_hook': 'post_init_hook'}\n")
+    (module / "hooks.py").write_text(
+        "def post_init_hook(cr, registry):\n"
+        "    cr.execute('UPDATE x SET y = 1')  # keep\n"
+        "    env = api.Environment(cr, SUPERUSER_ID, {})\n"
+        "    env['res.partner'].search([]).write({'db': env.cr.dbname, 'r': registry})\n"
+        "    return f(cr=cr)\n\n\n"
+        "def helper(cr):\n    return cr\n"
+    )
+    migrate([module], "17.0", write=True)
+    assert (module / "hooks.py").read_text() == (
+        "def post_init_hook(env):\n"
+        "    env.cr.execute('UPDATE x SET y = 1')  # keep\n"
+        "    env['res.partner'].search([]).write({'db': env.cr.dbname, 'r': env.registry})\n"
+        "    return f(cr=env.cr)\n\n\n"
+        "def helper(cr):\n    return cr\n"
+    )
