@@ -76,6 +76,17 @@ class HookEnv(PythonRule):
                 return cst.RemovalSentinel.REMOVE
         return updated
 
+    def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+        """A test calling the hook itself: ``post_init_hook(self.env.cr, self.env.registry)`` ->
+        ``post_init_hook(self.env)``."""
+        name = dotted(updated.func).rsplit(".", 1)[-1]
+        first = updated.args[0].value if updated.args else None
+        hook_call = name in self.HOOKS and len(updated.args) in (1, 2)
+        if hook_call and isinstance(first, cst.Attribute) and first.attr.value == "cr":
+            self.applied()
+            return updated.with_changes(args=[cst.Arg(first.value)])
+        return updated
+
     def visit_Attribute(self, node: cst.Attribute) -> None:
         self._not_variables.add(id(node.attr))  # x.cr: an attribute, not the hook's variable
 

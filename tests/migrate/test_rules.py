@@ -358,7 +358,9 @@ def test_16_to_17_hooks_take_env(tmp_path: Path) -> None:
         "    return f(cr=cr)\n\n\n"
         "def helper(cr):\n    return cr\n"
     )
+    (module / "test_hooks.py").write_text("post_init_hook(self.env.cr, self.env.registry)\n")
     migrate([module], "17.0", write=True)
+    assert (module / "test_hooks.py").read_text() == "post_init_hook(self.env)\n"
     assert (module / "hooks.py").read_text() == (
         "def post_init_hook(env):\n"
         "    env.cr.execute('UPDATE x SET y = 1')  # keep\n"
