@@ -11,7 +11,7 @@ from pydantic import Field
 from assista_mcp.context import Ctx, app
 from assista_mcp.tools._base import ToolSpec, one_or_many
 from odoo_tools.addons import detect_series
-from odoo_tools.migrate import MigrationReport, migrate
+from odoo_tools.migrate import MigrationReport
 
 ModuleArg = Annotated[
     str | None, Field(description="One module's technical name (its folder name), e.g. 'library_loan'.")
@@ -49,6 +49,8 @@ async def migrate_module(
     sources = {major: source} if source is not None and major is not None else {}
 
     def run() -> MigrationReport:
+        from odoo_tools.migrate import migrate  # the rule tables and libcst load on the first call
+
         return migrate([Path(f) for f in folders], to_series, write=write, odoo_sources=sources)
 
     return await anyio.to_thread.run_sync(run)

@@ -5,13 +5,39 @@ The face of the package: callers import from here; the ``_modules`` inside are p
 ``upgrade_code`` scripts first, then one rule table per step: libcst for Python, offset edits for
 XML), and writes or commits only when asked; ``prove`` installs and tests one module through the
 runner. Nothing here runs the module's code.
+
+Names are imported on first use (PEP 562): the MCP server registers ``migrate_module`` with the
+``MigrationReport`` model at start without loading libcst and the rule tables.
 """
 
-from odoo_tools.migrate._migrate import migrate, migrate_module
-from odoo_tools.migrate._models import MigrationReport, ModuleMigration, Proof, StepOutcome
-from odoo_tools.migrate._plan import PlannedModule, module_folders, parse_series, plan_migration
-from odoo_tools.migrate._proof import first_failure, proof_of, prove
-from odoo_tools.migrate._steps import STEPS
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from odoo_tools.migrate._migrate import migrate, migrate_module
+    from odoo_tools.migrate._models import MigrationReport, ModuleMigration, Proof, StepOutcome
+    from odoo_tools.migrate._plan import PlannedModule, module_folders, parse_series, plan_migration
+    from odoo_tools.migrate._proof import first_failure, proof_of, prove
+    from odoo_tools.migrate._steps import STEPS
+
+_WHERE = {
+    "MigrationReport": "odoo_tools.migrate._models",
+    "ModuleMigration": "odoo_tools.migrate._models",
+    "PlannedModule": "odoo_tools.migrate._plan",
+    "Proof": "odoo_tools.migrate._models",
+    "STEPS": "odoo_tools.migrate._steps",
+    "StepOutcome": "odoo_tools.migrate._models",
+    "first_failure": "odoo_tools.migrate._proof",
+    "migrate": "odoo_tools.migrate._migrate",
+    "migrate_module": "odoo_tools.migrate._migrate",
+    "module_folders": "odoo_tools.migrate._plan",
+    "parse_series": "odoo_tools.migrate._plan",
+    "plan_migration": "odoo_tools.migrate._plan",
+    "proof_of": "odoo_tools.migrate._proof",
+    "prove": "odoo_tools.migrate._proof",
+}
 
 __all__ = [
     "STEPS",
@@ -29,3 +55,11 @@ __all__ = [
     "proof_of",
     "prove",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _WHERE:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(_WHERE[name]), name)
+    globals()[name] = value  # later lookups skip this function
+    return value
