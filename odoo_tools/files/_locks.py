@@ -26,7 +26,7 @@ from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
 from odoo_tools.errors import ConfigError, EditConflict
-from odoo_tools.storage import NotPrivate, user_private_folder
+from odoo_tools.storage import default_cache_dir, private_folder
 
 # Another process may hold a path for at most a write; waiting longer means it hangs.
 WAIT_SECONDS = 60.0
@@ -43,18 +43,19 @@ def registered() -> int:
 
 
 def lock_folder() -> Path:
-    """The folder of lock files: ``locks`` in this user's private folder (``user_private_folder``:
-    created 0700, never a link nor another account's), under the runtime folder or else the cache
-    folder. Not in the shared /tmp, where another account could create the name first and so make
-    every write fail. Processes coordinate when they see the same XDG_RUNTIME_DIR and cache folder,
-    as the processes of one login do."""
+    """The folder of lock files: ``locks`` in this user's cache folder, created 0700, never a link
+    nor another account's (``private_folder``). Not in the shared /tmp, where another account could
+    create the name first and so make every write fail. Not in the runtime folder either, unlike the
+    linters' scratch files: XDG_RUNTIME_DIR is set for a desktop or systemd login and unset in many
+    ssh or cron shells, so an editor's server and an agent started from a terminal would lock in two
+    places and lose updates; the cache folder is the same for every process of the user."""
     try:
-        return user_private_folder("locks")
-    except NotPrivate as exc:
+        return private_folder(private_folder(default_cache_dir()) / "locks")
+    except OSError as exc:
         raise ConfigError(
             f"No private folder of this user for the lock files ({exc}), so writes cannot "
             "be coordinated with other processes. Nothing was written.",
-            "Make XDG_RUNTIME_DIR or the cache folder (XDG_CACHE_HOME, ~/.cache) a folder of yours.",
+            "Make the cache folder (XDG_CACHE_HOME, ~/.cache) a folder of yours.",
         ) from exc
 
 

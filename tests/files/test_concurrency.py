@@ -92,14 +92,13 @@ def test_lock_files_live_in_the_users_private_folder_not_in_the_shared_temp_fold
     elsewhere = tmp_path / "theirs"
     elsewhere.mkdir(mode=0o777)
     _plant_at_the_old_places(tmp_path / "shared-tmp", elsewhere)
-    runtime = tmp_path / "run"
-    runtime.mkdir(mode=0o700)
+    cache = tmp_path / "cache"
     monkeypatch.setenv("TMPDIR", str(tmp_path / "shared-tmp"))
-    monkeypatch.setenv("XDG_RUNTIME_DIR", str(runtime))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(cache))
     target = tmp_path / "addons" / "shared.py"
     with path_locks(target):
         held = _locks.lock_file(target)
-        assert held.exists() and held.parent == runtime / "assista-odoo" / "locks"
+        assert held.exists() and held.parent == cache / "assista-odoo" / "locks"
     assert stat.S_IMODE(held.parent.stat().st_mode) == 0o700
     assert list(elsewhere.iterdir()) == []
 
@@ -110,21 +109,34 @@ def test_a_lock_folder_that_is_a_link_or_open_to_others_is_not_used(
     from odoo_tools.errors import ConfigError
     from odoo_tools.files import _locks
 
-    runtime, cache, elsewhere = tmp_path / "run", tmp_path / "cache", tmp_path / "theirs"
+    cache, elsewhere = tmp_path / "cache", tmp_path / "theirs"
     elsewhere.mkdir()
-    (runtime / "assista-odoo").mkdir(parents=True)
-    (runtime / "assista-odoo" / "locks").symlink_to(elsewhere)
-    monkeypatch.setenv("XDG_RUNTIME_DIR", str(runtime))
     monkeypatch.setenv("XDG_CACHE_HOME", str(cache))
-    folder = _locks.lock_folder()  # the link is passed over for the cache folder
-    assert folder.is_relative_to(cache) and stat.S_IMODE(folder.stat().st_mode) == 0o700
+    folder = _locks.lock_folder()
+    assert folder == cache / "assista-odoo" / "locks" and stat.S_IMODE(folder.stat().st_mode) == 0o700
     folder.chmod(0o777)  # ours but opened to all: narrowed back
     assert stat.S_IMODE(_locks.lock_folder().stat().st_mode) == 0o700
     folder.rmdir()
-    folder.symlink_to(elsewhere)  # no private place left: a clear refusal, nothing written
+    folder.symlink_to(elsewhere)  # a link in its place: a clear refusal, nothing written
     with pytest.raises(ConfigError, match="No private folder"):
         _locks.lock_folder()
     assert list(elsewhere.iterdir()) == []
+
+
+def test_processes_with_and_without_a_runtime_folder_share_their_locks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # An editor's server started from a desktop login has XDG_RUNTIME_DIR; an agent started from an
+    # ssh or cron shell often has not. Both must take the same lock for the same file.
+    from odoo_tools.files import _locks
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    target = tmp_path / "addons" / "shared.py"
+    (tmp_path / "run").mkdir(mode=0o700)
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path / "run"))
+    with_runtime = _locks.lock_file(target)
+    monkeypatch.delenv("XDG_RUNTIME_DIR")
+    assert _locks.lock_file(target) == with_runtime
 
 
 @pytest.mark.anyio
@@ -135,7 +147,7 @@ async def test_writes_work_with_a_hostile_name_at_the_old_lock_folder(
     elsewhere.mkdir(mode=0o777)
     _plant_at_the_old_places(tmp_path / "shared-tmp", elsewhere)
     monkeypatch.setenv("TMPDIR", str(tmp_path / "shared-tmp"))
-    monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path / "run"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     server = server_for(addons)
     async with Client(server) as client:
         result = await client.call_tool("write_file", {"path": "new_file.py", "content": "x = 1\n"})
