@@ -19,8 +19,9 @@ Names are imported on first use (PEP 562): a worker or a caller that needs one p
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from odoo_tools.lazy_names import first_use_getattr
 
 if TYPE_CHECKING:
     from odoo_tools.lint._adoption import Adopted, AdoptionOptions, adopt
@@ -127,9 +128,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    if name not in _WHERE:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(_WHERE[name]), name)
-    globals()[name] = value  # later lookups skip this function
-    return value
+__getattr__ = first_use_getattr(globals(), _WHERE)

@@ -12,8 +12,9 @@ Names are imported on first use (PEP 562): the MCP server registers ``migrate_mo
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from odoo_tools.lazy_names import first_use_getattr
 
 if TYPE_CHECKING:
     from odoo_tools.migrate._migrate import migrate, migrate_module
@@ -57,9 +58,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    if name not in _WHERE:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(_WHERE[name]), name)
-    globals()[name] = value  # later lookups skip this function
-    return value
+__getattr__ = first_use_getattr(globals(), _WHERE)

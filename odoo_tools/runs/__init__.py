@@ -7,8 +7,9 @@ every command) does not pay for psycopg2, the log parser and the runner (~0.15 s
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from odoo_tools.lazy_names import first_use_getattr
 
 if TYPE_CHECKING:
     from odoo_tools.runs._doctor import DoctorReport, run_doctor
@@ -58,9 +59,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    if name not in _WHERE:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{_WHERE[name]}"), name)
-    globals()[name] = value  # later lookups skip this function
-    return value
+__getattr__ = first_use_getattr(globals(), {k: f"{__name__}.{v}" for k, v in _WHERE.items()})
