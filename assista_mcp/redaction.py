@@ -71,7 +71,7 @@ def _rule(kind: str, pattern: str, *triggers: str, flags: int = 0, lower: bool =
 # A key block: its BEGIN line, the PEM headers and base64 lines that follow (lines end in a newline,
 # a written "\n" as in JSON or .env files, or are run together with spaces), then its END line.
 # Without an END line only the key material is taken: the text after it stays visible (a stray
-# "# -----BEGIN PRIVATE KEY-----" line once blanked the rest of the change shown for approval).
+# line holding only a private key's BEGIN marker once blanked the rest of the change shown for approval).
 _BREAK = r"(?:(?:[ \t]*(?:\r?\n|\\n))+[ \t]*|[ \t]+)"
 PRIVATE_KEY_BLOCK = (
     r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----"
