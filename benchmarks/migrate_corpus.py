@@ -37,12 +37,15 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from odoo_tools.addons import detect_series
+from odoo_tools.errors import InvalidInput
 from odoo_tools.migrate import migrate, proof_of
 from odoo_tools.runs import OdooRunner, PgParams, RunnerConfig
+from odoo_tools.series import normalize_series, previous_series, series_key
 
 WAYS = ("unchanged", "omm", "ours")
 _VERSION = re.compile(r"""(["']version["']\s*:\s*)(["'])[^"']*(["'])""")
 MIGRATOR = Path(sys.executable).parent / "odoo-module-migrate"
+MIGRATOR_LAST = "18.0"  # the newest series odoo-module-migrator 0.5.0 migrates to
 
 
 def read_corpus(path: Path, limit: int | None) -> list[Path]:
@@ -196,8 +199,14 @@ def main() -> int:
         )
         return 2
     odoo_src = Path(odoo_bin).resolve().parent
-    target = f"{int(float(args.to))}.0"
-    source = f"{int(float(args.to)) - 1}.0"
+    try:
+        target = normalize_series(args.to)
+    except InvalidInput as exc:
+        parser.error(str(exc))
+    source = previous_series(target)
+    if source is None:
+        print(f"{target} is the oldest supported series: nothing migrates to it", file=sys.stderr)
+        return 2
     ways = [w for w in args.ways.split(",") if w in WAYS]
     modules = sorted(read_corpus(args.corpus, args.limit), key=lambda f: (depends_of(f), f.name))
     part, parts = (int(n) for n in args.part.split("/"))
@@ -231,7 +240,7 @@ def main() -> int:
                 entry = results.setdefault(folder.name, {"path": str(folder), "has_tests": has_tests(folder)})
                 if way in entry:
                     continue
-                if way == "omm" and int(float(target)) > 18:
+                if way == "omm" and series_key(target) > series_key(MIGRATOR_LAST):
                     entry[way] = {**entry.get("unchanged", {}), "note": "odoo-module-migrator stops at 18.0"}
                     continue
                 done = migrate_way(way, folder, root, source, target, odoo_src)

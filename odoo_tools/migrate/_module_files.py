@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from odoo_tools.errors import InvalidInput, SandboxViolation
-from odoo_tools.files import unified_diff
+from odoo_tools.files import path_locks, unified_diff
 from odoo_tools.storage import atomic_write_text
 
 TEXT_SUFFIXES = (".py", ".xml", ".csv", ".js", ".scss", ".css")
@@ -100,10 +100,31 @@ class ModuleFiles:
         return "".join(parts)
 
     def write(self, changes: list[FileChange]) -> list[str]:
-        """Apply ``changes`` inside the module folder; returns the paths written or removed."""
+        """Apply ``changes`` inside the module folder; returns the paths written or removed.
+
+        Under the same cross-process locks as every other write of ours (an editor's server, an
+        agent), and only when every file is still as it was read: a file changed on disk since
+        then would be overwritten with a migration of its old text, so nothing is written."""
+        paths = {change.path: self._inside(change.path) for change in changes}
+        with path_locks(*paths.values()):
+            changed = [
+                c.path
+                for c in changes
+                if not (c.before is None and c.after is None)  # an unread file deleted: nothing to lose
+                and _on_disk(paths[c.path]) != c.before
+            ]
+            if changed:
+                raise InvalidInput(
+                    f"{self.name}: {', '.join(changed)} changed on disk while it was migrated; "
+                    "nothing was written",
+                    hint="Run the migration again on the files as they are now.",
+                )
+            return self._apply(changes, paths)
+
+    def _apply(self, changes: list[FileChange], paths: dict[str, Path]) -> list[str]:
         done = []
         for change in changes:
-            path = self._inside(change.path)
+            path = paths[change.path]
             if change.after is None:
                 if path.exists() or path.is_symlink():
                     path.unlink()
@@ -128,6 +149,16 @@ class ModuleFiles:
         if os.path.commonpath([os.path.realpath(path.parent), str(self.folder)]) != str(self.folder):
             raise SandboxViolation(f"{rel} leaves the module {self.name}")
         return path
+
+
+def _on_disk(path: Path) -> str | None:
+    """The file's text now (None: absent; a file that is not text never equals a read text)."""
+    try:
+        return path.read_bytes().decode("utf-8")
+    except FileNotFoundError:
+        return None
+    except (OSError, UnicodeDecodeError):
+        return "\0not text"
 
 
 def _remove_empty_parents(folder: Path, top: Path) -> None:

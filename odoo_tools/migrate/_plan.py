@@ -3,14 +3,20 @@ modules of the same run it depends on, one series at a time up to the target."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 from pathlib import Path
 
 from odoo_tools.addons import ManifestCache, find_manifest_file
 from odoo_tools.errors import InvalidInput, NotFound
-from odoo_tools.series import series_major, series_of_version
+from odoo_tools.series import (
+    SUPPORTED_SERIES,
+    is_supported,
+    normalize_series,
+    series_major,
+    series_of_version,
+)
 
 
 @dataclass(frozen=True)
@@ -23,14 +29,17 @@ class PlannedModule:
 
     @property
     def steps(self) -> list[tuple[int, int]]:
-        return [(major, major + 1) for major in range(self.source, self.target)]
+        """One step per series the registry knows between the two: (17, 18), (18, 19)."""
+        majors = [m for m in map(series_major, SUPPORTED_SERIES) if m is not None]
+        path = [m for m in majors if self.source <= m <= self.target]
+        return list(pairwise(path))
 
 
 def parse_series(text: str) -> int:
-    cleaned = text.strip()
-    major = series_major(cleaned) if re.fullmatch(r"\d{1,2}(\.0)?", cleaned) else None
-    if major is None:
-        raise InvalidInput(f"'{text}' is not an Odoo series", hint="Write it like 18.0.")
+    """A supported series' major (``"18.0"``, ``"18"`` -> 18); anything else is bad input naming
+    the supported series."""
+    major = series_major(normalize_series(text))
+    assert major is not None  # a supported series always has one
     return major
 
 
@@ -62,6 +71,12 @@ def plan_migration(
     for folder in module_folders(paths):
         manifest = manifests.read(folder, folder.parent).manifest
         series = series_of_version(manifest.version)
+        if forced is None and series is not None and not is_supported(series):
+            raise InvalidInput(
+                f"{folder.name} is a {series} module: migrate moves modules between the supported "
+                f"series ({', '.join(SUPPORTED_SERIES)})",
+                hint=f"Port it to {SUPPORTED_SERIES[0]} first.",
+            )
         source = forced if forced is not None else series_major(series) if series else None
         if source is None:
             raise InvalidInput(

@@ -36,10 +36,6 @@ class StepRules:
     xml: tuple[XmlFix, ...]
     python: tuple[type[PythonRule], ...]
 
-    @property
-    def source(self) -> int:
-        return self.target - 1
-
 
 STEPS: dict[int, StepRules] = {
     17: StepRules(17, xml=(fix_attrs, fix_states, fix_attribute_overrides), python=RULES_17),
@@ -50,9 +46,8 @@ STEPS: dict[int, StepRules] = {
     ),
     19: StepRules(19, xml=(fix_groups_id,), python=RULES_19),
 }
-# Fewer than Odoo's series: a step to a series we know no rules for runs only the target
-# source's own upgrade_code scripts (when the source is given) and the version bump.
-FIRST_SOURCE = min(STEPS) - 1
+# A step to a series we know no rules for (20.0) runs only the target source's own upgrade_code
+# scripts (when the source is given) and the version bump.
 
 
 def rules_for(target: int) -> StepRules:

@@ -12,7 +12,8 @@ The face of the package (callers import from here; the ``_modules`` are private)
   attributes, tags, methods...), ``api_change(id)``, ``API_CHANGES`` (all, oldest first): the
   static checks find uses of ``old``, ``odoo_tools.migrate`` keys its rewrites by ``id``;
 - reading names: ``series_major``, ``series_family``, ``series_of_version``, ``is_supported``,
-  ``series_key`` (sort key), ``nearest_series``.
+  ``series_key`` (sort key), ``nearest_series``, ``next_series``/``previous_series`` (the
+  migration steps).
 
 Adding a series: one ``SeriesFacts`` in ``_facts.SERIES``, its ``ApiChange`` entries, its core
 module list (``scripts/core_modules.py --odoo-path``) and its guidelines file.
@@ -27,7 +28,9 @@ from odoo_tools.series._names import (
     is_supported,
     known_facts,
     nearest_series,
+    next_series,
     normalize_series,
+    previous_series,
     series_facts,
     series_family,
     series_key,
@@ -47,7 +50,9 @@ __all__ = [
     "is_supported",
     "known_facts",
     "nearest_series",
+    "next_series",
     "normalize_series",
+    "previous_series",
     "series_facts",
     "series_family",
     "series_key",

@@ -72,6 +72,19 @@ def series_key(series: str) -> tuple[int, int]:
     return (int(match.group(2)), int(match.group(3) or 0)) if match else (-1, -1)
 
 
+def next_series(series: str) -> str | None:
+    """The supported series a module of ``series`` migrates to (``"17.0"`` -> ``"18.0"``); ``None``
+    after the newest. ``series`` must be supported (``normalize_series`` raises otherwise)."""
+    index = SUPPORTED_SERIES.index(normalize_series(series))
+    return SUPPORTED_SERIES[index + 1] if index + 1 < len(SUPPORTED_SERIES) else None
+
+
+def previous_series(series: str) -> str | None:
+    """The supported series before ``series`` (``"18.0"`` -> ``"17.0"``); ``None`` for the oldest."""
+    index = SUPPORTED_SERIES.index(normalize_series(series))
+    return SUPPORTED_SERIES[index - 1] if index else None
+
+
 def nearest_series(series: str | None, available: Iterable[str]) -> str | None:
     """The one of ``available`` closest to ``series`` (ties: the newer); unknown series: the newest."""
     candidates = sorted(available, key=series_key)

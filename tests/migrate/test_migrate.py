@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import os
+import threading
 from pathlib import Path
 
 import git
 import pytest
 
 from odoo_tools.errors import InvalidInput, NotFound
+from odoo_tools.files import path_locks
 from odoo_tools.migrate import migrate, plan_migration
+from odoo_tools.migrate._module_files import ModuleFiles
+from odoo_tools.migrate._step import migrate_step
 
 from .conftest import snapshot
 
@@ -40,6 +44,8 @@ def test_plan_orders_by_dependencies(tmp_path: Path) -> None:
         ("1.0", "18.0", InvalidInput),
         ("18.0.1.0.0", "17.0", InvalidInput),
         ("17.0.1.0.0", "eighteen", InvalidInput),
+        ("17.0.1.0.0", "21.0", InvalidInput),  # not a series the registry knows
+        ("15.0.1.0.0", "17.0", InvalidInput),  # nor as a source: its step's rules were never written
     ],
 )
 def test_bad_plans_are_refused(tmp_path: Path, version: str, to: str, error: type[Exception]) -> None:
@@ -103,3 +109,48 @@ def test_commit_needs_a_repository(modules: Path) -> None:
     with pytest.raises(InvalidInput):
         migrate([modules / "v18"], "19.0", commit=True)
     assert snapshot(modules) == before
+
+
+def test_steps_follow_the_registry(tmp_path: Path) -> None:
+    (tmp_path / "m").mkdir()
+    (tmp_path / "m" / "__manifest__.py").write_text("{'version': '16.0.1.0.0'}")
+    [planned] = plan_migration([tmp_path / "m"], "20.0")
+    assert planned.steps == [(16, 17), (17, 18), (18, 19), (19, 20)]
+    assert plan_migration([tmp_path / "m"], "16.0")[0].steps == []
+
+
+def test_a_file_changed_meanwhile_is_not_overwritten(modules: Path) -> None:
+    """The files are read, migrated in memory, then written: an edit made in between (an editor,
+    an agent) is not replaced by a migration of the old text; nothing of the module is written."""
+    folder = modules / "v17" / "mig_views"
+    files = ModuleFiles.read(folder)
+    for source, target in plan_migration([folder], "18.0")[0].steps:
+        migrate_step(files, source, target)
+    changes = files.changes()
+    assert len(changes) > 1
+    edited = folder / changes[-1].path
+    edited.write_text("# edited by hand meanwhile\n")
+    before = snapshot(folder)
+    with pytest.raises(InvalidInput, match="changed on disk"):
+        files.write(changes)
+    assert snapshot(folder) == before
+
+
+def test_writes_wait_for_the_write_locks(modules: Path) -> None:
+    """A write of ours elsewhere (another server, the agent) holding a file's lock delays the
+    migration's write until it is released."""
+    folder = modules / "v17" / "mig_views"
+    manifest = (folder / "__manifest__.py").resolve()
+    done = threading.Event()
+
+    def run() -> None:
+        migrate([folder], "18.0", write=True)
+        done.set()
+
+    with path_locks(manifest):
+        worker = threading.Thread(target=run)
+        worker.start()
+        assert not done.wait(3.0)
+        assert "17.0." in manifest.read_text()
+    worker.join(30)
+    assert done.is_set() and "18.0." in manifest.read_text()

@@ -7,6 +7,10 @@ import json
 import shutil
 from pathlib import Path
 
+import pytest
+
+from odoo_tools.errors import InvalidInput
+from odoo_tools.series import SUPPORTED_SERIES, next_series, previous_series
 from tests.lint.conftest import REPO, run_cli
 
 FIXTURES = REPO / "fixtures" / "series_20"
@@ -100,3 +104,11 @@ def test_a_project_on_a_series_after_20_is_checked_and_told_what_is_not(tmp_path
     assert code == 0 and _static(findings) == []
     result = run_cli(["check", "--addons-path", str(tmp_path / "clean")], tmp_path, tmp_path / "cache")
     assert "Odoo 21.0 is not a supported series (16.0, 17.0, 18.0, 19.0, 20.0)" in result.stdout
+
+
+def test_next_and_previous_series_follow_the_registry() -> None:
+    assert [next_series(s) for s in SUPPORTED_SERIES] == [*SUPPORTED_SERIES[1:], None]
+    assert [previous_series(s) for s in SUPPORTED_SERIES] == [None, *SUPPORTED_SERIES[:-1]]
+    assert next_series("saas~17.2") == "18.0"
+    with pytest.raises(InvalidInput, match="supported are"):
+        next_series("15.0")
