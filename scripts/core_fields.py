@@ -2,6 +2,11 @@
 
     .venv/bin/python scripts/core_fields.py SRC 18.0   # -> odoo_tools/lint/core_fields/18.0.json.gz
 
+Bundled for 16.0 to 19.0 (the 17.0, 18.0 and 19.0 lab sources, a 16.0 source snapshot whose extra
+non-Community modules the core module list leaves out). Migrate compares two series' lists
+(``odoo_tools.lint.core_difference``); the ORM-aware static checks judge only the series the
+registry marks ``core_fields_judged`` (18.0, verified on green OCA repositories).
+
 Without an Odoo source, the ORM-aware static checks know Odoo's core models from this list: for
 each model, its parents (``_inherit``, ``_inherits``) and every field (with its type and comodel)
 and method that any core module's class gives it: a superset of what one module's dependency

@@ -3,7 +3,8 @@
 ``scripts/core_fields.py`` merges every core class of a model (``merge_classes``) and writes them,
 encoded compactly (``encode``), to ``odoo_tools/lint/core_fields/<series>.json``; ``decode`` gives
 back a ``ModelClass`` that the resolver treats like a class read from disk. A field is
-``name`` or ``name:Type`` or ``name:Type:comodel``. ``load_core_classes`` reads a bundled list.
+``name:Type`` or ``name:Type:comodel`` (a bare ``name``: a non-field name the class binds, type
+unknown). ``load_core_classes`` reads a bundled list.
 """
 
 from __future__ import annotations
@@ -20,7 +21,6 @@ Encoded = list[str]  # [parents, inherits targets, fields, methods, "opaque" or 
 # Only these methods are listed (what compute=, inverse= and search= name in practice): whether
 # a core model has a method of another name is not known from the list.
 LISTED_METHODS = ("_compute_", "_inverse_", "_search_")
-_KEEP_TYPES = frozenset({"Many2one", "One2many", "Many2many", "Selection"})
 
 
 def merge_classes(classes: list[ModelClass]) -> ModelClass:
@@ -66,7 +66,8 @@ def _merged(earlier: FieldDef, later: FieldDef) -> FieldDef:
 def encode(cls: ModelClass) -> Encoded:
     fields = []
     for fdef in cls.fields:
-        kind = fdef.type if fdef.type in _KEEP_TYPES else ""
+        # Every type is kept: comparing two series' lists tells a removed field from a changed one.
+        kind = fdef.type if fdef.type != "Field" else ""
         fields.append(":".join(filter(None, [fdef.name, kind, fdef.comodel])) if kind else fdef.name)
     fields.extend(cls.other_names)
     return [

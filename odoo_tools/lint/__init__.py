@@ -9,6 +9,9 @@ Public API:
 - ``LintCache(directory)``, ``FileDigests()``, ``StoredDigests(cache_dir, roots)`` (file digests kept
   between processes: ``.save()`` after a run); ``summarize(findings)``;
 - ``start_spares(tools)``: start pylint / the OCA hooks early (a CLI, first thing);
+- ``core_fields(series)``: core models of a series from the bundled lists (any series; the checks
+  judge only the series the registry marks ``core_fields_judged``), ``core_difference(old, new)``
+  -> ``CoreDifference`` (removed models, ``RemovedField``s, changed fields, removed methods);
 - ``adopt(project, findings, AdoptionOptions(...)) -> Adopted``: baseline and new-only;
   ``count_fingerprints(findings, LineReader(where))`` and ``without_known``: the same matching
   for a caller that keeps its own baseline (the agent's validation).
@@ -43,6 +46,7 @@ if TYPE_CHECKING:
         project_linter_files,
     )
     from odoo_tools.lint._core import core_roots_from_python, split_core_roots
+    from odoo_tools.lint._core_fields import CoreDifference, RemovedField, core_difference, core_fields
     from odoo_tools.lint._digests import StoredDigests
     from odoo_tools.lint._project import LintProject, load_project
     from odoo_tools.lint._runner import CHECKS, LintRun, lint_addons, lint_addons_sync, validate_checks
@@ -55,6 +59,7 @@ _WHERE = {
     "Adopted": "odoo_tools.lint._adoption",
     "AdoptionOptions": "odoo_tools.lint._adoption",
     "CHECKS": "odoo_tools.lint._runner",
+    "CoreDifference": "odoo_tools.lint._core_fields",
     "DEFAULT_FLAKE8": "odoo_tools.lint._configs",
     "DEFAULT_PYLINTRC": "odoo_tools.lint._configs",
     "DEFAULT_PYLINTRC_MANDATORY": "odoo_tools.lint._configs",
@@ -64,6 +69,7 @@ _WHERE = {
     "LintCache": "odoo_tools.lint._cache",
     "LintProject": "odoo_tools.lint._project",
     "LintRun": "odoo_tools.lint._runner",
+    "RemovedField": "odoo_tools.lint._core_fields",
     "SEARCH_DEPTH": "odoo_tools.lint._targets",
     "StoredDigests": "odoo_tools.lint._digests",
     "Summary": "odoo_tools.lint._summary",
@@ -71,6 +77,8 @@ _WHERE = {
     "changed_files": "odoo_tools.lint._changes",
     "changed_lines": "odoo_tools.lint._changes",
     "changed_modules": "odoo_tools.lint._changes",
+    "core_difference": "odoo_tools.lint._core_fields",
+    "core_fields": "odoo_tools.lint._core_fields",
     "core_roots_from_python": "odoo_tools.lint._core",
     "count_fingerprints": "odoo_tools.lint._baseline",
     "lint_addons": "odoo_tools.lint._runner",
@@ -98,17 +106,21 @@ __all__ = [
     "SEARCH_DEPTH",
     "Adopted",
     "AdoptionOptions",
+    "CoreDifference",
     "FileDigests",
     "LineReader",
     "LintCache",
     "LintProject",
     "LintRun",
+    "RemovedField",
     "StoredDigests",
     "Summary",
     "adopt",
     "changed_files",
     "changed_lines",
     "changed_modules",
+    "core_difference",
+    "core_fields",
     "core_roots_from_python",
     "count_fingerprints",
     "lint_addons",

@@ -65,6 +65,11 @@ class SeriesFacts:
     # it pins (None: not known here).
     python_linter: PythonLinter
     oca_hooks_release: Version | None
+    # The ORM-aware static checks judge core models' fields and methods against this series' bundled
+    # list (odoo_tools/lint/core_fields/<series>.json.gz), verified on green OCA repositories of the
+    # series. A list bundled for another series only serves migrate (what a step removed): a claim
+    # the checks make from an unverified list could be a false error on a working module.
+    core_fields_judged: bool = False
     # A real Odoo of this series has run our install/test paths (False: they follow its code, unverified).
     runs_verified: bool = True
     runs_note: str = ""
@@ -191,6 +196,7 @@ SERIES: tuple[SeriesFacts, ...] = (
         last_update_field=False,
         python_linter="ruff",
         oca_hooks_release=(0, 0, 33),
+        core_fields_judged=True,  # the OCA 18.0 repositories checked green before the checks shipped
     ),
     SeriesFacts(
         series="19.0",

@@ -8,21 +8,13 @@ from pathlib import Path
 
 from odoo_tools.addons import Addon, AddonSet
 from odoo_tools.findings import Finding, Severity
-from odoo_tools.index import (
-    FileData,
-    ModelClass,
-    ModelResolver,
-    Tables,
-    base_model_methods,
-    load_core_classes,
-)
+from odoo_tools.index import FileData, ModelClass, ModelResolver, Tables, base_model_methods
 from odoo_tools.lint._core import stable_core_models
+from odoo_tools.lint._core_fields import judged_core_fields
 from odoo_tools.lint._static.orm_rules import BASE_METHODS, magic_fields
 from odoo_tools.series import SeriesFacts
 
 SOURCE = "static"
-# Core models' fields per series (scripts/core_fields.py): a series without a list has none.
-CORE_FIELDS = Path(__file__).resolve().parent.parent / "core_fields"
 
 
 @dataclass
@@ -79,7 +71,9 @@ class StaticContext:
     def _core_classes(self, with_source: bool) -> dict[str, ModelClass]:
         if with_source or not self.core_exact or not self.core_series:
             return {}
-        return load_core_classes(CORE_FIELDS / f"{self.core_series}.json.gz")
+        # Only a series the registry says the checks were verified on (scripts/core_fields.py lists
+        # of other series serve migrate).
+        return judged_core_fields(self.core_series)
 
     def outside_closure(self, module: str) -> bool:
         """``module`` is certainly not among the dependencies."""
