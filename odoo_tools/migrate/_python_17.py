@@ -103,4 +103,32 @@ class HookEnv(PythonRule):
         return updated
 
 
-RULES_17: tuple[type[PythonRule], ...] = (NameGet, FieldStates, HookEnv)
+class ConcurrencyCheckField(PythonRule):
+    """``models.BaseModel.CONCURRENCY_CHECK_FIELD`` is gone in 17.0; modules read it to list the
+    magic field names to skip. The name it held keeps that list as it was."""
+
+    rule = "removed-concurrency-check-field"
+    triggers = ("CONCURRENCY_CHECK_FIELD",)
+
+    def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute) -> cst.BaseExpression:
+        if updated.attr.value != "CONCURRENCY_CHECK_FIELD":
+            return updated
+        self.applied()
+        return cst.SimpleString('"__last_update"')
+
+
+class PatchMethod(PythonRule):
+    """Runtime patching of model methods is gone in 17.0: only a person can turn it into an
+    override, so each call is said at its line."""
+
+    rule = "removed-patch-method"
+    triggers = ("_patch_method", "_revert_method")
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        if node.attr.value == "_patch_method":
+            self.find_change(node)
+        elif node.attr.value == "_revert_method":
+            self.find_change(node, "removed-revert-method")
+
+
+RULES_17: tuple[type[PythonRule], ...] = (NameGet, FieldStates, HookEnv, ConcurrencyCheckField, PatchMethod)

@@ -31,11 +31,12 @@ class PythonRule(cst.CSTTransformer):
     def applied(self, times: int = 1) -> None:
         self.site.report.count(self.rule, times)
 
-    def find_change(self, node: cst.CSTNode) -> None:
-        """A use of the series registry's change ``self.rule``, said in the registry's words."""
-        change = api_change(self.rule)
+    def find_change(self, node: cst.CSTNode, change_id: str = "") -> None:
+        """A use of the series registry's change ``change_id`` (default: ``self.rule``), said in
+        the registry's words."""
+        change = api_change(change_id or self.rule)
         self.site.report.find(
-            self.rule, self.site.path, self.line(node), change.message, change.hint, change.severity
+            change.id, self.site.path, self.line(node), change.message, change.hint, change.severity
         )
 
     def find(self, node: cst.CSTNode, message: str, hint: str, severity: str = "warning") -> None:

@@ -103,6 +103,29 @@ def test_17_to_18(modules: Path) -> None:
     assert ("removed-name-search", 35) in codes and ("js-assets", None) in codes
 
 
+def test_16_to_17_removed_model_patching(tmp_path: Path) -> None:
+    """OCA server_action_mass_edit read BaseModel.CONCURRENCY_CHECK_FIELD at import and
+    base_name_search_improved patched _name_search at runtime: both fail their 17.0 install."""
+    module = tmp_path / "patching"
+    module.mkdir()
+    (module / "__manifest__.py").write_text("{'name': 'p', 'version': '16.0.1.0.0', 'depends': ['base']}\n")
+    (module / "m.py").write_text(
+        "from odoo import models\n"
+        "MAGIC = models.MAGIC_COLUMNS + [models.BaseModel.CONCURRENCY_CHECK_FIELD]  # skipped\n"
+        "\n"
+        "def patch(model):\n"
+        "    model._patch_method('_name_search', lambda *a: None)\n"
+        "    model._revert_method('_name_search')\n"
+    )
+    [migrated] = migrate([module], "17.0", write=True).modules
+    assert (module / "m.py").read_text().splitlines()[1] == (
+        "MAGIC = models.MAGIC_COLUMNS + [\"__last_update\"]  # skipped"
+    )
+    assert migrated.steps[0].rules_applied["removed-concurrency-check-field"] == 1
+    found = {(f.code, f.line, f.severity) for f in migrated.findings}
+    assert {("removed-patch-method", 5, "error"), ("removed-revert-method", 6, "error")} <= found
+
+
 def test_17_to_18_storable_products(tmp_path: Path) -> None:
     module = tmp_path / "prod"
     (module / "data").mkdir(parents=True)
