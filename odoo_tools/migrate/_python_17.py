@@ -40,22 +40,31 @@ class FieldStates(PythonRule):
 class HookEnv(PythonRule):
     """17.0 calls the manifest's init and uninstall hooks with ``env``; 16.0 passed
     ``(cr, registry)`` (``(cr)`` to pre_init_hook). The hook takes ``env``, its own
-    ``env = api.Environment(cr, SUPERUSER_ID, {})`` goes, and ``cr``/``registry`` read from env."""
+    ``env = api.Environment(cr, SUPERUSER_ID, {})`` goes, and its old arguments are read from env
+    (whatever the module named the second one: ``registry``, ``_``...)."""
 
     rule = "changed-hook-signature"
     triggers = ("_hook",)
     HOOKS = ("pre_init_hook", "post_init_hook", "uninstall_hook")
-    OLD = ("cr", "registry")  # the hook's old arguments, read from env now
+    OLD_ARGUMENTS = ("cr", "registry")  # what 16.0 passed, read from env now
+    ENVIRONMENTS = ("api.Environment", "Environment", "odoo.api.Environment")
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         self._inside = 0
+        self._old: dict[str, str] = {}  # the hook's parameter name -> what env holds it as
         self._not_variables: set[int] = set()
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
-        names = [p.name.value for p in node.params.params]
-        if self._inside or (node.name.value in self.HOOKS and names in (["cr", "registry"], ["cr"])):
+        if self._inside:
             self._inside += 1
+            return
+        params = node.params.params
+        named_as_hook = node.name.value in self.HOOKS or node.name.value.endswith("_hook")
+        if named_as_hook and 1 <= len(params) <= 2 and params[0].name.value in ("cr", "_cr"):
+            self._inside = 1
+            self._old = {p.name.value: old for p, old in zip(params, self.OLD_ARGUMENTS, strict=False)}
+            self._old.pop("_", None)  # an unused argument: nothing reads it
 
     def leave_FunctionDef(self, original: cst.FunctionDef, updated: cst.FunctionDef) -> cst.FunctionDef:
         if not self._inside:
@@ -72,7 +81,7 @@ class HookEnv(PythonRule):
         statement = updated.body[0] if len(updated.body) == 1 else None
         if self._inside and isinstance(statement, cst.Assign) and isinstance(statement.value, cst.Call):
             targets = [dotted(t.target) for t in statement.targets]
-            if targets == ["env"] and dotted(statement.value.func) == "api.Environment":
+            if targets == ["env"] and dotted(statement.value.func) in self.ENVIRONMENTS:
                 return cst.RemovalSentinel.REMOVE
         return updated
 
@@ -81,7 +90,7 @@ class HookEnv(PythonRule):
         ``post_init_hook(self.env)``."""
         name = dotted(updated.func).rsplit(".", 1)[-1]
         first = updated.args[0].value if updated.args else None
-        hook_call = name in self.HOOKS and len(updated.args) in (1, 2)
+        hook_call = (name in self.HOOKS or name.endswith("_hook")) and len(updated.args) in (1, 2)
         if hook_call and isinstance(first, cst.Attribute) and first.attr.value == "cr":
             self.applied()
             return updated.with_changes(args=[cst.Arg(first.value)])
@@ -98,8 +107,8 @@ class HookEnv(PythonRule):
         self._not_variables.add(id(node.name))
 
     def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.BaseExpression:
-        if self._inside and updated.value in self.OLD and id(original) not in self._not_variables:
-            return cst.Attribute(value=cst.Name("env"), attr=cst.Name(updated.value))
+        if self._inside and updated.value in self._old and id(original) not in self._not_variables:
+            return cst.Attribute(value=cst.Name("env"), attr=cst.Name(self._old[updated.value]))
         return updated
 
 

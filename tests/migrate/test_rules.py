@@ -381,6 +381,10 @@ def test_16_to_17_hooks_take_env(tmp_path: Path) -> None:
         "    return f(cr=cr)\n\n\n"
         "def helper(cr):\n    return cr\n"
     )
+    # OCA hr_employee_firstname: the registry unused, the environment imported by name
+    (module / "hooks_b.py").write_text(
+        "def uninstall_hook(cr, _):\n    env = Environment(cr, SUPERUSER_ID, {})\n    env['x']._undo()\n"
+    )
     (module / "test_hooks.py").write_text("post_init_hook(self.env.cr, self.env.registry)\n")
     migrate([module], "17.0", write=True)
     assert (module / "test_hooks.py").read_text() == "post_init_hook(self.env)\n"
@@ -391,3 +395,4 @@ def test_16_to_17_hooks_take_env(tmp_path: Path) -> None:
         "    return f(cr=env.cr)\n\n\n"
         "def helper(cr):\n    return cr\n"
     )
+    assert (module / "hooks_b.py").read_text() == "def uninstall_hook(env):\n    env['x']._undo()\n"
