@@ -27,6 +27,16 @@ def find_field(module_dir: Path, model: str, field: str) -> Definition | None:
     return None
 
 
+def find_depends(module_dir: Path, model: str, method: str) -> Definition | None:
+    """The ``@api.depends(...)`` of the method ``method`` in a class of ``model`` (the method's
+    own line when its names are not literals)."""
+    for rel, classes in _classes(str(module_dir)):
+        for info in classes:
+            if info.model == model and method in info.depends:
+                return Definition(rel, info.depends[method])
+    return None
+
+
 def find_model(module_dir: Path, model: str) -> Definition | None:
     """The class whose _name is ``model``, else the first that extends it (_inherit)."""
     extending: Definition | None = None
@@ -45,6 +55,7 @@ class ClassInfo:
     fields: dict[str, int]  # field -> line
     line: int
     defines: bool  # _name, not only _inherit
+    depends: dict[str, int]  # method -> line of its @api.depends (else of the method)
 
 
 def _classes(module_dir: str) -> list[tuple[str, list[ClassInfo]]]:
@@ -80,4 +91,16 @@ def _parse(path: str, _mtime_ns: int, _size: int) -> list[ClassInfo]:
     except OSError:
         return []
     models = parse_python(data, path, "").models
-    return [ClassInfo(m.model, {f.name: f.line for f in m.fields}, m.line, m.defines) for m in models]
+    return [
+        ClassInfo(
+            m.model,
+            {f.name: f.line for f in m.fields},
+            m.line,
+            m.defines,
+            {
+                f.name: next((line for kind, line, _ in f.field_names if kind == "depends"), f.line)
+                for f in m.methods
+            },
+        )
+        for m in models
+    ]

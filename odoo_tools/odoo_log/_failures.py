@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from odoo_tools.findings import Finding
 from odoo_tools.odoo_log import kinds
-from odoo_tools.odoo_log._definitions import find_field, find_model
+from odoo_tools.odoo_log._definitions import find_depends, find_field, find_model
 from odoo_tools.odoo_log._manifest_lines import manifest_entry_line
 from odoo_tools.odoo_log._paths import AddonPath, PathMapper
 from odoo_tools.odoo_log._traceback import Traceback
@@ -142,6 +142,9 @@ def _locate(kind: str, tb: Traceback, ctx: LoadContext, mapper: PathMapper) -> P
     if own:
         deepest = own[-1]
         return Place(deepest.addon, deepest.line)
+    depends = WRONG_DEPENDS_RE.search(message)
+    if depends:  # a depends path through a field that is gone: the decorator is to blame
+        return _depends_place(mapper, depends["model"], depends["method"], depends["field"])
     field = FIELD_SETUP_RE.match(message)
     if field:  # raised by Odoo's field setup (19: unknown comodel): the definition is to blame
         return _field_place(mapper, field["model"], field["field"])
@@ -153,7 +156,21 @@ def _locate(kind: str, tb: Traceback, ctx: LoadContext, mapper: PathMapper) -> P
     return Place()
 
 
-FIELD_SETUP_RE = re.compile(r"^Field (?P<model>[\w.]+)\.(?P<field>\w+) with ")
+# "Field x.y with unknown comodel_name" (19.0), "Field x.y without selection" (a selection_add
+# onto a field that is gone), "Field x.y with unknown ..."
+FIELD_SETUP_RE = re.compile(r"^Field (?P<model>[\w.]+)\.(?P<field>\w+) with(?:out)? ")
+WRONG_DEPENDS_RE = re.compile(
+    r"Wrong @depends on '(?P<method>\w+)' \(compute method of field (?P<model>[\w.]+)\.(?P<field>\w+)\)"
+)
+
+
+def _depends_place(mapper: PathMapper, model: str, method: str, field: str) -> Place:
+    for module in sorted(mapper.modules):
+        folder = mapper.module_dir(module)
+        found = find_depends(folder, model, method) if folder is not None else None
+        if found is not None:
+            return Place(mapper.map_relative(f"{module}/{found.rel}"), found.line)
+    return _field_place(mapper, model, field)
 
 
 def _field_place(mapper: PathMapper, model: str, field: str) -> Place:

@@ -614,3 +614,58 @@ def test_third_party_failures_point_at_the_guilty_line_not_the_record(case: str,
     report = parse_odoo_log(log, roots=[tmp_path], modules=[module])
     errors = [(f.kind, f.path, f.line) for f in report.findings if f.severity == "error"]
     assert errors == [(kind, rel, line)]
+
+
+SETUP_FIELDS = (
+    '  File "/opt/odoo/odoo/modules/registry.py", line 323, in setup_models\n'
+    "    model._setup_fields()\n"
+    '  File "/opt/odoo/odoo/models.py", line 3378, in _setup_fields\n'
+    "    field.setup(self)\n"
+)
+MOVE_MODEL = """from odoo import api, fields, models
+
+
+class AccountMove(models.Model):
+    _inherit = "account.move"
+
+    refund_method = fields.Selection(selection_add=[("lines", "Some lines")])
+
+    @api.depends(
+        "line_ids", "line_ids.blocked"
+    )
+    def _compute_move_blocked(self):
+        pass
+
+    blocked = fields.Boolean(compute="_compute_move_blocked")
+"""
+
+
+@pytest.mark.parametrize(
+    ("exception", "line"),
+    [
+        # a selection_add onto a field the new series removed (Odoo 17 refund_method)
+        ("AssertionError: Field account.move.refund_method without selection", 7),
+        # a depends path through a field the new series removed (Odoo 18 account.move.line.blocked)
+        (
+            "ValueError: Wrong @depends on '_compute_move_blocked' (compute method of field "
+            "account.move.blocked). Dependency field 'blocked' not found in model account.move.line.",
+            9,
+        ),
+    ],
+)
+def test_field_setup_errors_point_at_the_modules_definition(
+    tmp_path: Path, exception: str, line: int
+) -> None:
+    """Odoo raises these from its own code while setting fields up: no frame of the module. The
+    module's definition (the field, the @depends decorator) is where the fix goes."""
+    module = tmp_path / "lab_blocking"
+    (module / "models").mkdir(parents=True)
+    (module / "__manifest__.py").write_text("{'name': 'b', 'depends': ['account']}")
+    (module / "models" / "account_move.py").write_text(MOVE_MODEL)
+    text = failed_registry(SETUP_FIELDS + exception)
+    finding = only_finding(parse_odoo_log(text, roots=[tmp_path], modules=["lab_blocking"]))
+    assert (finding.module, finding.path, finding.line) == (
+        "lab_blocking",
+        "lab_blocking/models/account_move.py",
+        line,
+    )
