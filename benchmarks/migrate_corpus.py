@@ -1,6 +1,7 @@
 """Benchmark: migrate a corpus of real modules three ways and prove each on the next series' Odoo.
 
     ASSISTA_BENCH_ODOO_BIN=/work/labs/odoo18/src/odoo-bin \\
+    ASSISTA_BENCH_FROM_ODOO_PATH=/work/labs/odoo17/src \\
     ASSISTA_BENCH_ODOO_PYTHON=/work/labs/odoo18/venv/bin/python \\
     PGHOST=127.0.0.1 PGUSER=odoo PGPASSWORD=odoo \\
         nice -n 10 .venv/bin/python benchmarks/migrate_corpus.py --corpus /work/corpus/core-only-17.0.txt \\
@@ -11,7 +12,9 @@ dependencies are core modules only. Each module is copied three times and migrat
 - unchanged: only the manifest version bumped (what installing the old code would do);
 - odoo-module-migrator: OCA's tool (``odoo-module-migrate --no-commit --no-pre-commit``), when it
   knows the step (it stops at 18.0);
-- ours: ``odoo_tools.migrate.migrate`` with the target source's upgrade_code scripts.
+- ours: ``odoo_tools.migrate.migrate`` with the target source's upgrade_code scripts (and, when
+  ``ASSISTA_BENCH_FROM_ODOO_PATH`` names the source series' Odoo source, its core views: gone
+  anchors of inherited views are then retargeted).
 Then each copy is installed with demo data and its own tests are run on the real Odoo N+1 through
 the runner (template cache, warm worker). Prints one row per module, the totals (install clean %,
 tests green % of the modules that have tests) and the time spent per way, and for every module our
@@ -97,7 +100,13 @@ def run_migrator(root: Path, module: str, source: str, target: str) -> str:
 
 
 def migrate_way(
-    way: str, source_folder: Path, root: Path, source: str, target: str, odoo_src: Path
+    way: str,
+    source_folder: Path,
+    root: Path,
+    source: str,
+    target: str,
+    odoo_src: Path,
+    from_odoo_src: Path | None = None,
 ) -> dict[str, Any]:
     """Migrate a copy beside the addons folder, then move it in: a run stopped half-way never
     leaves an old-series manifest on the addons path (Odoo would refuse every later install)."""
@@ -117,8 +126,12 @@ def migrate_way(
         if note:
             bump_only(copy, target)
     else:
-        major = detect_series(odoo_path=odoo_src).major
-        report = migrate([copy], target, write=True, odoo_sources={major: odoo_src} if major else {})
+        sources = {}
+        for odoo in (odoo_src, from_odoo_src):
+            major = detect_series(odoo_path=odoo).major if odoo is not None else None
+            if odoo is not None and major is not None:
+                sources[major] = odoo
+        report = migrate([copy], target, write=True, odoo_sources=sources)
         [module] = report.modules
         rules = module.rules_applied
         findings = len(module.findings)
@@ -207,6 +220,8 @@ def main() -> int:
     if source is None:
         print(f"{target} is the oldest supported series: nothing migrates to it", file=sys.stderr)
         return 2
+    from_odoo = os.environ.get("ASSISTA_BENCH_FROM_ODOO_PATH")
+    from_odoo_src = Path(from_odoo) if from_odoo else None
     ways = [w for w in args.ways.split(",") if w in WAYS]
     modules = sorted(read_corpus(args.corpus, args.limit), key=lambda f: (depends_of(f), f.name))
     part, parts = (int(n) for n in args.part.split("/"))
@@ -243,7 +258,7 @@ def main() -> int:
                 if way == "omm" and series_key(target) > series_key(MIGRATOR_LAST):
                     entry[way] = {**entry.get("unchanged", {}), "note": "odoo-module-migrator stops at 18.0"}
                     continue
-                done = migrate_way(way, folder, root, source, target, odoo_src)
+                done = migrate_way(way, folder, root, source, target, odoo_src, from_odoo_src)
                 result = runner.validate_sync("test", [folder.name], demo=True)
                 done["proof"] = proof_of(result, folder.name).model_dump(exclude={"findings"})
                 entry[way] = done

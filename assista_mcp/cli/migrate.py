@@ -51,6 +51,15 @@ def add_parsers(subparsers: Any) -> None:
         "--prove", action="store_true", help="then install and test each module on the target series' Odoo"
     )
     parser.add_argument("--no-diff", action="store_true", help="print the summary without the diff")
+    parser.add_argument(
+        "--from-odoo-path",
+        type=Path,
+        metavar="PATH",
+        help=(
+            "the Odoo source of the series the modules come from: anchors of inherited core views "
+            "that are gone in the target series are then retargeted where the old view says how"
+        ),
+    )
     add_format_flag(parser, "the report")
     add_output_flag(parser)
     add_project_flags(parser)
@@ -68,6 +77,14 @@ def run_migrate(args: argparse.Namespace) -> int:
     sources = {}
     if source is not None and (major := detect_series(odoo_path=source).major) is not None:
         sources[major] = source
+    if args.from_odoo_path is not None:
+        old_major = detect_series(odoo_path=args.from_odoo_path).major
+        if old_major is None or old_major in sources:
+            raise InvalidInput(
+                f"--from-odoo-path {args.from_odoo_path} is not the Odoo source of an older series",
+                hint="Give the folder holding odoo-bin and odoo/release.py of the modules' series.",
+            )
+        sources[old_major] = args.from_odoo_path
     report = migrate(
         args.paths,
         args.to,

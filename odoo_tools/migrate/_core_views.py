@@ -1,42 +1,90 @@
-"""Inherited core views whose anchors are gone in the target series: the module's ``<xpath>`` and
-``<field position>`` specs are looked up in the target source's view and in every core view
-that inherits it, so a spec that matches nothing there is found before Odoo refuses the install
-("Element ... cannot be located in parent view").
-
-A warning, not an error: the anchor may come from a view of a module outside the target source's
-core (another repository), which this does not read."""
+"""The core views of an Odoo source, combined as Odoo combines them: a primary view's arch with
+every core view extending it applied (only the core modules a given module can have installed
+with it, when its dependencies are all core), so an anchor is looked up where Odoo looks it up."""
 
 from __future__ import annotations
 
-import re
+import ast
+import copy
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
 
 from lxml import etree
 
-from odoo_tools.migrate._module_files import ModuleFiles
-from odoo_tools.migrate._report import StepReport
+from odoo_tools.migrate._view_inheritance import apply_spec, mark, spec_elements
 
 _PARSER = etree.XMLParser(resolve_entities=False, no_network=True, remove_comments=True, huge_tree=False)
+_PASSES = 3  # extensions of an extension whose anchor comes later in load order: tried again
 
 
-def _hasclass(context: object, *classes: str) -> bool:
-    """Odoo's own XPath function (odoo/tools/template_inheritance.py)."""
-    node = context.context_node  # type: ignore[attr-defined]
-    present = set((node.get("class") or "").split())
-    return all(c in present for c in classes)
-
-
-_EXTENSIONS = {(None, "hasclass"): _hasclass}
+@dataclass(frozen=True)
+class CoreView:
+    xml_id: str
+    module: str
+    arch: etree._Element  # the record's <field name="arch">
+    parent: str | None
+    primary: bool  # a view of its own (no parent, or mode primary), not an extension
+    priority: int
+    order: int  # reading order: the views of one module in file order
 
 
 @dataclass
 class CoreViews:
-    """The view archs of a core source: by xml id, and the archs inheriting each."""
+    """The views of a core source by xml id, the extensions of each, and the modules' manifests."""
 
-    archs: dict[str, etree._Element] = field(default_factory=dict)
-    inheriting: dict[str, list[etree._Element]] = field(default_factory=dict)
+    views: dict[str, CoreView] = field(default_factory=dict)
+    extensions: dict[str, list[str]] = field(default_factory=dict)
+    depends: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    auto_install: dict[str, bool] = field(default_factory=dict)
+
+    @cached_property
+    def load_rank(self) -> dict[str, int]:
+        """Modules by dependency depth (a module is loaded after what it depends on)."""
+        depth: dict[str, int] = {}
+
+        def of(name: str, seen: frozenset[str] = frozenset()) -> int:
+            if name not in depth:
+                deps = [d for d in self.depends.get(name, ()) if d in self.depends and d not in seen]
+                depth[name] = 1 + max((of(d, seen | {name}) for d in deps), default=0)
+            return depth[name]
+
+        ordered = sorted(self.depends, key=lambda m: (of(m), m))
+        return {name: index for index, name in enumerate(ordered)}
+
+    def base_of(self, xml_id: str) -> str:
+        """The primary view whose combined arch an extension of ``xml_id`` is applied to."""
+        seen = set()
+        view = self.views[xml_id]
+        while not view.primary and view.parent in self.views and view.xml_id not in seen:
+            seen.add(view.xml_id)
+            view = self.views[view.parent]
+        return view.xml_id
+
+    def installable_with(self, depends: Iterable[str]) -> frozenset[str] | None:
+        """The core modules installed with a module depending on ``depends`` (their closure and
+        the auto-installed ones); None when one of them is not core (then: every core module)."""
+        modules: set[str] = set()
+        pending = list(depends) or ["base"]
+        while pending:
+            name = pending.pop()
+            if name not in self.depends:
+                return None
+            if name not in modules:
+                modules.add(name)
+                pending.extend(self.depends[name])
+        grown = True
+        while grown:
+            extra = {
+                m for m, auto in self.auto_install.items()
+                if auto and m not in modules and self.depends[m] and set(self.depends[m]) <= modules
+            }  # fmt: skip
+            grown = bool(extra)
+            modules |= extra
+            for name in list(extra):
+                pending.extend(self.depends[name])
+        return frozenset(modules)
 
 
 @cache
@@ -46,11 +94,23 @@ def core_views(source: Path) -> CoreViews:
         if not addons.is_dir():
             continue
         for module in sorted(p for p in addons.iterdir() if (p / "__manifest__.py").is_file()):
-            for path in module.rglob("*.xml"):
+            _read_manifest(views, module)
+            for path in sorted(module.rglob("*.xml")):
                 if "static" in path.relative_to(module).parts:
                     continue
                 _read(views, module.name, path)
     return views
+
+
+def _read_manifest(views: CoreViews, module: Path) -> None:
+    try:
+        manifest = ast.literal_eval((module / "__manifest__.py").read_text(encoding="utf-8"))
+    except (ValueError, SyntaxError, OSError, UnicodeDecodeError):
+        manifest = {}
+    manifest = manifest if isinstance(manifest, dict) else {}
+    depends = manifest.get("depends") or []
+    views.depends[module.name] = tuple(str(d) for d in depends) if isinstance(depends, list) else ()
+    views.auto_install[module.name] = bool(manifest.get("auto_install"))
 
 
 def _read(views: CoreViews, module: str, path: Path) -> None:
@@ -58,95 +118,79 @@ def _read(views: CoreViews, module: str, path: Path) -> None:
         root = etree.parse(str(path), _PARSER).getroot()
     except (etree.XMLSyntaxError, OSError):
         return
-    for record in root.iter("record", "template"):
-        is_view = record.tag == "template" or record.get("model") == "ir.ui.view"
+    for record in root.iter("record"):
         xml_id = record.get("id")
-        if not is_view or not xml_id:
+        arch = record.find("field[@name='arch']")
+        if record.get("model") != "ir.ui.view" or not xml_id or arch is None:
             continue
         full = xml_id if "." in xml_id else f"{module}.{xml_id}"
-        arch = record if record.tag == "template" else record.find("field[@name='arch']")
-        if arch is None:
-            continue
-        parent = record.get("inherit_id") if record.tag == "template" else None
         inherit = record.find("field[@name='inherit_id']")
-        parent = parent or (inherit.get("ref") if inherit is not None else None)
+        parent = inherit.get("ref") if inherit is not None else None
+        parent = (parent if "." in parent else f"{module}.{parent}") if parent else None
+        mode = record.find("field[@name='mode']")
+        priority = record.find("field[@name='priority']")
+        try:
+            rank = int(priority.get("eval") or priority.text or 16) if priority is not None else 16
+        except ValueError:
+            rank = 16
+        primary = parent is None or (mode is not None and (mode.text or "").strip() == "primary")
+        views.views[full] = CoreView(full, module, arch, parent, primary, rank, len(views.views))
         if parent:
-            parent = parent if "." in parent else f"{module}.{parent}"
-            views.inheriting.setdefault(parent, []).append(arch)
-        else:
-            views.archs[full] = arch
-
-
-_NAMED = re.compile(r"""@name\s*=\s*['"]([\w.]+)['"]\s*\]\s*$""")
+            views.extensions.setdefault(parent, []).append(full)
 
 
 @cache
-def _standalone(view: etree._Element) -> etree._Element | None:
-    """The view's root element in a tree of its own, as Odoo evaluates xpaths against it."""
-    roots = [child for child in view if isinstance(child.tag, str)]
-    return etree.fromstring(etree.tostring(roots[0])) if len(roots) == 1 else None
-
-
-def _added_names(views: list[etree._Element]) -> set[str]:
-    """The ``name`` of every node the inheriting views add (anchors for later inheritances)."""
-    return {
-        str(node.get("name")) for view in views for spec in view for node in spec.iter() if node.get("name")
-    }
-
-
-def _anchor_found(
-    spec: etree._Element, base: etree._Element, inheriting: list[etree._Element]
-) -> bool | None:
-    """Whether the spec's anchor is in the base view or among what core views add to it; None when
-    this cannot be told (an anchor without a name that inheriting views may add)."""
-    root = _standalone(base)
-    if root is None:
-        return None
-    if spec.tag == "xpath":
-        expr = spec.get("expr") or ""
-        try:
-            if etree.XPath(expr, extensions=_EXTENSIONS)(root):
-                return True
-        except (etree.XPathSyntaxError, etree.XPathEvalError):
-            return None
-        named = _NAMED.search(expr)
-        if named is None:
-            return None if inheriting else False
-        return named.group(1) in _added_names(inheriting)
-    if spec.tag == "field" and spec.get("name"):
-        name = str(spec.get("name"))
-        return bool(root.xpath("descendant-or-self::field[@name=$n]", n=name)) or name in _added_names(
-            inheriting
-        )
-    return None
-
-
-def check_core_anchors(files: ModuleFiles, source: Path, report: StepReport) -> None:
+def combined(source: Path, base: str, modules: frozenset[str] | None) -> etree._Element | None:
+    """The arch of the primary view ``base`` with its core extensions applied (those of
+    ``modules`` only, unless None), every element marked with the view that added it. Do not
+    change it: copy it first."""
     views = core_views(source)
-    for rel, text in sorted(files.texts.items()):
-        if not rel.endswith(".xml"):
-            continue
-        try:
-            root = etree.fromstring(text.encode("utf-8"), _PARSER)
-        except etree.XMLSyntaxError:
-            continue
-        for record in root.iter("record"):
-            inherit = record.find("field[@name='inherit_id']")
-            ref = inherit.get("ref") if inherit is not None else None
-            arch = record.find("field[@name='arch']")
-            if not ref or "." not in ref or ref.split(".")[0] == files.name or arch is None:
+    view = views.views[base]
+    if view.parent is not None and view.parent in views.views:
+        parent = combined(source, views.base_of(view.parent), modules)
+        if parent is None:
+            return None
+        root = copy.deepcopy(parent)
+        for spec in spec_elements(view.arch):
+            try:
+                root = apply_spec(root, spec, base)
+            except (LookupError, ValueError):
                 continue
-            if ref not in views.archs:
-                continue  # not a core view of the target series (or a template): not ours to judge
-            specs = list(arch) if len(arch) and arch[0].tag != "data" else list(arch[0]) if len(arch) else []
-            for spec in specs:
-                if not isinstance(spec.tag, str):
-                    continue
-                if _anchor_found(spec, views.archs[ref], views.inheriting.get(ref, [])) is False:
-                    what = spec.get("expr") if spec.tag == "xpath" else f'<field name="{spec.get("name")}">'
-                    report.find(
-                        "gone-view-anchor", files.site_path(rel), spec.sourceline,
-                        f"{what} matches nothing in the {report.target_series} view {ref} (nor in the core "
-                        "views inheriting it): the install will fail on it.",
-                        f"Read {ref} in the {report.target_series} source and anchor on what replaced it.",
-                    )  # fmt: skip
+    else:
+        roots = [child for child in view.arch if isinstance(child.tag, str)]
+        if len(roots) != 1:
+            return None
+        root = mark(copy.deepcopy(roots[0]), base)
+    return _extend(views, root, base, modules)
+
+
+def _extend(
+    views: CoreViews, root: etree._Element, base: str, modules: frozenset[str] | None
+) -> etree._Element:
+    rank = views.load_rank
+    pending: list[tuple[str, etree._Element]] = []
+    queue = list(views.extensions.get(base, []))
+    while queue:  # every extension below ``base`` (not through a primary view)
+        xml_id = queue.pop(0)
+        view = views.views[xml_id]
+        if view.primary or (modules is not None and view.module not in modules):
+            continue
+        pending += [(xml_id, spec) for spec in spec_elements(view.arch)]
+        queue += views.extensions.get(xml_id, [])
+    pending.sort(key=lambda item: _load_order(views, rank, item[0]))
+    for _ in range(_PASSES):
+        failed = []
+        for xml_id, spec in pending:
+            try:
+                root = apply_spec(root, spec, xml_id)
+            except (LookupError, ValueError):
+                failed.append((xml_id, spec))
+        if len(failed) == len(pending):
+            break
+        pending = failed
+    return root
+
+
+def _load_order(views: CoreViews, rank: dict[str, int], xml_id: str) -> tuple[int, int, int]:
+    view = views.views[xml_id]
+    return (view.priority, rank.get(view.module, 0), view.order)

@@ -23,7 +23,8 @@ def migrate(
     odoo_sources: Mapping[int, Path] | None = None,
 ) -> MigrationReport:
     """Every module under ``paths`` moved to ``to_series``; ``odoo_sources`` maps a series' major to
-    its Odoo source, whose ``upgrade_code`` scripts then run first on the steps into that series."""
+    its Odoo source, whose ``upgrade_code`` scripts then run first on the steps into that series
+    (and whose core views are compared with the previous series' to retarget gone anchors)."""
     plan = plan_migration(paths, to_series, from_series)
     if commit:
         for planned in plan:
@@ -46,7 +47,8 @@ def migrate_module(
     outcomes: list[StepOutcome] = []
     for source, target in planned.steps:
         before, deleted_before = dict(files.texts), set(files.deleted)
-        report = migrate_step(files, source, target, (odoo_sources or {}).get(target))
+        sources = odoo_sources or {}
+        report = migrate_step(files, source, target, sources.get(target), sources.get(source))
         sha = ""
         if commit:
             changes = files.changes(before, deleted_before)

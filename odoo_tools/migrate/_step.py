@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from odoo_tools.migrate._core_views import check_core_anchors
+from odoo_tools.migrate._anchors import check_core_anchors
 from odoo_tools.migrate._edits import apply_edits
 from odoo_tools.migrate._manifest_step import bump_version, note_assets, remove_old_migrations
 from odoo_tools.migrate._module_files import ModuleFiles
@@ -17,8 +17,16 @@ from odoo_tools.migrate._upgrade_code import run_upgrade_code
 from odoo_tools.migrate._xml_tags import XmlParseError, read_xml
 
 
-def migrate_step(files: ModuleFiles, source: int, target: int, odoo_source: Path | None = None) -> StepReport:
-    """Move ``files`` (in memory) from series ``source`` to ``target`` (= source + 1)."""
+def migrate_step(
+    files: ModuleFiles,
+    source: int,
+    target: int,
+    odoo_source: Path | None = None,
+    source_odoo_source: Path | None = None,
+) -> StepReport:
+    """Move ``files`` (in memory) from series ``source`` to ``target`` (= source + 1);
+    ``odoo_source`` is the target series' Odoo source, ``source_odoo_source`` the source series'
+    (it tells what became of the core view elements the module anchors on)."""
     report = StepReport(files.name, source, target)
     if odoo_source is not None:
         run_upgrade_code(files, odoo_source, report)
@@ -33,7 +41,7 @@ def migrate_step(files: ModuleFiles, source: int, target: int, odoo_source: Path
     remove_old_migrations(files, report)
     note_assets(files, report)
     if odoo_source is not None:
-        check_core_anchors(files, odoo_source, report)
+        check_core_anchors(files, odoo_source, report, source_odoo_source)
     return report
 
 

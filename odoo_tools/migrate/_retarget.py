@@ -1,0 +1,261 @@
+"""What to do with a spec whose anchor is gone from the target's core view, knowing (when the
+source series' Odoo source is given) the element it anchored on in the source series' view:
+
+- renamed or moved: the same element under a new name or tag (``<div name="X">`` that became
+  ``<block name="sale_X">``, a ``<filter>`` renamed with the same domain) that points to ONE
+  element of the new view -> the spec targets it, with the same position;
+- gone, ``after``/``before`` it: the nearest sibling it had on that side (else on the other
+  side) that the new view still has once -> ``after`` the one before it / ``before`` the one
+  after it; ``inside`` it: its nearest
+  ancestor the new view still has once -> ``inside`` that;
+- gone, the spec only changed it (``attributes``, an empty ``replace``) -> the spec goes;
+- anything else (``replace`` with content, ambiguous matches, an anchor that was not core):
+  nothing (a finding).
+
+Without the source series' view only a rename the new view alone makes unambiguous is taken.
+The spec is rewritten in place: its ``expr`` (or its ``name``), its ``position`` when it changes,
+or, when another tag is needed, the spec becomes an ``<xpath>``."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from lxml import etree
+
+from odoo_tools.migrate._edits import Edit
+from odoo_tools.migrate._view_inheritance import FROM, locating_attributes
+from odoo_tools.migrate._xml_edit import attribute_text, rename, replace_attribute, set_value
+from odoo_tools.migrate._xml_tags import XmlDocument
+
+RULE = "retargeted-view-anchor"
+MODULE = "~module"  # what the module's own specs add to a view (never a target of a rename)
+_IDENTITIES = ("name", "id")
+_SAME_CONTENT = ("string", "domain", "help", "title")
+_LOCATORS = ("name", "id", "string", "title", "for")
+_NAMED_STEP = re.compile(r"""(?:^|/)([\w:-]+)\[@name\s*=\s*(['"])([\w.-]+)\2\]$""")
+
+
+@dataclass(frozen=True)
+class Plan:
+    target: etree._Element | None  # None: remove the spec
+    position: str
+    why: str
+    locator: tuple[str, str, str] = ("", "", "")  # (tag, attribute, value) finding target alone
+
+    @property
+    def expr(self) -> str:
+        tag, attribute, value = self.locator
+        quote = "'" if "'" not in value else '"'
+        return f"//{tag}[@{attribute}={quote}{value}{quote}]"
+
+
+class _Ambiguous(Exception):
+    pass
+
+
+def plan_for(
+    spec: etree._Element,
+    old_node: etree._Element | None,
+    tree: etree._Element,
+    old_tree: etree._Element | None,
+) -> Plan | None:
+    position = str(spec.get("position") or "inside")
+    try:
+        renamed = _renamed(spec, old_node, tree, old_tree)
+    except _Ambiguous:
+        return None
+    if renamed is not None:
+        target, why = renamed
+        locator = _locator(target, tree)
+        return Plan(target, position, why, locator) if locator else None
+    if old_node is None:
+        return None
+    gone = f"{describe(old_node)} is gone"
+    if position == "attributes" or (position == "replace" and not _has_content(spec)):
+        return Plan(None, position, gone)
+    neighbours: list[tuple[etree._Element, str, str]] = []
+    if position in ("after", "before"):  # where it was: after what preceded it, before what followed
+        previous = [(s, "after", "was right before it") for s in old_node.itersiblings(preceding=True)]
+        following = [(s, "before", "was right after it") for s in old_node.itersiblings()]
+        neighbours += previous + following if position == "after" else following + previous
+    elif position == "inside":
+        neighbours += [(a, "inside", "held it") for a in old_node.iterancestors()]
+    for old_neighbour, new_position, relation in neighbours:
+        found = _counterpart(old_neighbour, tree)
+        if found is not None:
+            target, locator = found
+            why = f"{gone}; {describe(old_neighbour)} {relation}"
+            return Plan(target, new_position, why, locator)
+    return None
+
+
+def describe(element: etree._Element) -> str:
+    for attribute in (*_LOCATORS, "domain"):
+        if element.get(attribute):
+            return f'<{element.tag} {attribute}="{element.get(attribute)}">'
+    return f"<{element.tag}>"
+
+
+def _has_content(spec: etree._Element) -> bool:
+    return bool((spec.text or "").strip()) or any(isinstance(child.tag, str) for child in spec)
+
+
+def _counterpart(
+    old: etree._Element, tree: etree._Element
+) -> tuple[etree._Element, tuple[str, str, str]] | None:
+    """The one element of ``tree`` with ``old``'s tag and name (or id)."""
+    if not isinstance(old.tag, str) or old.get(FROM) == MODULE:
+        return None
+    for attribute in _IDENTITIES:
+        value = old.get(attribute)
+        if value:
+            matches = [n for n in tree.iter(old.tag) if n.get(attribute) == value]
+            if len(matches) == 1 and _quotable(value):
+                return matches[0], (str(old.tag), attribute, value)
+            return None
+    return None
+
+
+def _renamed(
+    spec: etree._Element,
+    old: etree._Element | None,
+    tree: etree._Element,
+    old_tree: etree._Element | None,
+) -> tuple[etree._Element, str] | None:
+    """The element of ``tree`` that the anchor became; raises _Ambiguous when several could be."""
+    candidates = [
+        n for n in tree.iter() if isinstance(n.tag, str) and n.tag != "field" and n.get(FROM) != MODULE
+    ]
+    if old is None:
+        if old_tree is not None:
+            return None  # not a core element of the source series either: not ours to guess
+        tag, name = _spec_identity(spec)
+        if not name or tag == "field":
+            return None
+        return _by_name(tag, name, candidates, None, "the new view alone")
+    if old.tag == "field":  # its identity is its name (a renamed field is a model change): moved?
+        moved = [n for n in tree.iter("field") if n.get("name") == old.get("name") and n.get(FROM) != MODULE]
+        if len(moved) > 1:
+            raise _Ambiguous
+        return (moved[0], f"{describe(old)} is elsewhere in the view") if moved else None
+    origin = str(old.get(FROM) or "")
+    scope = [n for n in candidates if n.get(FROM) == origin] or candidates
+    where = f"in {origin}" if origin else "in the view"
+    if old.get("name"):
+        found = _by_name(str(old.tag), str(old.get("name")), scope, old_tree, where)
+        if found is not None:
+            return found
+    elif old.get("id"):
+        matches = [n for n in scope if n.get("id") == old.get("id")]
+        if len(matches) > 1:
+            raise _Ambiguous
+        if matches:
+            return matches[0], f"{describe(old)} is {describe(matches[0])} {where}"
+    for attribute in _SAME_CONTENT:
+        value = _normal(old.get(attribute))
+        if not value:
+            continue
+        matches = [
+            n for n in scope
+            if n.tag == old.tag and _normal(n.get(attribute)) == value and not _existed(n, old_tree)
+        ]  # fmt: skip
+        if len(matches) > 1:
+            raise _Ambiguous
+        if matches:
+            return matches[0], f"{describe(old)} became {describe(matches[0])} (same {attribute}) {where}"
+    return None
+
+
+def _by_name(
+    tag: str, name: str, scope: list[etree._Element], old_tree: etree._Element | None, where: str
+) -> tuple[etree._Element, str] | None:
+    """The element named ``name`` (another tag, or moved), else the one whose name extends it
+    (``X`` -> ``sale_X``, a ``<div>`` that became a ``<block>``/``<setting>``)."""
+    old = f'<{tag} name="{name}">'
+    same = [n for n in scope if n.get("name") == name]
+    if len(same) > 1:
+        raise _Ambiguous
+    if same:
+        now = describe(same[0])
+        return same[0], f"{old} is elsewhere {where}" if now == old else f"{old} is {now} {where}"
+    kinds = {tag, "block", "setting"} if tag == "div" else {tag}
+    longer = [
+        n for n in scope
+        if n.tag in kinds and _extends(str(n.get("name") or ""), name) and not _existed(n, old_tree)
+    ]  # fmt: skip
+    if len(longer) > 1:
+        raise _Ambiguous
+    if longer:
+        return longer[0], f"{old} became {describe(longer[0])} {where}"
+    return None
+
+
+def _extends(candidate: str, name: str) -> bool:
+    return candidate != name and (candidate.endswith(f"_{name}") or candidate.startswith(f"{name}_"))
+
+
+def _existed(node: etree._Element, old_tree: etree._Element | None) -> bool:
+    """Whether the source series' view had this element already (then it is not a new name)."""
+    if old_tree is None:
+        return False
+    for attribute in _IDENTITIES:
+        value = node.get(attribute)
+        if value:
+            return any(o.get(attribute) == value for o in old_tree.iter(node.tag))
+    return True  # nothing to tell it by: not taken for a rename
+
+
+def _spec_identity(spec: etree._Element) -> tuple[str, str]:
+    if spec.tag == "xpath":
+        match = _NAMED_STEP.search(str(spec.get("expr") or "").strip())
+        return (match.group(1), match.group(3)) if match else ("", "")
+    if set(locating_attributes(spec)) == {"name"}:
+        return str(spec.tag), str(spec.get("name"))
+    return "", ""
+
+
+def _normal(value: str | None) -> str:
+    return " ".join((value or "").split())
+
+
+def _quotable(value: str) -> bool:
+    return not ("'" in value and '"' in value)
+
+
+def _locator(target: etree._Element, tree: etree._Element) -> tuple[str, str, str] | None:
+    """A tag and attribute value that find ``target`` and nothing else in ``tree``."""
+    for attribute in _LOCATORS:
+        value = target.get(attribute)
+        alone = value and [n for n in tree.iter(target.tag) if n.get(attribute) == value] == [target]
+        if value and alone and _quotable(value):
+            return str(target.tag), attribute, value
+    return None
+
+
+def spec_edits(doc: XmlDocument, spec: etree._Element, plan: Plan) -> list[Edit]:
+    """Offset edits that make ``spec`` target ``plan``'s element at ``plan``'s position."""
+    tag, attribute, value = plan.locator
+    tags = doc.tag(spec)
+    edits: list[Edit] = []
+    locating = list(locating_attributes(spec))
+    if spec.tag == "xpath" and "expr" in tags.attributes:
+        edits.append(set_value(doc, spec, "expr", plan.expr, RULE))
+    elif spec.tag == tag and attribute == "name" and (locating == ["name"] or tag == "field"):
+        edits.append(set_value(doc, spec, "name", value, RULE))
+    else:
+        edits += rename(doc, spec, "xpath", RULE)
+        present = [name for name in locating if name in tags.attributes]
+        if present:
+            edits.append(replace_attribute(doc, spec, present[0], [("expr", plan.expr)], RULE))
+            edits += [Edit(tags.attributes[n].start, tags.attributes[n].end, "", RULE) for n in present[1:]]
+        else:
+            end = tags.start + 1 + len(tags.name)
+            edits.append(Edit(end, end, " " + attribute_text("expr", plan.expr), RULE))
+    if plan.position != str(spec.get("position") or "inside"):
+        if "position" in tags.attributes:
+            edits.append(set_value(doc, spec, "position", plan.position, RULE))
+        else:
+            ends = [a.end for a in tags.attributes.values()] or [tags.start + 1 + len(tags.name)]
+            edits.append(Edit(max(ends), max(ends), " " + attribute_text("position", plan.position), RULE))
+    return edits

@@ -1,0 +1,138 @@
+"""Odoo's view inheritance, as far as anchors go: where a spec (``<xpath expr>``, ``<field name>``,
+any other tag with attributes) lands in a parent arch, and the parent arch after the spec is
+applied (odoo/tools/template_inheritance.py: ``locate_node`` and ``apply_inheritance_specs``).
+
+Text, branding and the ``add``/``remove`` forms of ``<attribute>`` are left out: they move no
+anchor. Every element a spec adds is marked with the view it comes from (``FROM``), so a later
+question "which view put this element there" has an answer."""
+
+from __future__ import annotations
+
+import copy
+
+from lxml import etree
+
+FROM = "{urn:assista-odoo:view}from"  # the xml id of the view that added an element
+
+
+def _hasclass(context: object, *classes: str) -> bool:
+    """Odoo's own XPath function (odoo/tools/template_inheritance.py)."""
+    node = context.context_node  # type: ignore[attr-defined]
+    present = set((node.get("class") or "").split())
+    return all(c in present for c in classes)
+
+
+_EXTENSIONS = {(None, "hasclass"): _hasclass}
+
+
+class Unreadable(ValueError):
+    """The spec cannot be evaluated (an xpath lxml cannot compile or run)."""
+
+
+def spec_elements(arch_field: etree._Element) -> list[etree._Element]:
+    """The specs of an inheriting view's ``<field name="arch">`` (a ``<data>`` wrapper unwrapped)."""
+    specs: list[etree._Element] = []
+    pending = [child for child in arch_field if isinstance(child.tag, str)]
+    while pending:
+        spec = pending.pop(0)
+        if spec.tag == "data":
+            pending[0:0] = [child for child in spec if isinstance(child.tag, str)]
+        else:
+            specs.append(spec)
+    return specs
+
+
+def xpath(root: etree._Element, expr: str) -> list[etree._Element]:
+    try:
+        found = etree.XPath(expr, extensions=_EXTENSIONS)(root)
+    except (etree.XPathSyntaxError, etree.XPathEvalError) as exc:
+        raise Unreadable(f"{expr}: {exc}") from exc
+    return [node for node in found if isinstance(node, etree._Element)] if isinstance(found, list) else []
+
+
+def locating_attributes(spec: etree._Element) -> dict[str, str]:
+    return {str(k): str(v) for k, v in spec.attrib.items() if k not in ("position", "version", FROM)}
+
+
+def locate(root: etree._Element, spec: etree._Element) -> etree._Element | None:
+    """The node of ``root``'s tree the spec applies to, as Odoo finds it (the first match)."""
+    if spec.tag == "xpath":
+        nodes = xpath(root, str(spec.get("expr") or ""))
+        return nodes[0] if nodes else None
+    if spec.tag == "field":
+        return next((n for n in root.iter("field") if n.get("name") == spec.get("name")), None)
+    wanted = locating_attributes(spec)
+    for node in root.iter(str(spec.tag)):
+        if all(node.get(name) == value for name, value in wanted.items()):
+            return node
+    return None
+
+
+def apply_spec(
+    root: etree._Element, spec: etree._Element, view: str, node: etree._Element | None = None
+) -> etree._Element:
+    """``root`` with ``spec`` (of the view ``view``) applied at ``node`` (located when None);
+    returns the new root (a ``replace`` of the root element replaces it). Raises LookupError when
+    the anchor, or a node it moves, is not there."""
+    node = locate(root, spec) if node is None else node
+    if node is None:
+        raise LookupError(etree.tostring(spec, encoding="unicode")[:200])
+    position = spec.get("position", "inside")
+    if position == "attributes":
+        for child in spec.iter("attribute"):
+            if child.get("add") or child.get("remove"):
+                continue
+            name, value = str(child.get("name") or ""), child.text or ""
+            if value:
+                node.set(name, value)
+            elif name in node.attrib:
+                del node.attrib[name]
+        return root
+    content = _content(root, spec, view)
+    if position == "replace":
+        parent = node.getparent()
+        if parent is None:
+            return content[0] if content else root
+        for child in content:
+            node.addprevious(child)
+        parent.remove(node)
+    elif position == "inside":
+        node.extend(content)
+    elif position == "after":
+        for child in reversed(content):
+            node.addnext(child)
+    elif position == "before":
+        for child in content:
+            node.addprevious(child)
+    return root
+
+
+def _content(root: etree._Element, spec: etree._Element, view: str) -> list[etree._Element]:
+    """The spec's children to insert: copies marked with ``view``, or the nodes a
+    ``position="move"`` child takes out of the tree."""
+    content = []
+    for child in spec:
+        if not isinstance(child.tag, str):
+            continue
+        if child.get("position") == "move":
+            moved = locate(root, child)
+            if moved is None or moved.getparent() is None:
+                raise LookupError(etree.tostring(child, encoding="unicode")[:200])
+            moved.getparent().remove(moved)  # type: ignore[union-attr]
+            moved.tail = None
+            content.append(moved)
+            continue
+        added = copy.deepcopy(child)
+        added.tail = None
+        for element in added.iter():
+            if isinstance(element.tag, str) and element.get(FROM) is None:
+                element.set(FROM, view)
+        content.append(added)
+    return content
+
+
+def mark(root: etree._Element, view: str) -> etree._Element:
+    for element in root.iter():
+        if isinstance(element.tag, str):
+            element.set(FROM, view)
+    return root

@@ -1,0 +1,254 @@
+"""Inherited core views whose anchor is gone in the target series: retargeted where the source
+series' view tells what became of the anchor, removed when the spec only changed it, a finding
+otherwise. Small fake Odoo sources of two series stand for the real ones."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from lxml import etree
+
+from assista_mcp.cli import main
+from odoo_tools.migrate import migrate
+from odoo_tools.migrate._edits import apply_edits
+from odoo_tools.migrate._retarget import Plan, spec_edits
+from odoo_tools.migrate._view_inheritance import apply_spec, locate
+from odoo_tools.migrate._xml_tags import read_xml
+
+from .conftest import snapshot
+
+_RECORD = (
+    '<record id="{id}" model="ir.ui.view"><field name="model">m</field>{inherit}'
+    '<field name="arch" type="xml">{arch}</field></record>'
+)
+
+OLD_VIEWS = {
+    "base_app": {
+        "settings": ("", '<form><div class="settings"><div name="apps"/></div></form>'),
+        "search": (
+            "",
+            '<search><field name="name"/>'
+            '<filter name="late" string="Late" domain="[(\'d\', \'&lt;\', 1)]"/>'
+            '<filter name="mine" string="Mine" domain="[(\'u\', \'=\', uid)]"/>'
+            '<separator/><filter name="old" string="Old"/></search>',
+        ),
+        "form": (
+            "",
+            '<form><sheet><group name="main"><field name="user_id"/><label for="a"/>'
+            '<div name="dates"><field name="a"/></div><field name="b"/><field name="moved"/></group>'
+            '<group name="more"><div name="box"><field name="c"/></div></group>'
+            '<field name="lines"><tree><field name="p"/><field name="q"/></tree></field>'
+            '<div name="two"/><div name="two"/></sheet></form>',
+        ),
+    },
+    "sale_app": {
+        "settings": ("base_app.settings", '<div name="apps" position="inside"><div name="shipping"/></div>'),
+    },
+}
+NEW_VIEWS = {
+    "base_app": {
+        "settings": ("", '<form><div class="settings"><div name="apps"/></div></form>'),
+        "search": (
+            "",
+            '<search><field name="name"/>'
+            '<filter name="filter_late" string="Overdue" domain="[(\'d\', \'&lt;\', 1)]"/>'
+            '<filter name="mine" string="Mine" domain="[(\'u\', \'=\', uid)]"/></search>',
+        ),
+        "form": (
+            "",
+            '<form><sheet><group name="main"><field name="user_id"/><label for="a"/><field name="b"/>'
+            '</group><group name="more"><field name="c"/><field name="moved"/></group>'
+            '<field name="lines"><list><field name="p"/></list></field><div name="two_a"/><div name="two_b"/>'
+            "</sheet></form>",
+        ),
+    },
+    "sale_app": {
+        "settings": (
+            "base_app.settings",
+            '<div name="apps" position="inside"><block name="sale_shipping"/></div>',
+        ),
+    },
+}
+
+
+def _source(root: Path, major: int, views: dict[str, dict[str, tuple[str, str]]]) -> Path:
+    (root / "odoo").mkdir(parents=True)
+    (root / "odoo" / "release.py").write_text(f"version_info = ({major}, 0, 0, 'final', 0, '')\n")
+    for module, records in views.items():
+        folder = root / "addons" / module
+        (folder / "views").mkdir(parents=True)
+        depends = ["base_app"] if module != "base_app" else []
+        (folder / "__manifest__.py").write_text(repr({"name": module, "depends": depends}) + "\n")
+        body = "".join(
+            _RECORD.format(
+                id=xml_id,
+                inherit=f'<field name="inherit_id" ref="{parent}"/>' if parent else "",
+                arch=arch,
+            )
+            for xml_id, (parent, arch) in records.items()
+        )
+        (folder / "views" / "views.xml").write_text(f"<odoo>{body}</odoo>\n")
+    return root
+
+
+@pytest.fixture
+def sources(tmp_path: Path) -> dict[int, Path]:
+    return {17: _source(tmp_path / "odoo17", 17, OLD_VIEWS), 18: _source(tmp_path / "odoo18", 18, NEW_VIEWS)}
+
+
+def _module(tmp_path: Path, records: list[tuple[str, str]], depends: str = "'sale_app'") -> Path:
+    folder = tmp_path / "addons" / "mine"
+    (folder / "views").mkdir(parents=True, exist_ok=True)
+    (folder / "__manifest__.py").write_text(
+        f"{{'version': '17.0.1.0.0', 'depends': [{depends}], 'data': ['views/v.xml']}}\n"
+    )
+    body = "".join(
+        f'    <record id="{ref.split(".")[1]}_{n}" model="ir.ui.view">\n'
+        f'        <field name="inherit_id" ref="{ref}"/>\n'
+        f'        <field name="arch" type="xml">\n{arch}        </field>\n    </record>\n'
+        for n, (ref, arch) in enumerate(records)
+    )
+    (folder / "views" / "v.xml").write_text(f"<odoo>\n{body}</odoo>\n")
+    return folder
+
+
+def _findings(module: Path, sources: dict[int, Path], *, write: bool = True) -> list[tuple[str, int | None]]:
+    [migrated] = migrate([module], "18.0", odoo_sources=sources, write=write).modules
+    return [(f.code, f.line) for f in migrated.findings if "view" in f.code]
+
+
+def test_a_renamed_anchor_is_retargeted(tmp_path: Path, sources: dict[int, Path]) -> None:
+    module = _module(
+        tmp_path,
+        [
+            ("base_app.settings", '<xpath expr="//div[@name=\'shipping\']" position="inside"><a/></xpath>\n'),
+            ("base_app.search", '<filter name="late" position="attributes"><attribute name="x"/></filter>\n'),
+        ],
+    )  # fmt: skip
+    assert _findings(module, sources) == [("retargeted-view-anchor", 5), ("retargeted-view-anchor", 11)]
+    text = (module / "views" / "v.xml").read_text()
+    assert '<xpath expr="//block[@name=\'sale_shipping\']" position="inside"><a/></xpath>' in text
+    assert '<filter name="filter_late" position="attributes"><attribute name="x"/></filter>' in text
+
+
+def test_gone_anchors_move_to_a_surviving_neighbour(tmp_path: Path, sources: dict[int, Path]) -> None:
+    module = _module(
+        tmp_path,
+        [
+            ("base_app.form", '<div name="dates" position="after"><field name="x"/></div>\n'),
+            ("base_app.form", "<xpath expr=\"//div[@name='dates']\" position=\"before\"><p/></xpath>\n"),
+            ("base_app.form", '<div name="box" position="inside"><field name="z"/></div>\n'),
+        ],
+    )  # fmt: skip
+    assert [code for code, _ in _findings(module, sources)] == ["retargeted-view-anchor"] * 3
+    text = (module / "views" / "v.xml").read_text()
+    assert '<xpath expr="//field[@name=\'user_id\']" position="after"><field name="x"/></xpath>' in text
+    assert '<xpath expr="//field[@name=\'b\']" position="before"><p/></xpath>' in text
+    assert '<xpath expr="//group[@name=\'more\']" position="inside"><field name="z"/></xpath>' in text
+
+
+def test_a_moved_field_and_a_tree_become_list_are_followed(tmp_path: Path, sources: dict[int, Path]) -> None:
+    specs = (
+        "<xpath expr=\"//group[@name='main']/field[@name='moved']\" position=\"attributes\"/>\n"
+        "            <xpath expr=\"//field[@name='lines']/tree/field[@name='q']\" position=\"after\"/>\n"
+    )
+    module = _module(tmp_path, [("base_app.form", specs)])
+    assert _findings(module, sources) == [("retargeted-view-anchor", 5), ("retargeted-view-anchor", 6)]
+    text = (module / "views" / "v.xml").read_text()
+    assert '<xpath expr="//field[@name=\'moved\']" position="attributes"/>' in text
+    assert '<xpath expr="//field[@name=\'p\']" position="after"/>' in text
+
+
+def test_a_spec_that_only_changed_a_gone_element_is_removed(tmp_path: Path, sources: dict[int, Path]) -> None:
+    module = _module(
+        tmp_path,
+        [
+            ("base_app.search", '<filter name="old" position="attributes"><attribute name="x"/></filter>\n'),
+            ("base_app.search", '<filter name="old" position="replace"/>\n'
+             '            <filter name="mine" position="after"><filter name="kept" string="K"/></filter>\n'),
+        ],
+    )  # fmt: skip
+    assert _findings(module, sources) == [("removed-view-spec", 5), ("removed-view-spec", 11)]
+    text = (module / "views" / "v.xml").read_text()
+    assert 'ref="base_app.search"' in text and "search_0" not in text  # the emptied record went too
+    assert '"old"' not in text and '<filter name="mine" position="after"><filter name="kept"' in text
+    etree.fromstring(text.encode())  # still well-formed
+
+
+def test_what_cannot_be_retargeted_safely_stays_a_finding(tmp_path: Path, sources: dict[int, Path]) -> None:
+    specs = (
+        '<div name="dates" position="replace"><div name="mine"/></div>\n'  # replace with content
+        '            <xpath expr="//div[@name=\'two\']" position="inside"/>\n'  # two candidates
+        '            <xpath expr="//div[@name=\'never_there\']" position="after"/>\n'  # not core in 17.0
+    )
+    module = _module(tmp_path, [("base_app.form", specs)])
+    before = snapshot(module)
+    assert _findings(module, sources, write=False) == [("gone-view-anchor", 5), ("gone-view-anchor", 6)]
+    assert snapshot(module) == before
+    # what the 17.0 core view did not have either did not go with 18.0: a finding only without 17.0
+    only_new = {18: sources[18]}
+    assert _findings(module, only_new, write=False) == [("gone-view-anchor", n) for n in (5, 6, 7)]
+
+
+def test_a_dry_run_writes_nothing_and_without_the_old_source_only_names_decide(
+    tmp_path: Path, sources: dict[int, Path]
+) -> None:
+    module = _module(
+        tmp_path,
+        [
+            ("base_app.settings", "<xpath expr=\"//div[@name='shipping']\" position=\"inside\"/>\n"),
+            ("base_app.form", '<div name="dates" position="after"/>\n'),
+        ],
+    )  # fmt: skip
+    before = snapshot(module)
+    assert _findings(module, sources, write=False) == [
+        ("retargeted-view-anchor", 5),
+        ("retargeted-view-anchor", 11),
+    ]
+    assert snapshot(module) == before
+    only_new = {18: sources[18]}
+    assert _findings(module, only_new) == [("retargeted-view-anchor", 5), ("gone-view-anchor", 11)]
+    assert "//block[@name='sale_shipping']" in (module / "views" / "v.xml").read_text()
+
+
+def test_cli_takes_the_old_source(
+    tmp_path: Path, sources: dict[int, Path], capsys: pytest.CaptureFixture[str], isolated_env: Path
+) -> None:
+    module = _module(tmp_path, [("base_app.form", '<div name="dates" position="after"/>\n')])
+    argv = ["migrate", str(module), "--to", "18.0", "--odoo-path", str(sources[18]), "--no-diff"]
+    assert main([*argv, "--from-odoo-path", str(sources[17])]) == 0
+    out = capsys.readouterr().out
+    assert "warning: mine/views/v.xml:5: [retargeted-view-anchor]" in out and "user_id" in out
+    assert main(argv) == 0
+    assert "warning: mine/views/v.xml:5: [gone-view-anchor]" in capsys.readouterr().out
+    assert main([*argv, "--from-odoo-path", str(tmp_path / "nowhere")]) == 2
+    assert "--from-odoo-path" in capsys.readouterr().err
+
+
+def test_inheritance_follows_odoo() -> None:
+    root = etree.fromstring('<form><group name="g"><field name="a"/></group><div class="x y"/></form>')
+    spec = etree.fromstring(
+        '<xpath expr="//div[hasclass(\'y\')]" position="before"><field name="b"/></xpath>'
+    )
+    root = apply_spec(root, spec, "v")
+    assert [e.get("name") for e in root.iter("field")] == ["a", "b"]
+    moved = etree.fromstring('<field name="b" position="after"><field name="a" position="move"/></field>')
+    root = apply_spec(root, moved, "v")
+    assert [e.get("name") for e in root.iter("field")] == ["b", "a"]
+    assert locate(root, etree.fromstring('<group name="g" position="inside"/>')) is not None
+    assert locate(root, etree.fromstring('<group name="h" position="inside"/>')) is None
+    with pytest.raises(LookupError):
+        apply_spec(root, etree.fromstring('<field name="zz" position="after"/>'), "v")
+
+
+def test_a_spec_of_another_tag_becomes_an_xpath_keeping_the_rest() -> None:
+    text = '<data>\n  <div  name="gone"\n       position="after" ><p/></div>\n</data>'
+    doc = read_xml(text)
+    [spec] = list(doc.root)
+    target = etree.fromstring('<field name="user_id"/>')
+    plan = Plan(target, "before", "why", ("field", "name", "user_id"))
+    new, _ = apply_edits(text, spec_edits(doc, spec, plan))
+    assert new == (
+        '<data>\n  <xpath  expr="//field[@name=\'user_id\']"\n       position="before" ><p/></xpath>\n</data>'
+    )
