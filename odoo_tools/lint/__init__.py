@@ -11,7 +11,8 @@ Public API:
 - ``start_spares(tools)``: start pylint / the OCA hooks early (a CLI, first thing);
 - ``core_fields(series)``: core models of a series from the bundled lists (any series; the checks
   judge only the series the registry marks ``core_fields_judged``), ``core_difference(old, new)``
-  -> ``CoreDifference`` (removed models, ``RemovedField``s, changed fields, removed methods);
+  -> ``CoreDifference`` (removed models, ``RemovedField``s, changed fields, removed methods),
+  ``core_model_fields(series, model)`` (its own and its parents' fields);
 - ``adopt(project, findings, AdoptionOptions(...)) -> Adopted``: baseline and new-only;
   ``count_fingerprints(findings, LineReader(where))`` and ``without_known``: the same matching
   for a caller that keeps its own baseline (the agent's validation).
@@ -46,7 +47,13 @@ if TYPE_CHECKING:
         project_linter_files,
     )
     from odoo_tools.lint._core import core_roots_from_python, split_core_roots
-    from odoo_tools.lint._core_fields import CoreDifference, RemovedField, core_difference, core_fields
+    from odoo_tools.lint._core_fields import (
+        CoreDifference,
+        RemovedField,
+        core_difference,
+        core_fields,
+        core_model_fields,
+    )
     from odoo_tools.lint._digests import StoredDigests
     from odoo_tools.lint._project import LintProject, load_project
     from odoo_tools.lint._runner import CHECKS, LintRun, lint_addons, lint_addons_sync, validate_checks
@@ -79,6 +86,7 @@ _WHERE = {
     "changed_modules": "odoo_tools.lint._changes",
     "core_difference": "odoo_tools.lint._core_fields",
     "core_fields": "odoo_tools.lint._core_fields",
+    "core_model_fields": "odoo_tools.lint._core_fields",
     "core_roots_from_python": "odoo_tools.lint._core",
     "count_fingerprints": "odoo_tools.lint._baseline",
     "lint_addons": "odoo_tools.lint._runner",
@@ -121,6 +129,7 @@ __all__ = [
     "changed_modules",
     "core_difference",
     "core_fields",
+    "core_model_fields",
     "core_roots_from_python",
     "count_fingerprints",
     "lint_addons",

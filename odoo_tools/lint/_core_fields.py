@@ -43,8 +43,9 @@ class RemovedField:
 @dataclass(frozen=True)
 class CoreDifference:
     """What the core of ``new`` no longer has from ``old``: whole models, fields of the models
-    both have (a name still there under another type is changed, not removed), listed methods
-    (``_compute_``, ``_inverse_``, ``_search_`` ones: the lists hold no others)."""
+    both have (with their parents': a field moved to a mixin the model inherits is still there; a
+    name still there under another type is changed, not removed), listed methods (``_compute_``,
+    ``_inverse_``, ``_search_`` ones: the lists hold no others)."""
 
     old: str
     new: str
@@ -75,12 +76,11 @@ def difference_of(
     removed_fields: dict[str, dict[str, RemovedField]] = {}
     changed: dict[str, dict[str, tuple[str, str]]] = {}
     methods: dict[str, frozenset[str]] = {}
-    for model, cls in sorted(before.items()):
-        now = after.get(model)
-        if now is None or cls.opaque or _opaque_chain(after, model):
+    for model in sorted(before):
+        if model not in after or _opaque_chain(before, model) or _opaque_chain(after, model):
             continue
         new_fields = _all_fields(after, model)
-        for fdef in cls.fields:
+        for fdef in _all_fields(before, model).values():
             later = new_fields.get(fdef.name)
             if fdef.type == "Field":
                 continue  # a name the class binds, not known to be a field
@@ -90,10 +90,15 @@ def difference_of(
                 )
             elif later.type != "Field" and later.type != fdef.type:
                 changed.setdefault(model, {})[fdef.name] = (fdef.type, later.type)
-        gone = {m.name for m in cls.methods} - _all_methods(after, model)
+        gone = _all_methods(before, model) - _all_methods(after, model)
         if gone:
             methods[model] = frozenset(gone)
     return CoreDifference(old, new, removed_models, removed_fields, changed, methods)
+
+
+def core_model_fields(series: str, model: str) -> dict[str, FieldDef]:
+    """Every field a core model has on ``series``: its own classes' and its parents'."""
+    return _all_fields(core_fields(series), model)
 
 
 def _chain(classes: dict[str, ModelClass], model: str) -> list[ModelClass]:

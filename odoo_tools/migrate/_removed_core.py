@@ -1,0 +1,255 @@
+"""Core fields and models a series step removed that the module still uses
+(``odoo_tools.lint.core_difference`` of the two series' bundled lists).
+
+A removed field the module uses on a core model is declared by the module itself, with its old
+type (and comodel), in the module's class for that model or in a new ``models/<model>.py``: the
+module installs and runs as on the old series, and each use is a warning saying so (the core
+field's data is not carried over). A field that cannot be declared from the list alone (a One2many
+needs its inverse, a Selection its values...) and every use of a removed model are findings."""
+
+from __future__ import annotations
+
+import ast
+from collections import defaultdict
+from collections.abc import Callable
+
+from odoo_tools.lint import RemovedField, core_difference, core_fields
+from odoo_tools.migrate._core_uses import ModuleModels, Use, python_uses, read_models, xml_uses
+from odoo_tools.migrate._module_files import ModuleFiles
+from odoo_tools.migrate._report import StepReport
+
+RULE_FIELD = "removed-core-field"
+RULE_MODEL = "removed-core-model"
+# Declared from the list alone: the type, and the comodel for Many2one / Many2many.
+_DECLARABLE = frozenset(
+    {"Boolean", "Char", "Text", "Html", "Integer", "Float", "Date", "Datetime", "Binary", "Image", "Json"}
+    | {"Many2one", "Many2many"}
+)
+# A use of a removed model: Odoo refuses these at install; a comodel or env["x"] only fails when reached.
+_REFUSED_AT_INSTALL = frozenset({"inherit", "view-model", "record-model"})
+
+
+def redeclare_removed(files: ModuleFiles, report: StepReport) -> None:
+    old, new = f"{report.source}.0", f"{report.target}.0"
+    diff = core_difference(old, new)
+    if not diff.removed_models and not diff.removed_fields:
+        return
+    models = read_models(files.texts, files.name, old)
+    uses = python_uses(files.texts, models)
+    for rel, text in sorted(files.texts.items()):
+        if rel.endswith(".xml"):
+            uses += xml_uses(rel, text, models)
+    wanted: dict[str, dict[str, RemovedField]] = defaultdict(dict)
+    field_uses: list[tuple[Use, RemovedField]] = []
+    model_uses: list[Use] = []
+    for use in uses:
+        if not use.name:
+            if use.model in diff.removed_models and not models.defines(use.model) and use not in model_uses:
+                model_uses.append(use)
+            continue
+        removed = diff.removed_field(use.model, use.name)
+        if removed is None or use.name in models.declared(use.model):
+            continue
+        field_uses.append((use, removed))
+        if _declarable(removed, diff.removed_models, new):
+            wanted[use.model][use.name] = removed
+    shifts: dict[str, list[tuple[int, int]]] = defaultdict(list)
+    placed = {
+        model: _declare(files, models, model, list(fields.values()), shifts, report.target_series)
+        for model, fields in wanted.items()
+    }
+    if wanted:
+        report.count(RULE_FIELD, sum(len(fields) for fields in wanted.values()))
+
+    def line_now(path: str, line: int) -> int:  # a declaration inserted above moved it down
+        return line + sum(count for after, count in shifts[path] if after < line)
+
+    _shift_findings(files, report, line_now)
+    for use in model_uses:
+        said = any(
+            f.path == files.site_path(use.path)
+            and f.line == line_now(use.path, use.line)
+            and use.model in f.message
+            for f in report.findings
+        )  # a rule of the step's table already tells what replaced this model
+        if not said:
+            _model_finding(files, report, use, line_now(use.path, use.line))
+    seen: set[Use] = set()
+    for use, removed in field_uses:
+        if use not in seen:
+            seen.add(use)
+            where = placed.get(use.model) if use.name in wanted.get(use.model, {}) else None
+            _field_finding(files, report, use, line_now(use.path, use.line), removed, where)
+
+
+def _shift_findings(files: ModuleFiles, report: StepReport, line_now: Callable[[str, int], int]) -> None:
+    """The step's earlier findings, at their lines in the files as the declarations left them."""
+    by_site = {files.site_path(rel): rel for rel in files.texts}
+    for i, finding in enumerate(report.findings):
+        rel = by_site.get(finding.path)
+        if rel is not None and finding.line is not None:
+            report.findings[i] = finding.model_copy(update={"line": line_now(rel, finding.line)})
+
+
+def _declarable(removed: RemovedField, removed_models: frozenset[str], new: str) -> bool:
+    if removed.type not in _DECLARABLE:
+        return False
+    if removed.type in ("Many2one", "Many2many"):
+        return (
+            bool(removed.comodel)
+            and removed.comodel not in removed_models
+            and removed.comodel in core_fields(new)
+        )
+    return True
+
+
+def _declaration(removed: RemovedField) -> str:
+    comodel = f'"{removed.comodel}"' if removed.type in ("Many2one", "Many2many") else ""
+    return f"{removed.name} = fields.{removed.type}({comodel})"
+
+
+def _declare(
+    files: ModuleFiles,
+    models: ModuleModels,
+    model: str,
+    removed: list[RemovedField],
+    shifts: dict[str, list[tuple[int, int]]],
+    series: str,
+) -> str:
+    """Add the declarations to the module; returns the module-relative file that holds them.
+    ``shifts`` gets (line after which, number of lines) for each insertion into an existing file."""
+    for rel, cls in models.classes:
+        if cls.model != model or cls.defines:
+            continue
+        inserted = _insert_into_class(files, rel, cls.line, _comment(model, removed, series), removed)
+        if inserted is not None:
+            shifts[rel].append(inserted)
+            return rel
+    return _new_file(files, model, _comment(model, removed, series), removed)
+
+
+def _comment(model: str, removed: list[RemovedField], series: str) -> str:
+    names = ", ".join(r.name for r in removed)
+    return f"# Removed from Odoo's {model} in {series}, still used by this module: {names}"
+
+
+def _insert_into_class(
+    files: ModuleFiles, rel: str, line: int, comment: str, removed: list[RemovedField]
+) -> tuple[int, int] | None:
+    """Below the class's last attribute before its first method (the developer's field block):
+    (the line inserted after, the number of lines), or None when the class is not fit for it."""
+    text = files.texts[rel]
+    tree = _parsed(text)
+    if not _imports_fields(tree):
+        return None
+    node = next((n for n in ast.walk(tree) if isinstance(n, ast.ClassDef) and n.lineno == line), None)
+    if node is None:
+        return None
+    leading = []
+    for stmt in node.body:
+        if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
+            break
+        leading.append(stmt)
+    attributes = [s for s in leading if isinstance(s, ast.Assign | ast.AnnAssign)]
+    anchor = attributes[-1] if attributes else None
+    if anchor is None or anchor.end_lineno is None:
+        return None
+    indent = " " * anchor.col_offset
+    lines = text.splitlines(keepends=True)
+    block = [f"\n{indent}{comment}\n"] + [f"{indent}{_declaration(r)}\n" for r in removed]
+    after = lines[anchor.end_lineno] if anchor.end_lineno < len(lines) else ""
+    if after.strip():
+        block.append("\n")
+    if anchor.end_lineno == len(lines) and not lines[-1].endswith("\n"):
+        lines[-1] += "\n"
+    lines[anchor.end_lineno : anchor.end_lineno] = block
+    files.texts[rel] = "".join(lines)
+    return anchor.end_lineno, "".join(block).count("\n")
+
+
+def _parsed(text: str) -> ast.Module:
+    try:
+        return ast.parse(text)
+    except (SyntaxError, ValueError):
+        return ast.Module(body=[], type_ignores=[])
+
+
+def _imports_fields(tree: ast.Module) -> bool:
+    """``from odoo import fields, models`` (the names a declaration and a new class use)."""
+    names = {
+        a.name
+        for n in tree.body
+        if isinstance(n, ast.ImportFrom) and n.module == "odoo"
+        for a in n.names
+        if not a.asname
+    }
+    return {"fields", "models"} <= names
+
+
+def _new_file(files: ModuleFiles, model: str, comment: str, removed: list[RemovedField]) -> str:
+    """A new class in ``models/<model>.py`` (or, in a module whose models are one ``models.py``
+    importing ``fields`` and ``models``, at the end of that file)."""
+    stem = model.replace(".", "_")
+    class_name = "".join(part.capitalize() for part in stem.split("_"))
+    body = "".join(f"    {_declaration(r)}\n" for r in removed)
+    new_class = f'class {class_name}(models.Model):\n    _inherit = "{model}"\n\n    {comment}\n{body}'
+    single = files.texts.get("models.py")
+    if "models/__init__.py" not in files.texts and single is not None and _imports_fields(_parsed(single)):
+        files.texts["models.py"] = single.rstrip("\n") + "\n\n\n" + new_class
+        return "models.py"
+    rel = f"models/{stem}.py"
+    if rel in files.texts or rel in files.other_files:
+        rel = f"models/{stem}_core_fields.py"
+    files.texts[rel] = "from odoo import fields, models\n\n\n" + new_class
+    module_name = rel.removeprefix("models/").removesuffix(".py")
+    _import(files, "models/__init__.py", module_name)
+    if "models/__init__.py" not in files.original:
+        _import(files, "__init__.py", "models")
+    return rel
+
+
+def _import(files: ModuleFiles, rel: str, name: str) -> None:
+    text = files.texts.get(rel, "")
+    if text and not text.endswith("\n"):
+        text += "\n"
+    files.texts[rel] = text + f"from . import {name}\n"
+
+
+def _field_finding(
+    files: ModuleFiles, report: StepReport, use: Use, line: int, removed: RemovedField, placed: str | None
+) -> None:
+    what = removed.type + (f"({removed.comodel})" if removed.comodel else "")
+    series = report.target_series
+    if placed is not None:
+        report.find(
+            RULE_FIELD,
+            files.site_path(use.path),
+            line,
+            f"Field {removed.name} of model {removed.model} was removed from Odoo in {series}; the module "
+            f"now declares it ({what}) in {files.site_path(placed)}: the data of the core field is not "
+            "carried over.",
+            "Check whether the module still needs the field; if not, remove its uses and the declaration.",
+        )
+        return
+    report.find(
+        RULE_FIELD,
+        files.site_path(use.path),
+        line,
+        f"Field {removed.name} ({what}) of model {removed.model} was removed from Odoo in {series} and "
+        "the module uses it here: Odoo refuses it (a view, a depends, a related) or the code fails.",
+        "Declare the field in the module with what the list cannot give (a One2many its inverse field, "
+        "a Selection its values, a Monetary its currency), or stop using it.",
+        severity="error",
+    )
+
+
+def _model_finding(files: ModuleFiles, report: StepReport, use: Use, line: int) -> None:
+    report.find(
+        RULE_MODEL,
+        files.site_path(use.path),
+        line,
+        f"Model {use.model} was removed from Odoo in {report.target_series} and the module uses it here "
+        f"({use.how}).",
+        "Find what replaced it in the target series' source, or drop this use.",
+        severity="error" if use.how in _REFUSED_AT_INSTALL else "warning",
+    )

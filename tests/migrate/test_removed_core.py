@@ -1,0 +1,132 @@
+"""Core fields and models Odoo 18.0 removed that a 17.0 module still uses: the module declares the
+fields itself (warnings at each use), the rest are findings (fixtures/migrate_removed)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from assista_mcp.cli import main
+from odoo_tools.findings import Finding
+from odoo_tools.migrate import migrate
+
+from .conftest import snapshot
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "migrate_removed"
+DECLARED = "the module now declares it"
+
+
+@pytest.fixture
+def removed(tmp_path: Path) -> Path:
+    target = tmp_path / "removed"
+    shutil.copytree(FIXTURES, target, ignore=shutil.ignore_patterns("README.md"))
+    return target
+
+
+def _findings(folder: Path) -> dict[str, list[Finding]]:
+    report = migrate([folder], "18.0", write=True)
+    return {m.module: [f for s in m.steps for f in s.findings] for m in report.modules}
+
+
+def _ours(found: list[Finding]) -> list[tuple[str, str, int | None, str]]:
+    return sorted((f.code, f.path, f.line, f.severity) for f in found if f.code.startswith("removed-core"))
+
+
+def test_a_removed_field_in_a_depends_path_is_declared_in_a_new_file(removed: Path) -> None:
+    """OCA account_invoice_blocking: ``line_ids.blocked`` on account.move; the module has no class
+    for account.move.line, so it gets models/account_move_line.py, imported below the others."""
+    found = _findings(removed / "rm_blocking")["rm_blocking"]
+    assert _ours(found) == [("removed-core-field", "rm_blocking/models/account_move.py", 15, "warning")]
+    [finding] = [f for f in found if f.code == "removed-core-field"]
+    assert "Field blocked of model account.move.line was removed from Odoo in 18.0" in finding.message
+    assert DECLARED in finding.message and "not carried over" in finding.message
+    module = removed / "rm_blocking"
+    assert (module / "models" / "account_move_line.py").read_text() == (
+        "from odoo import fields, models\n\n\n"
+        "class AccountMoveLine(models.Model):\n"
+        '    _inherit = "account.move.line"\n\n'
+        "    # Removed from Odoo's account.move.line in 18.0, still used by this module: blocked\n"
+        "    blocked = fields.Boolean()\n"
+    )
+    assert (module / "models" / "__init__.py").read_text() == (
+        "# A comment line the import goes below.\n"
+        "from . import account_move\nfrom . import account_move_line\n"
+    )
+
+
+def test_a_removed_field_of_a_sub_view_goes_into_the_modules_class(removed: Path) -> None:
+    """OCA project_task_default_stage: ``description`` in the list of a project's ``type_ids`` is
+    project.task.type's (gone in 18.0); project.task's ``description`` (still there) is left alone."""
+    found = _findings(removed / "rm_stages")["rm_stages"]
+    assert _ours(found) == [("removed-core-field", "rm_stages/views/project_view.xml", 14, "warning")]
+    [finding] = [f for f in found if f.code == "removed-core-field"]
+    assert "Field description of model project.task.type was removed" in finding.message
+    code = (removed / "rm_stages" / "models" / "project_task_type.py").read_text()
+    assert code.count("description = fields.Text()") == 1
+    assert code.index("case_default = fields.Boolean(") < code.index("description = fields.Text()")
+    assert code.index("description = fields.Text()") < code.index("def _default_stages")
+    assert not (removed / "rm_stages" / "models" / "project_task.py").exists()
+    compile(code, "project_task_type.py", "exec")
+
+
+def test_what_cannot_be_declared_and_removed_models_are_findings(removed: Path) -> None:
+    found = _findings(removed / "rm_misc")["rm_misc"]
+    assert _ours(found) == [
+        ("removed-core-field", "rm_misc/models.py", 8, "error"),  # a One2many: needs its inverse
+        ("removed-core-field", "rm_misc/models.py", 10, "warning"),  # line_ids.blocked
+        ("removed-core-field", "rm_misc/models.py", 32, "warning"),  # project.analytic_account_id
+        ("removed-core-model", "rm_misc/data/properties.xml", 3, "error"),
+    ]
+    # The step's own ir.property rule tells the inherit and the env use (not twice), at the lines
+    # the file has once the declaration above them is in.
+    property_lines = sorted(f.line or 0 for f in found if f.code == "removed-ir-property")
+    assert property_lines == [19, 33]
+    code = (removed / "rm_misc" / "models.py").read_text()
+    lines = code.splitlines()
+    assert lines[18].strip() == '_inherit = "ir.property"'
+    assert 'self.env["ir.property"]' in lines[32]
+    assert "project.analytic_account_id.name" in lines[31]
+    assert 'analytic_account_id = fields.Many2one("account.analytic.account")' in code
+    assert "reversal_move_id = " not in code
+    assert code.endswith(
+        '        return self.env["ir.property"].search([])\n\n\n'
+        "class AccountMoveLine(models.Model):\n"
+        '    _inherit = "account.move.line"\n\n'
+        "    # Removed from Odoo's account.move.line in 18.0, still used by this module: blocked\n"
+        "    blocked = fields.Boolean()\n"
+    )
+    assert not (removed / "rm_misc" / "models").exists()
+    compile(code, "models.py", "exec")
+
+
+def test_a_dry_run_changes_nothing(removed: Path) -> None:
+    before = snapshot(removed)
+    report = migrate([removed], "18.0")
+    assert snapshot(removed) == before
+    assert {m.module: bool(m.changed) for m in report.modules} == {
+        "rm_blocking": True,
+        "rm_misc": True,
+        "rm_stages": True,
+    }
+    assert "+    blocked = fields.Boolean()" in report.modules[0].diff
+
+
+def test_cli_writes_the_declarations_and_reports_the_findings(
+    removed: Path, capsys: pytest.CaptureFixture[str], isolated_env: Path
+) -> None:
+    code = main(["migrate", str(removed), "--to", "18.0", "--write", "--format", "json"])
+    assert code == 1  # rm_misc keeps errors
+    data = json.loads(capsys.readouterr().out)
+    codes = {
+        (m["module"], f["code"], f["line"])
+        for m in data["modules"]
+        for s in m["steps"]
+        for f in s["findings"]
+        if f["code"].startswith("removed-core")
+    }
+    assert ("rm_stages", "removed-core-field", 14) in codes
+    assert ("rm_blocking", "removed-core-field", 15) in codes
+    assert (removed / "rm_blocking" / "models" / "account_move_line.py").is_file()
