@@ -32,6 +32,9 @@ RULE = "retargeted-view-anchor"
 MODULE = "~module"  # what the module's own specs add to a view (never a target of a rename)
 _IDENTITIES = ("name", "id")
 _SAME_CONTENT = ("string", "domain", "help", "title")
+# the same element under another tag: 17.0's settings turned <div data-key="account"
+# data-string="Invoicing"> into <app name="account" data-string="Invoicing">
+_SAME_IDENTITY = (("id", "id"), ("data-key", "name"), ("data-string", "data-string"))
 _LOCATORS = ("name", "id", "string", "title", "for")
 _NAMED_STEP = re.compile(r"""(?:^|/)([\w:-]+)\[@name\s*=\s*(['"])([\w.-]+)\2\]$""")
 
@@ -91,7 +94,7 @@ def plan_for(
 
 
 def describe(element: etree._Element) -> str:
-    for attribute in (*_LOCATORS, "domain"):
+    for attribute in ("name", "id", "data-key", "string", "title", "for", "domain"):
         if element.get(attribute):
             return f'<{element.tag} {attribute}="{element.get(attribute)}">'
     return f"<{element.tag}>"
@@ -146,8 +149,9 @@ def _renamed(
         found = _by_name(str(old.tag), str(old.get("name")), scope, old_tree, where)
         if found is not None:
             return found
-    elif old.get("id"):
-        matches = [n for n in scope if n.get("id") == old.get("id")]
+    for old_attribute, new_attribute in _SAME_IDENTITY:
+        value = old.get(old_attribute)
+        matches = [n for n in scope if n.get(new_attribute) == value] if value else []
         if len(matches) > 1:
             raise _Ambiguous
         if matches:

@@ -25,7 +25,10 @@ _RECORD = (
 
 OLD_VIEWS = {
     "base_app": {
-        "settings": ("", '<form><div class="settings"><div name="apps"/></div></form>'),
+        "settings": (
+            "",
+            '<form><div class="settings"><div name="apps"/><div data-key="base_app"/></div></form>',
+        ),
         "search": (
             "",
             '<search><field name="name"/>'
@@ -48,7 +51,7 @@ OLD_VIEWS = {
 }
 NEW_VIEWS = {
     "base_app": {
-        "settings": ("", '<form><div class="settings"><div name="apps"/></div></form>'),
+        "settings": ("", '<form><div class="settings"><div name="apps"/><app name="base_app"/></div></form>'),
         "search": (
             "",
             '<search><field name="name"/>'
@@ -124,12 +127,14 @@ def test_a_renamed_anchor_is_retargeted(tmp_path: Path, sources: dict[int, Path]
         [
             ("base_app.settings", '<xpath expr="//div[@name=\'shipping\']" position="inside"><a/></xpath>\n'),
             ("base_app.search", '<filter name="late" position="attributes"><attribute name="x"/></filter>\n'),
+            ("base_app.settings", '<div data-key="base_app" position="inside"><b/></div>\n'),
         ],
     )  # fmt: skip
-    assert _findings(module, sources) == [("retargeted-view-anchor", 5), ("retargeted-view-anchor", 11)]
+    assert _findings(module, sources) == [("retargeted-view-anchor", n) for n in (5, 11, 17)]
     text = (module / "views" / "v.xml").read_text()
     assert '<xpath expr="//block[@name=\'sale_shipping\']" position="inside"><a/></xpath>' in text
     assert '<filter name="filter_late" position="attributes"><attribute name="x"/></filter>' in text
+    assert '<xpath expr="//app[@name=\'base_app\']" position="inside"><b/></xpath>' in text
 
 
 def test_gone_anchors_move_to_a_surviving_neighbour(tmp_path: Path, sources: dict[int, Path]) -> None:
