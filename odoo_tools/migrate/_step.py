@@ -1,6 +1,7 @@
 """One series step of one module: Odoo's own upgrade_code scripts first (when the target's source
 is known), then our rule table, the core fields the step removed and the module still uses
-(declared by the module, from the two series' bundled lists), the version bump and the old
+(declared by the module, from the two series' bundled lists) and the framework names it imports
+that are gone, the version bump and the old
 migrations' removal, then what is left to a person as findings."""
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from odoo_tools.migrate._manifest_step import bump_version, note_assets, remove_
 from odoo_tools.migrate._module_files import ModuleFiles
 from odoo_tools.migrate._python_rules import rewrite_python
 from odoo_tools.migrate._removed_core import redeclare_removed
+from odoo_tools.migrate._removed_python import find_removed_imports
 from odoo_tools.migrate._report import Site, StepReport
 from odoo_tools.migrate._steps import rules_for
 from odoo_tools.migrate._upgrade_code import run_upgrade_code
@@ -40,6 +42,7 @@ def migrate_step(
         elif rel.endswith(".py") and rules.python and not rel.startswith(("migrations/", "upgrades/")):
             files.texts[rel] = rewrite_python(files.texts[rel], rules.python, site)
     redeclare_removed(files, report)
+    find_removed_imports(files, report)
     bump_version(files, report)
     remove_old_migrations(files, report)
     note_assets(files, report)

@@ -11,16 +11,28 @@ The face of the package (callers import from here; the ``_modules`` are private)
 - ``api_changes(series)`` -> the ``ApiChange`` entries in effect there (removed and renamed
   attributes, tags, methods...), ``api_change(id)``, ``API_CHANGES`` (all, oldest first): the
   static checks find uses of ``old``, ``odoo_tools.migrate`` keys its rewrites by ``id``;
+- ``framework_names(series)`` -> ``FrameworkNames`` (the public names of ``odoo.tools``,
+  ``odoo.osv``, ``odoo.fields``, ``odoo.models``, ``odoo.api``, ``odoo.http`` and their submodules:
+  ``python_names/<series>.json``, ``scripts/core_python_names.py``), ``removed_framework_names(old,
+  new)`` -> ``RemovedNames`` (what an import from them finds no more on ``new``);
 - reading names: ``series_major``, ``series_family``, ``series_of_version``, ``is_supported``,
   ``series_key`` (sort key), ``nearest_series``, ``next_series``/``previous_series`` (the
   migration steps).
 
 Adding a series: one ``SeriesFacts`` in ``_facts.SERIES``, its ``ApiChange`` entries, its core
-module list (``scripts/core_modules.py --odoo-path``) and its guidelines file.
+module list (``scripts/core_modules.py --odoo-path``), its core fields list
+(``scripts/core_fields.py``), its framework names (``scripts/core_python_names.py``) and its
+guidelines file.
 """
 
 from odoo_tools.series._api_changes import API_CHANGES, ApiChange, Kind
 from odoo_tools.series._facts import AccessFacts, SeriesFacts
+from odoo_tools.series._framework_names import (
+    FrameworkNames,
+    RemovedNames,
+    framework_names,
+    removed_framework_names,
+)
 from odoo_tools.series._names import (
     SUPPORTED_SERIES,
     api_change,
@@ -43,16 +55,20 @@ __all__ = [
     "SUPPORTED_SERIES",
     "AccessFacts",
     "ApiChange",
+    "FrameworkNames",
     "Kind",
+    "RemovedNames",
     "SeriesFacts",
     "api_change",
     "api_changes",
+    "framework_names",
     "is_supported",
     "known_facts",
     "nearest_series",
     "next_series",
     "normalize_series",
     "previous_series",
+    "removed_framework_names",
     "series_facts",
     "series_family",
     "series_key",

@@ -108,6 +108,7 @@ def test_a_dry_run_changes_nothing(removed: Path) -> None:
     assert snapshot(removed) == before
     assert {m.module: bool(m.changed) for m in report.modules} == {
         "rm_blocking": True,
+        "rm_imports": True,  # its version only (tests/migrate/test_removed_python.py)
         "rm_misc": True,
         "rm_stages": True,
     }

@@ -1,0 +1,97 @@
+"""Framework names a series removed (odoo.tools, odoo.osv, odoo.fields, odoo.models, odoo.api,
+odoo.http), read from each series' source into odoo_tools/series/python_names, and the migrate
+finding at the line that imports or reads one (fixtures/migrate_removed/rm_imports)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from assista_mcp.cli import main
+from odoo_tools.migrate import migrate
+from odoo_tools.series import framework_names, removed_framework_names
+
+from .conftest import snapshot
+
+REPO = Path(__file__).resolve().parents[2]
+MODULE = REPO / "fixtures" / "migrate_removed" / "rm_imports"
+
+
+def test_what_18_removed_from_the_17_framework() -> None:
+    removed = removed_framework_names("17.0", "18.0")
+    assert removed.removed("odoo.tools", "submap")  # still in odoo.tools.misc, out of its __all__
+    assert removed.removed("odoo.tools", "email_split_and_format")
+    assert not removed.removed("odoo.tools", "float_round")
+    assert not removed.removed("odoo.tools.misc", "submap")
+    assert "odoo.tools.num2words_patch" in removed.modules
+    assert "odoo.tools.misc" in removed.still_in("submap")
+    assert framework_names("12.0") is None
+    assert removed_framework_names("12.0", "13.0").names == {}
+
+
+def test_the_generator_reads_star_imports_all_and_on_demand_modules(tmp_path: Path) -> None:
+    """scripts/core_python_names.py on a tiny source: ``from .x import *`` honours ``__all__``, a
+    package lists its submodules, names only bound for type checkers are not there, a module
+    ``__getattr__`` makes the module open (nothing claimed)."""
+    tools = tmp_path / "src" / "odoo" / "tools"
+    tools.mkdir(parents=True)
+    (tools / "__init__.py").write_text(
+        "from typing import TYPE_CHECKING\nfrom .misc import *\nfrom . import lazy\nimport os\n"
+        "if TYPE_CHECKING:\n    from .misc import hidden\n"
+    )
+    (tools / "misc.py").write_text(
+        "__all__ = ['shown']\nimport re\n\ndef shown():\n    pass\n\ndef hidden():\n    pass\n\nLIMIT = 3\n"
+    )
+    (tools / "lazy.py").write_text("def __getattr__(name):\n    raise AttributeError(name)\n")
+    script = REPO / "scripts" / "core_python_names.py"
+    subprocess.run(
+        [sys.executable, str(script), str(tmp_path / "src"), "0.1", str(tmp_path / "out")],
+        check=True,
+        capture_output=True,
+    )
+    data = json.loads((tmp_path / "out" / "0.1.json").read_text())
+    assert data["modules"] == {
+        "odoo.tools": ["lazy", "misc", "shown"],
+        "odoo.tools.misc": ["LIMIT", "hidden", "shown"],
+    }
+    assert data["open"] == ["odoo.tools.lazy"]
+
+
+@pytest.fixture
+def module(tmp_path: Path) -> Path:
+    target = tmp_path / "rm_imports"
+    shutil.copytree(MODULE, target)
+    return target
+
+
+def test_an_import_or_read_of_a_removed_name_is_an_error_at_its_line(module: Path) -> None:
+    before = snapshot(module)
+    report = migrate([module], "18.0")
+    assert snapshot(module) == before  # a dry run; nothing is rewritten anyway
+    found = [
+        (f.path, f.line, f.severity, f.message.split(" was removed")[0])
+        for f in report.modules[0].steps[0].findings
+        if f.code == "removed-python-name"
+    ]
+    assert found == [
+        ("rm_imports/models.py", 2, "error", "odoo.tools.submap"),
+        ("rm_imports/models.py", 4, "error", "The module odoo.tools.num2words_patch"),
+        ("rm_imports/models.py", 11, "error", "odoo.tools.email_split_and_format"),
+    ]
+    hints = [f.hint for f in report.modules[0].steps[0].findings if f.code == "removed-python-name"]
+    assert hints[0].startswith("18.0 still gives submap from odoo.tools.misc")
+
+
+def test_cli_reports_them_and_exits_1(
+    module: Path, capsys: pytest.CaptureFixture[str], isolated_env: Path
+) -> None:
+    assert main(["migrate", str(module), "--to", "18.0", "--no-diff"]) == 1
+    out = capsys.readouterr().out
+    assert (
+        "rm_imports/models.py:2: [removed-python-name] odoo.tools.submap was removed from Odoo in 18.0" in out
+    )
