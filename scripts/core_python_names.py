@@ -6,12 +6,13 @@
 For every module of ``odoo.tools``, ``odoo.osv``, ``odoo.fields``, ``odoo.models``, ``odoo.api`` and
 ``odoo.http`` (a file, or a package and everything in it): the names ``from <module> import NAME``
 finds there: its functions, classes and public assignments at top level (also inside a top-level
-``if``/``try``), what it imports by name from Odoo's own modules, what ``from .x import *`` brings
+``if``/``try``), what it imports by name, what ``from .x import *`` brings
 (``__all__`` when literal), and a package's submodules. Read with ``ast``: nothing is imported. A
 module with a module-level ``__getattr__`` (names made on demand) is listed without names and
-marked ``open``: nothing is claimed about it. Names imported from outside Odoo (``os``, ``re``...)
-are not listed: whether Odoo still imports them says nothing about its API.
-``odoo_tools.series.removed_python_names(old, new)`` compares two series' lists.
+marked ``open``: nothing is claimed about it (so is one star-importing from outside Odoo). Names a
+module imports from outside Odoo (``re``, ``defaultdict``) are listed too: ``from odoo.tools.misc
+import defaultdict`` works as long as misc imports it.
+``odoo_tools.series.removed_framework_names(old, new)`` compares two series' lists.
 """
 
 from __future__ import annotations
@@ -87,11 +88,14 @@ class Reader:
             return {t.id for t in node.targets if isinstance(t, ast.Name)}
         if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
             return {node.target.id}
+        if isinstance(node, ast.Import):  # importable from the module too (``import re`` -> re)
+            return {alias.asname or alias.name.partition(".")[0] for alias in node.names}
         if isinstance(node, ast.ImportFrom):
             origin = _absolute(node, package)
-            if not origin.startswith("odoo"):
-                return set()
             if any(alias.name == "*" for alias in node.names):
+                if not origin.startswith("odoo"):
+                    self.open.add(module)  # a star import from outside Odoo: names not read here
+                    return set()
                 self.read(origin)
                 return set(self.star.get(origin, set()))
             return {alias.asname or alias.name for alias in node.names}

@@ -36,8 +36,9 @@ def test_what_18_removed_from_the_17_framework() -> None:
 
 def test_the_generator_reads_star_imports_all_and_on_demand_modules(tmp_path: Path) -> None:
     """scripts/core_python_names.py on a tiny source: ``from .x import *`` honours ``__all__``, a
-    package lists its submodules, names only bound for type checkers are not there, a module
-    ``__getattr__`` makes the module open (nothing claimed)."""
+    package lists its submodules, names only bound for type checkers are not there, what a module
+    imports from outside Odoo is importable from it too, a module ``__getattr__`` makes the module
+    open (nothing claimed)."""
     tools = tmp_path / "src" / "odoo" / "tools"
     tools.mkdir(parents=True)
     (tools / "__init__.py").write_text(
@@ -56,8 +57,8 @@ def test_the_generator_reads_star_imports_all_and_on_demand_modules(tmp_path: Pa
     )
     data = json.loads((tmp_path / "out" / "0.1.json").read_text())
     assert data["modules"] == {
-        "odoo.tools": ["lazy", "misc", "shown"],
-        "odoo.tools.misc": ["LIMIT", "hidden", "shown"],
+        "odoo.tools": ["TYPE_CHECKING", "lazy", "misc", "os", "shown"],
+        "odoo.tools.misc": ["LIMIT", "hidden", "re", "shown"],
     }
     assert data["open"] == ["odoo.tools.lazy"]
 
