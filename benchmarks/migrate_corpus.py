@@ -20,13 +20,15 @@ the runner (template cache, warm worker). Prints one row per module, the totals 
 tests green % of the modules that have tests) and the time spent per way, and for every module our
 way leaves failing, its first failure at file:line. Modules that need a dependency the new series
 lacks are blocked, named, and left out of the percentages. ``--json`` keeps every result (and a
-rerun with the same file resumes: modules already measured are not run again).
+rerun with the same file resumes: modules already measured are not run again; with
+``--rerun-changed`` each is migrated again and proved again only when its migrated files differ).
 """
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
+import hashlib
 import json
 import os
 import re
@@ -136,9 +138,18 @@ def migrate_way(
         rules = module.rules_applied
         findings = len(module.findings)
     seconds = round(time.monotonic() - started, 2)
+    digest = tree_digest(copy)
     shutil.rmtree(root / copy.name, ignore_errors=True)
     copy.rename(root / copy.name)
-    return {"migrate_seconds": seconds, "note": note, "rules": rules, "findings": findings}
+    return {"migrate_seconds": seconds, "note": note, "rules": rules, "findings": findings, "digest": digest}
+
+
+def tree_digest(folder: Path) -> str:
+    """What the migrated module is, file names and bytes: equal digests install and test alike."""
+    digest = hashlib.sha256()
+    for path in sorted(p for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
+        digest.update(path.relative_to(folder).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
 
 
 def cell(result: dict[str, Any]) -> str:
@@ -201,6 +212,12 @@ def main() -> int:
     parser.add_argument(
         "--part", default="1/1", help="K/N: only the K-th of N slices of the sorted modules (parallel runs)"
     )
+    parser.add_argument(
+        "--rerun-changed",
+        action="store_true",
+        help="with --json: migrate every module again and prove it again only when its migrated files "
+        "differ from the measured ones (or were measured before files were recorded)",
+    )
     parser.add_argument("--timeout", type=float, default=900.0, help="longest one odoo-bin run may take")
     args = parser.parse_args()
 
@@ -253,12 +270,15 @@ def main() -> int:
         try:
             for index, folder in enumerate(measured, 1):
                 entry = results.setdefault(folder.name, {"path": str(folder), "has_tests": has_tests(folder)})
-                if way in entry:
+                if way in entry and not args.rerun_changed:
                     continue
                 if way == "omm" and series_key(target) > series_key(MIGRATOR_LAST):
                     entry[way] = {**entry.get("unchanged", {}), "note": "odoo-module-migrator stops at 18.0"}
                     continue
                 done = migrate_way(way, folder, root, source, target, odoo_src, from_odoo_src)
+                earlier = entry.get(way, {})
+                if earlier.get("digest") == done["digest"]:
+                    continue  # the same files as the measured ones: the same install and tests
                 result = runner.validate_sync("test", [folder.name], demo=True)
                 done["proof"] = proof_of(result, folder.name).model_dump(exclude={"findings"})
                 entry[way] = done
