@@ -23,7 +23,7 @@ from pathlib import Path
 
 from lxml import etree
 
-from odoo_tools.migrate._core_views import CoreViews, combined, core_views
+from odoo_tools.migrate._core_views import CoreViews, combined, core_views, derived
 from odoo_tools.migrate._edits import Edit, apply_edits
 from odoo_tools.migrate._module_files import ModuleFiles
 from odoo_tools.migrate._report import StepReport
@@ -53,8 +53,13 @@ class _Series:
             return None
         base = self.views.base_of(ref)
         if primary or base not in self.trees:
-            arch = combined(self.source, base, self.modules)
-            tree = copy.deepcopy(arch) if arch is not None else None
+            parent = self.views.views[base].parent
+            above = self.trees.get(self.views.base_of(parent)) if parent in self.views.views else None
+            if parent is not None and above is not None:  # with what the module added there already
+                tree: etree._Element | None = derived(self.source, base, self.modules, above)
+            else:
+                arch = combined(self.source, base, self.modules)
+                tree = copy.deepcopy(arch) if arch is not None else None
             if primary:
                 return tree
             self.trees[base] = tree

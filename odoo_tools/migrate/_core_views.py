@@ -8,7 +8,7 @@ import ast
 import copy
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from functools import cache, cached_property
+from functools import cache, cached_property, lru_cache
 from pathlib import Path
 
 from lxml import etree
@@ -139,7 +139,7 @@ def _read(views: CoreViews, module: str, path: Path) -> None:
             views.extensions.setdefault(parent, []).append(full)
 
 
-@cache
+@lru_cache(maxsize=128)  # a few MB each for the big settings views: bounded in a long-lived server
 def combined(source: Path, base: str, modules: frozenset[str] | None) -> etree._Element | None:
     """The arch of the primary view ``base`` with its core extensions applied (those of
     ``modules`` only, unless None), every element marked with the view that added it. Do not
@@ -148,19 +148,24 @@ def combined(source: Path, base: str, modules: frozenset[str] | None) -> etree._
     view = views.views[base]
     if view.parent is not None and view.parent in views.views:
         parent = combined(source, views.base_of(view.parent), modules)
-        if parent is None:
-            return None
-        root = copy.deepcopy(parent)
-        for spec in spec_elements(view.arch):
-            try:
-                root = apply_spec(root, spec, base)
-            except (LookupError, ValueError):
-                continue
-    else:
-        roots = [child for child in view.arch if isinstance(child.tag, str)]
-        if len(roots) != 1:
-            return None
-        root = mark(copy.deepcopy(roots[0]), base)
+        return derived(source, base, modules, parent) if parent is not None else None
+    roots = [child for child in view.arch if isinstance(child.tag, str)]
+    if len(roots) != 1:
+        return None
+    return _extend(views, mark(copy.deepcopy(roots[0]), base), base, modules)
+
+
+def derived(
+    source: Path, base: str, modules: frozenset[str] | None, parent: etree._Element
+) -> etree._Element:
+    """The primary view ``base`` that inherits (mode primary) a view combined as ``parent``."""
+    views = core_views(source)
+    root = copy.deepcopy(parent)
+    for spec in spec_elements(views.views[base].arch):
+        try:
+            root = apply_spec(root, spec, base)
+        except (LookupError, ValueError):
+            continue
     return _extend(views, root, base, modules)
 
 

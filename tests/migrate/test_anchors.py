@@ -71,6 +71,10 @@ NEW_VIEWS = {
             "base_app.settings",
             '<div name="apps" position="inside"><block name="sale_shipping"/></div>',
         ),
+        "form_primary": (
+            "primary:base_app.form",
+            '<field name="b" position="after"><field name="d"/></field>',
+        ),
     },
 }
 
@@ -86,7 +90,10 @@ def _source(root: Path, major: int, views: dict[str, dict[str, tuple[str, str]]]
         body = "".join(
             _RECORD.format(
                 id=xml_id,
-                inherit=f'<field name="inherit_id" ref="{parent}"/>' if parent else "",
+                inherit=f'<field name="inherit_id" ref="{parent.removeprefix("primary:")}"/>'
+                + ('<field name="mode">primary</field>' if parent.startswith("primary:") else "")
+                if parent
+                else "",
                 arch=arch,
             )
             for xml_id, (parent, arch) in records.items()
@@ -257,3 +264,18 @@ def test_a_spec_of_another_tag_becomes_an_xpath_keeping_the_rest() -> None:
     assert new == (
         '<data>\n  <xpath  expr="//field[@name=\'user_id\']"\n       position="before" ><p/></xpath>\n</data>'
     )
+
+
+def test_what_the_module_adds_to_a_view_is_there_in_the_views_inheriting_it(
+    tmp_path: Path, sources: dict[int, Path]
+) -> None:
+    primary = "sale_app.form_primary"
+    module = _module(
+        tmp_path,
+        [
+            ("base_app.form", '<field name="user_id" position="after"><field name="mine"/></field>\n'),
+            (primary, '<field name="mine" position="after"/>\n<field name="d" position="after"/>\n'),
+            (primary, '<field name="nowhere" position="after"/>\n'),
+        ],
+    )  # fmt: skip
+    assert _findings(module, {18: sources[18]}, write=False) == [("gone-view-anchor", 18)]
