@@ -13,6 +13,8 @@ Public API:
   judge only the series the registry marks ``core_fields_judged``), ``core_difference(old, new)``
   -> ``CoreDifference`` (removed models, ``RemovedField``s, changed fields, removed methods),
   ``core_model_fields(series, model)`` (its own and its parents' fields);
+- ``removed_name_uses(tree, removed)`` -> ``NameUse``s: imports and reads of framework names a series
+  no longer gives (``odoo_tools.series.RemovedNames``), ``still_given`` (where they still are);
 - ``adopt(project, findings, AdoptionOptions(...)) -> Adopted``: baseline and new-only;
   ``count_fingerprints(findings, LineReader(where))`` and ``without_known``: the same matching
   for a caller that keeps its own baseline (the agent's validation).
@@ -55,6 +57,7 @@ if TYPE_CHECKING:
         core_model_fields,
     )
     from odoo_tools.lint._digests import StoredDigests
+    from odoo_tools.lint._framework_imports import NameUse, removed_name_uses, still_given
     from odoo_tools.lint._project import LintProject, load_project
     from odoo_tools.lint._runner import CHECKS, LintRun, lint_addons, lint_addons_sync, validate_checks
     from odoo_tools.lint._spares import start_spares
@@ -76,6 +79,7 @@ _WHERE = {
     "LintCache": "odoo_tools.lint._cache",
     "LintProject": "odoo_tools.lint._project",
     "LintRun": "odoo_tools.lint._runner",
+    "NameUse": "odoo_tools.lint._framework_imports",
     "RemovedField": "odoo_tools.lint._core_fields",
     "SEARCH_DEPTH": "odoo_tools.lint._targets",
     "StoredDigests": "odoo_tools.lint._digests",
@@ -95,10 +99,12 @@ _WHERE = {
     "on_changed_lines": "odoo_tools.lint._baseline",
     "project_linter_files": "odoo_tools.lint._configs",
     "read_baseline": "odoo_tools.lint._baseline",
+    "removed_name_uses": "odoo_tools.lint._framework_imports",
     "roots_for_targets": "odoo_tools.lint._targets",
     "shard": "odoo_tools.lint._changes",
     "split_core_roots": "odoo_tools.lint._core",
     "start_spares": "odoo_tools.lint._spares",
+    "still_given": "odoo_tools.lint._framework_imports",
     "summarize": "odoo_tools.lint._summary",
     "validate_checks": "odoo_tools.lint._runner",
     "without_known": "odoo_tools.lint._baseline",
@@ -120,6 +126,7 @@ __all__ = [
     "LintCache",
     "LintProject",
     "LintRun",
+    "NameUse",
     "RemovedField",
     "StoredDigests",
     "Summary",
@@ -138,10 +145,12 @@ __all__ = [
     "on_changed_lines",
     "project_linter_files",
     "read_baseline",
+    "removed_name_uses",
     "roots_for_targets",
     "shard",
     "split_core_roots",
     "start_spares",
+    "still_given",
     "summarize",
     "validate_checks",
     "without_known",

@@ -14,7 +14,8 @@ The face of the package (callers import from here; the ``_modules`` are private)
 - ``framework_names(series)`` -> ``FrameworkNames`` (the public names of ``odoo.tools``,
   ``odoo.osv``, ``odoo.fields``, ``odoo.models``, ``odoo.api``, ``odoo.http`` and their submodules:
   ``python_names/<series>.json``, ``scripts/core_python_names.py``), ``removed_framework_names(old,
-  new)`` -> ``RemovedNames`` (what an import from them finds no more on ``new``);
+  new)`` -> ``RemovedNames`` (what an import from them finds no more on ``new``), ``gone_by(series)``
+  (what any older bundled series gave that ``series`` does not);
 - reading names: ``series_major``, ``series_family``, ``series_of_version``, ``is_supported``,
   ``series_key`` (sort key), ``nearest_series``, ``next_series``/``previous_series`` (the
   migration steps).
@@ -31,6 +32,7 @@ from odoo_tools.series._framework_names import (
     FrameworkNames,
     RemovedNames,
     framework_names,
+    gone_by,
     removed_framework_names,
 )
 from odoo_tools.series._names import (
@@ -62,6 +64,7 @@ __all__ = [
     "api_change",
     "api_changes",
     "framework_names",
+    "gone_by",
     "is_supported",
     "known_facts",
     "nearest_series",

@@ -10,6 +10,8 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from odoo_tools.series._names import series_key
+
 DATA = Path(__file__).resolve().parent / "python_names"
 
 
@@ -64,3 +66,30 @@ def removed_framework_names(old: str, new: str) -> RemovedNames:
         if module in after.modules and module not in skipped and listed - after.modules[module]
     }
     return RemovedNames(old, new, gone, names, after)
+
+
+@functools.cache
+def gone_by(series: str) -> RemovedNames:
+    """Every name an older bundled series' framework modules gave that ``series``' no longer give
+    (modules that make names on demand in either are left out): importing one fails on ``series``."""
+    after = framework_names(series)
+    older = [s for p in DATA.glob("*.json") if (s := p.stem) != series and _older(s, series)]
+    gone: set[str] = set()
+    names: dict[str, set[str]] = {}
+    for old in older:
+        before = framework_names(old)
+        if before is None or after is None:
+            continue
+        for module, listed in before.modules.items():
+            if module in before.open or module in after.open:
+                continue
+            if module not in after.modules:
+                gone.add(module)
+            elif listed - after.modules[module]:
+                names.setdefault(module, set()).update(listed - after.modules[module])
+    frozen = {module: frozenset(found) for module, found in names.items()}
+    return RemovedNames(min(older, default=series, key=series_key), series, frozenset(gone), frozen, after)
+
+
+def _older(one: str, other: str) -> bool:
+    return series_key(one) < series_key(other)

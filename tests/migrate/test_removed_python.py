@@ -14,7 +14,7 @@ import pytest
 
 from assista_mcp.cli import main
 from odoo_tools.migrate import migrate
-from odoo_tools.series import framework_names, removed_framework_names
+from odoo_tools.series import framework_names, gone_by, removed_framework_names
 
 from .conftest import snapshot
 
@@ -30,6 +30,10 @@ def test_what_18_removed_from_the_17_framework() -> None:
     assert not removed.removed("odoo.tools.misc", "submap")
     assert "odoo.tools.num2words_patch" in removed.modules
     assert "odoo.tools.misc" in removed.still_in("submap")
+    assert gone_by("18.0").removed("odoo.tools", "submap")  # what the static checks judge 18.0 by
+    assert gone_by("19.0").removed("odoo.tools", "submap")
+    assert not gone_by("18.0").removed("odoo.tools", "float_round")
+    assert gone_by("16.0").names == {}  # no older list
     assert framework_names("12.0") is None
     assert removed_framework_names("12.0", "13.0").names == {}
 

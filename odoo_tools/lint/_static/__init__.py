@@ -4,7 +4,8 @@ Codes: data-file-missing, data-file-unlisted, missing-access-rule, model-not-in-
 acl-model-not-own, xml-id-undefined, xml-id-not-in-dependencies, xml-id-used-before-definition,
 duplicate-xml-id; access-model-unknown, access-operation-invalid, access-domain-invalid
 (``access``); the ids of the series registry's API changes in effect on the project's series
-(removed-attrs, removed-tree, renamed-route-readonly...: ``deprecations``); the ORM-aware codes of
+(removed-attrs, removed-tree, renamed-route-readonly...: ``deprecations``); removed-python-name
+(``framework_imports``: a framework name the series no longer gives); the ORM-aware codes of
 ``orm_rules.RULES``; plus the manifest reader's and dependency graph's findings for the module.
 """
 
@@ -18,6 +19,7 @@ from odoo_tools.lint._core import core_graph
 from odoo_tools.lint._static.access import check_access
 from odoo_tools.lint._static.context import StaticContext
 from odoo_tools.lint._static.deprecations import check_removed
+from odoo_tools.lint._static.framework_imports import check_framework_imports
 from odoo_tools.lint._static.manifest_files import check_manifest_files
 from odoo_tools.lint._static.models import check_models
 from odoo_tools.lint._static.orm_python import check_orm_python
@@ -56,6 +58,7 @@ def static_findings(project: LintProject, addon: Addon) -> list[Finding]:
     found += check_models(ctx)
     found += check_refs(ctx, scans)
     found += check_removed(ctx, scans)
+    found += check_framework_imports(ctx)
     found += check_access(ctx)
     found += check_orm_python(ctx)
     found += check_orm_xml(ctx)
