@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import ast
+
 import libcst as cst
 
-from odoo_tools.migrate._python_rules import PythonRule, dotted, is_field_call
+from odoo_tools.migrate._python_rules import PythonRule, class_model, dotted, is_field_call, without_args
 
 
 class NameGet(PythonRule):
@@ -20,21 +22,95 @@ class NameGet(PythonRule):
 
 class FieldStates(PythonRule):
     """A field's ``states=`` parameter is gone in 17.0 (an "unknown parameter" warning, and the
-    readonly/required it gave is lost)."""
+    readonly it gave is lost: a draft-only editable field stays readonly everywhere). The common
+    form, ``readonly=True, states={'draft': [('readonly', False)]}``, moves to the module's views
+    as ``readonly="state != 'draft'"`` (``moved_modifiers`` below); anything else is said at its
+    line."""
 
     rule = "removed-field-states"
     triggers = ("states",)
 
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self._models: list[str] = []  # the model of each enclosing class ('' when unsure)
+        self._assigned = 0
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> None:
+        self._models.append(class_model(node))
+
+    def leave_ClassDef(self, original: cst.ClassDef, updated: cst.ClassDef) -> cst.ClassDef:
+        self._models.pop()
+        return updated
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        self._assigned += 1
+
     def visit_Call(self, node: cst.Call) -> None:
-        if is_field_call(node) and any(
-            a.keyword is not None and a.keyword.value == "states" for a in node.args
-        ):
-            self.find(
-                node,
-                "The field parameter states= is ignored since Odoo 17.0.",
-                "Remove states= and put readonly=\"state != 'draft'\" (or required=...) on the field "
-                "in its views.",
-            )
+        if not self._assigned and _states_arg(node) is not None:
+            self._cannot(node)
+
+    def leave_Assign(self, original: cst.Assign, updated: cst.Assign) -> cst.Assign:
+        self._assigned -= 1
+        call, targets = updated.value, updated.targets
+        if not isinstance(call, cst.Call) or _states_arg(call) is None:
+            return updated
+        model = self._models[-1] if self._models else ""
+        name = targets[0].target if len(targets) == 1 else None
+        readonly = _readonly_by_state(call)
+        if not model or not isinstance(name, cst.Name) or readonly is None:
+            self._cannot(original.value)
+            return updated
+        moved = ("states", "readonly") if readonly else ("states",)
+        dropped = [i for i, a in enumerate(call.args) if a.keyword and a.keyword.value in moved]
+        if readonly:
+            self.site.report.moved_modifiers[(model, name.value)] = {"readonly": readonly}
+        self.applied()
+        return updated.with_changes(value=without_args(call, dropped))
+
+    def _cannot(self, node: cst.CSTNode) -> None:
+        self.find(
+            node,
+            "The field parameter states= is ignored since Odoo 17.0.",
+            "Remove states= and put readonly=\"state != 'draft'\" (or required=...) on the field "
+            "in its views.",
+        )
+
+
+def _states_arg(call: cst.Call) -> cst.Arg | None:
+    if not is_field_call(call):
+        return None
+    return next((a for a in call.args if a.keyword is not None and a.keyword.value == "states"), None)
+
+
+def _readonly_by_state(call: cst.Call) -> str | None:
+    """The view expression ``readonly=`` and ``states=`` meant together (``""``: always what
+    ``readonly=`` said, nothing for the views); None when states= sets anything but readonly or
+    is not a literal."""
+    values: dict[str, object] = {}
+    for arg in call.args:
+        if arg.keyword is not None and arg.keyword.value in ("states", "readonly"):
+            try:
+                values[arg.keyword.value] = ast.literal_eval(cst.Module([]).code_for_node(arg.value))
+            except (ValueError, SyntaxError):
+                return None
+    base, states = values.get("readonly", False), values.get("states")
+    if not isinstance(base, bool) or not isinstance(states, dict):
+        return None
+    differ: list[str] = []
+    for state, changes in states.items():
+        if not isinstance(state, str) or not isinstance(changes, (list, tuple)):
+            return None
+        for change in changes:
+            if not (isinstance(change, (list, tuple)) and len(change) == 2 and change[0] == "readonly"):
+                return None
+            if bool(change[1]) != base and state not in differ:
+                differ.append(state)
+    if not differ:
+        return ""
+    if len(differ) == 1:
+        return f"state {'!=' if base else '=='} {differ[0]!r}"
+    listed = ", ".join(repr(s) for s in differ)
+    return f"state {'not in' if base else 'in'} ({listed})"
 
 
 class HookEnv(PythonRule):

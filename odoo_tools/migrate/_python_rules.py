@@ -83,6 +83,24 @@ def without_args(call: cst.Call, dropped: Sequence[int]) -> cst.Call:
     return call.with_changes(args=kept)
 
 
+def class_model(node: cst.ClassDef) -> str:
+    """The model a class defines (``_name``) or extends (one ``_inherit``); '' when not literal."""
+    found: dict[str, str] = {}
+    for statement in node.body.body:
+        if not isinstance(statement, cst.SimpleStatementLine):
+            continue
+        for small in statement.body:
+            if isinstance(small, cst.Assign) and len(small.targets) == 1:
+                target = small.targets[0].target
+                value = small.value
+                if isinstance(value, cst.List) and len(value.elements) == 1:
+                    value = value.elements[0].value
+                text = string_value(value)
+                if isinstance(target, cst.Name) and text:
+                    found[target.value] = text
+    return found.get("_name") or found.get("_inherit", "")
+
+
 def is_field_call(call: cst.Call) -> bool:
     """``fields.Char(...)`` and the like."""
     return isinstance(call.func, cst.Attribute) and dotted(call.func.value) == "fields"

@@ -19,6 +19,9 @@ class StepReport:
     applied: Counter[str] = field(default_factory=Counter)
     findings: list[Finding] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    # (model, field) -> {attribute: expression}: what a field's Python definition said and 17.0
+    # only reads in views (states=); the module's views of that model get it
+    moved_modifiers: dict[tuple[str, str], dict[str, str]] = field(default_factory=dict)
 
     @property
     def target_series(self) -> str:

@@ -35,7 +35,8 @@ def migrate_step(
     if odoo_source is not None:
         run_upgrade_code(files, odoo_source, report)
     rules = rules_for(target)
-    for rel in sorted(files.texts):
+    # Python first: a field's definition may move something into the module's views (states=)
+    for rel in sorted(files.texts, key=lambda rel: (not rel.endswith(".py"), rel)):
         site = Site(files.site_path(rel), report)
         if rel.endswith(".xml") and rules.xml:
             files.texts[rel] = _rewrite_xml(files.texts[rel], rules.xml, site)

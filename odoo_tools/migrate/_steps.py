@@ -16,7 +16,12 @@ from odoo_tools.migrate._python_19 import RULES_19
 from odoo_tools.migrate._python_rules import PythonRule
 from odoo_tools.migrate._report import Site
 from odoo_tools.migrate._xml_tags import XmlDocument
-from odoo_tools.migrate._xml_views_17 import fix_attribute_overrides, fix_attrs, fix_states
+from odoo_tools.migrate._xml_views_17 import (
+    fix_attribute_overrides,
+    fix_attrs,
+    fix_moved_modifiers,
+    fix_states,
+)
 from odoo_tools.migrate._xml_views_18 import (
     fix_attribute_spec,
     fix_chatter,
@@ -38,7 +43,9 @@ class StepRules:
 
 
 STEPS: dict[int, StepRules] = {
-    17: StepRules(17, xml=(fix_attrs, fix_states, fix_attribute_overrides), python=RULES_17),
+    17: StepRules(
+        17, xml=(fix_attrs, fix_states, fix_attribute_overrides, fix_moved_modifiers), python=RULES_17
+    ),
     18: StepRules(
         18,
         xml=(fix_tree, fix_view_mode, fix_chatter, fix_product_type, fix_cron_fields, fix_attribute_spec),

@@ -31,6 +31,18 @@ def attribute_text(name: str, value: str, quote: str = '"') -> str:
     return f"{name}={used}{escaped}{used}"
 
 
+def add_attribute(doc: XmlDocument, element: etree._Element, name: str, value: str, rule: str) -> Edit:
+    """A new attribute after the element's last one, laid out like it (same line or its own)."""
+    tag = doc.tag(element)
+    if not tag.attributes:
+        at = tag.start + 1 + len(tag.name)
+        return Edit(at, at, " " + attribute_text(name, value), rule)
+    last = list(tag.attributes.values())[-1]
+    text = doc.text[last.start : last.end]
+    lead = text[: len(text) - len(text.lstrip())]
+    return Edit(last.end, last.end, f"{lead}{attribute_text(name, value, last.quote)}", rule)
+
+
 def replace_attribute(
     doc: XmlDocument, element: etree._Element, name: str, replacement: list[tuple[str, str]], rule: str
 ) -> Edit:

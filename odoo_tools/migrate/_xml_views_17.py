@@ -8,7 +8,7 @@ from lxml import etree
 from odoo_tools.migrate._attrs import Untranslatable, attrs_expressions, combine_or, states_expression
 from odoo_tools.migrate._edits import Edit, indentation_at, line_of
 from odoo_tools.migrate._report import Site
-from odoo_tools.migrate._xml_edit import in_arch, replace_attribute, set_value
+from odoo_tools.migrate._xml_edit import add_attribute, field_name, in_arch, replace_attribute, set_value
 from odoo_tools.migrate._xml_tags import XmlDocument
 
 MODIFIERS = ("invisible", "readonly", "required", "column_invisible")
@@ -149,3 +149,40 @@ def _replace_element(text: str, start: int, end: int, new: str, rule: str) -> Ed
     if not text[line_start:start].strip() and not text[end:line_end].strip():
         return Edit(line_start, min(line_end + 1, len(text)), "", rule)
     return Edit(start, end, "", rule)
+
+
+def fix_moved_modifiers(doc: XmlDocument, site: Site) -> list[Edit]:
+    """The module's views of a model show its fields with the readonly their Python ``states=``
+    gave in 16.0 (moved there by the Python rule of the same id): ``<field name="check_total"
+    readonly="state != 'draft'"/>``. A view that already says readonly for the field keeps it
+    (in 16.0 the view's own attribute won too)."""
+    moved = site.report.moved_modifiers
+    if not moved:
+        return []
+    edits: list[Edit] = []
+    for record in doc.root.iter("record"):
+        model_field = record.find("field[@name='model']")
+        arch = record.find("field[@name='arch']")
+        model = (model_field.text or "").strip() if model_field is not None else ""
+        if record.get("model") != "ir.ui.view" or arch is None or not model:
+            continue
+        for element in _fields_of_view(arch):
+            for key, expression in moved.get((model, field_name(element)), {}).items():
+                if element.get(key) is None:
+                    edits.append(add_attribute(doc, element, key, expression, "removed-field-states"))
+                    site.report.count("removed-field-states")
+    return edits
+
+
+def _fields_of_view(node: etree._Element) -> list[etree._Element]:
+    """The ``<field>`` elements showing a field of the view's own model: not the specs of an
+    inheriting view (``position=``), not those inside a relational field's sub-view."""
+    found: list[etree._Element] = []
+    for child in node:
+        if not isinstance(child.tag, str):
+            continue
+        if child.tag == "field" and child.get("position") is None:
+            found.append(child)
+        else:
+            found += _fields_of_view(child)
+    return found

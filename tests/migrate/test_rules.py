@@ -103,6 +103,47 @@ def test_17_to_18(modules: Path) -> None:
     assert ("removed-name-search", 35) in codes and ("js-assets", None) in codes
 
 
+def test_16_to_17_field_states_move_to_the_views(tmp_path: Path) -> None:
+    """OCA account_invoice_check_total: readonly=True, states={'draft': [('readonly', False)]}
+    left the field readonly everywhere on 17.0 (its own test could not set it in a draft bill)."""
+    module = tmp_path / "checked"
+    (module / "views").mkdir(parents=True)
+    (module / "__manifest__.py").write_text("{'name': 'c', 'version': '16.0.1.0.0', 'depends': ['account']}\n")
+    (module / "move.py").write_text(
+        "from odoo import fields, models\n\n\n"
+        "class AccountMove(models.Model):\n"
+        '    _inherit = "account.move"\n\n'
+        "    check_total = fields.Monetary(\n"
+        '        string="Verification Total",\n'
+        "        readonly=True,\n"
+        '        states={"draft": [("readonly", False)], "sent": [("readonly", False)]},\n'
+        "        copy=False,\n"
+        "    )\n"
+        '    note = fields.Char(states={"posted": [("invisible", True)]})\n'
+    )
+    view = (
+        '<odoo>\n  <record id="v" model="ir.ui.view">\n    <field name="model">account.move</field>\n'
+        '    <field name="inherit_id" ref="account.view_move_form"/>\n    <field name="arch" type="xml">\n'
+        '      <field name="ref" position="after">\n'
+        '        <field name="check_total" groups="base.group_user"/>\n'
+        '        <field name="line_ids"><tree><field name="check_total"/></tree></field>\n'
+        "      </field>\n    </field>\n  </record>\n</odoo>\n"
+    )
+    (module / "views" / "move.xml").write_text(view)
+    [migrated] = migrate([module], "17.0", write=True).modules
+    python = (module / "move.py").read_text()
+    assert '        string="Verification Total",\n        copy=False,\n    )\n' in python
+    assert 'note = fields.Char(states={"posted": [("invisible", True)]})' in python  # said, not guessed
+    assert (module / "views" / "move.xml").read_text() == view.replace(
+        '<field name="check_total" groups="base.group_user"/>',
+        "<field name=\"check_total\" groups=\"base.group_user\" readonly=\"state not in ('draft', 'sent')\"/>",
+    )
+    assert migrated.steps[0].rules_applied["removed-field-states"] == 2
+    assert [(f.code, f.line) for f in migrated.findings if f.code == "removed-field-states"] == [
+        ("removed-field-states", 13)
+    ]
+
+
 def test_16_to_17_removed_model_patching(tmp_path: Path) -> None:
     """OCA server_action_mass_edit read BaseModel.CONCURRENCY_CHECK_FIELD at import and
     base_name_search_improved patched _name_search at runtime: both fail their 17.0 install."""
