@@ -108,7 +108,9 @@ def test_16_to_17_field_states_move_to_the_views(tmp_path: Path) -> None:
     left the field readonly everywhere on 17.0 (its own test could not set it in a draft bill)."""
     module = tmp_path / "checked"
     (module / "views").mkdir(parents=True)
-    (module / "__manifest__.py").write_text("{'name': 'c', 'version': '16.0.1.0.0', 'depends': ['account']}\n")
+    (module / "__manifest__.py").write_text(
+        "{'name': 'c', 'version': '16.0.1.0.0', 'depends': ['account']}\n"
+    )
     (module / "move.py").write_text(
         "from odoo import fields, models\n\n\n"
         "class AccountMove(models.Model):\n"
@@ -136,7 +138,7 @@ def test_16_to_17_field_states_move_to_the_views(tmp_path: Path) -> None:
     assert 'note = fields.Char(states={"posted": [("invisible", True)]})' in python  # said, not guessed
     assert (module / "views" / "move.xml").read_text() == view.replace(
         '<field name="check_total" groups="base.group_user"/>',
-        "<field name=\"check_total\" groups=\"base.group_user\" readonly=\"state not in ('draft', 'sent')\"/>",
+        '<field name="check_total" groups="base.group_user" readonly="state not in (\'draft\', \'sent\')"/>',
     )
     assert migrated.steps[0].rules_applied["removed-field-states"] == 2
     assert [(f.code, f.line) for f in migrated.findings if f.code == "removed-field-states"] == [
@@ -160,7 +162,7 @@ def test_16_to_17_removed_model_patching(tmp_path: Path) -> None:
     )
     [migrated] = migrate([module], "17.0", write=True).modules
     assert (module / "m.py").read_text().splitlines()[1] == (
-        "MAGIC = models.MAGIC_COLUMNS + [\"__last_update\"]  # skipped"
+        'MAGIC = models.MAGIC_COLUMNS + ["__last_update"]  # skipped'
     )
     assert migrated.steps[0].rules_applied["removed-concurrency-check-field"] == 1
     found = {(f.code, f.line, f.severity) for f in migrated.findings}
