@@ -13,7 +13,7 @@ import ast
 from collections import defaultdict
 from collections.abc import Callable
 
-from odoo_tools.lint import RemovedField, core_difference, core_fields
+from odoo_tools.lint import RemovedField, core_difference, core_fields, core_model_fields
 from odoo_tools.migrate._core_uses import ModuleModels, Use, python_uses, read_models, xml_uses
 from odoo_tools.migrate._module_files import ModuleFiles
 from odoo_tools.migrate._report import StepReport
@@ -220,6 +220,10 @@ def _field_finding(
 ) -> None:
     what = removed.type + (f"({removed.comodel})" if removed.comodel else "")
     series = report.target_series
+    renamed = _same_kind_added(removed, f"{report.source}.0", series)
+    maybe = (
+        f" If it was renamed, {series} gave {removed.model} {renamed} of the same type." if renamed else ""
+    )
     if placed is not None:
         report.find(
             RULE_FIELD,
@@ -228,7 +232,8 @@ def _field_finding(
             f"Field {removed.name} of model {removed.model} was removed from Odoo in {series}; the module "
             f"now declares it ({what}) in {files.site_path(placed)}: the data of the core field is not "
             "carried over.",
-            "Check whether the module still needs the field; if not, remove its uses and the declaration.",
+            "Check whether the module still needs the field; if not, remove its uses and the declaration."
+            + maybe,
         )
         return
     report.find(
@@ -238,9 +243,20 @@ def _field_finding(
         f"Field {removed.name} ({what}) of model {removed.model} was removed from Odoo in {series} and "
         "the module uses it here: Odoo refuses it (a view, a depends, a related) or the code fails.",
         "Declare the field in the module with what the list cannot give (a One2many its inverse field, "
-        "a Selection its values, a Monetary its currency), or stop using it.",
+        "a Selection its values, a Monetary its currency), or stop using it." + maybe,
         severity="error",
     )
+
+
+def _same_kind_added(removed: RemovedField, old: str, new: str) -> str:
+    """Fields of the same type (and comodel) the model gained in ``new``: a rename's candidates."""
+    before, after = core_model_fields(old, removed.model), core_model_fields(new, removed.model)
+    names = sorted(
+        name
+        for name, fdef in after.items()
+        if name not in before and fdef.type == removed.type and fdef.comodel == removed.comodel
+    )
+    return ", ".join(names[:3]) + (" ..." if len(names) > 3 else "")
 
 
 def _model_finding(files: ModuleFiles, report: StepReport, use: Use, line: int) -> None:

@@ -80,6 +80,8 @@ def test_what_cannot_be_declared_and_removed_models_are_findings(removed: Path) 
         ("removed-core-field", "rm_misc/models.py", 32, "warning"),  # project.analytic_account_id
         ("removed-core-model", "rm_misc/data/properties.xml", 3, "error"),
     ]
+    [hint] = [f.hint for f in found if f.code == "removed-core-field" and f.line == 32]
+    assert "If it was renamed, 18.0 gave project.project account_id" in hint  # what replaced it
     # The step's own ir.property rule tells the inherit and the env use (not twice), at the lines
     # the file has once the declaration above them is in.
     property_lines = sorted(f.line or 0 for f in found if f.code == "removed-ir-property")
