@@ -28,7 +28,7 @@ from odoo_tools.migrate._edits import Edit, apply_edits
 from odoo_tools.migrate._module_files import ModuleFiles
 from odoo_tools.migrate._report import StepReport
 from odoo_tools.migrate._retarget import MODULE, Plan, describe, plan_for, spec_edits
-from odoo_tools.migrate._view_inheritance import Unreadable, apply_spec, locate, spec_elements
+from odoo_tools.migrate._view_inheritance import FROM, Unreadable, apply_spec, locate, spec_elements
 from odoo_tools.migrate._xml_edit import record_model
 from odoo_tools.migrate._xml_tags import XmlDocument, XmlParseError, read_xml
 
@@ -45,8 +45,14 @@ class _Series:
 
     source: Path
     views: CoreViews
-    modules: frozenset[str] | None
+    modules: frozenset[str] | None  # the core modules installed with it; None: any may be
+    sure: frozenset[str]  # the core modules installed with it whatever else it depends on
     trees: dict[str, etree._Element | None] = field(default_factory=dict)
+
+    def surely_there(self, node: etree._Element) -> bool:
+        """Whether a view of a module the module depends on (directly or not) added ``node``."""
+        view = self.views.views.get(str(node.get(FROM) or ""))
+        return view is not None and view.module in self.sure
 
     def tree(self, ref: str, primary: bool) -> etree._Element | None:
         if ref not in self.views.views:
@@ -88,7 +94,13 @@ def check_core_anchors(
 
 def _series(source: Path, depends: list[str] | None) -> _Series:
     views = core_views(source)
-    return _Series(source, views, views.installable_with(depends) if depends is not None else None)
+    core = [name for name in depends or [] if name in views.depends]
+    return _Series(
+        source,
+        views,
+        views.installable_with(depends) if depends is not None else None,
+        views.installable_with(core) or frozenset(),
+    )
 
 
 def _depends(manifest: str | None) -> list[str] | None:
@@ -96,7 +108,9 @@ def _depends(manifest: str | None) -> list[str] | None:
         data = ast.literal_eval(manifest) if manifest else None
     except (ValueError, SyntaxError, MemoryError, RecursionError):
         return None
-    depends = data.get("depends") if isinstance(data, dict) else None
+    if not isinstance(data, dict):
+        return None
+    depends = data.get("depends", [])  # none: base only
     return [str(d) for d in depends] if isinstance(depends, list) else None
 
 
@@ -147,7 +161,7 @@ def _check_record(
             continue
         if node is None and old_tree is not None and old_node is None:
             continue  # not a core anchor of the source series either: this series' change did not take it
-        plan = plan_for(spec, old_node, tree, old_tree) if node is None else None
+        plan = plan_for(spec, old_node, tree, old_tree, new.surely_there) if node is None else None
         if old_node is not None and old is not None and old_tree is not None:
             old.apply(ref, old_tree, spec, old_node)  # after planning: the plan reads the element as it was
         if node is not None:

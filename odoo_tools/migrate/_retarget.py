@@ -19,6 +19,7 @@ or, when another tag is needed, the spec becomes an ``<xpath>``."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from lxml import etree
@@ -62,10 +63,13 @@ def plan_for(
     old_node: etree._Element | None,
     tree: etree._Element,
     old_tree: etree._Element | None,
+    sure: Callable[[etree._Element], bool] = lambda node: True,
 ) -> Plan | None:
+    """``sure`` tells the elements of ``tree`` the module surely has (added by a view of a
+    module it depends on): the only ones it may be retargeted to."""
     position = str(spec.get("position") or "inside")
     try:
-        renamed = _renamed(spec, old_node, tree, old_tree)
+        renamed = _renamed(spec, old_node, tree, old_tree, sure)
     except _Ambiguous:
         return None
     if renamed is not None:
@@ -85,7 +89,7 @@ def plan_for(
     elif position == "inside":
         neighbours += [(a, "inside", "held it") for a in old_node.iterancestors()]
     for old_neighbour, new_position, relation in neighbours:
-        found = _counterpart(old_neighbour, tree)
+        found = _counterpart(old_neighbour, tree, sure)
         if found is not None:
             target, locator = found
             why = f"{gone}; {describe(old_neighbour)} {relation}"
@@ -105,17 +109,34 @@ def _has_content(spec: etree._Element) -> bool:
 
 
 def _counterpart(
-    old: etree._Element, tree: etree._Element
+    old: etree._Element, tree: etree._Element, sure: Callable[[etree._Element], bool]
 ) -> tuple[etree._Element, tuple[str, str, str]] | None:
-    """The one element of ``tree`` with ``old``'s tag and name (or id)."""
+    """The one element of ``tree`` with ``old``'s tag and name (or id), else the one with its
+    identity under another tag (a settings ``<div id="x">`` that became ``<setting id="x">``)."""
     if not isinstance(old.tag, str) or old.get(FROM) == MODULE:
         return None
     for attribute in _IDENTITIES:
         value = old.get(attribute)
         if value:
             matches = [n for n in tree.iter(old.tag) if n.get(attribute) == value]
-            if len(matches) == 1 and _quotable(value):
+            if len(matches) == 1 and _quotable(value) and sure(matches[0]):
                 return matches[0], (str(old.tag), attribute, value)
+            if matches:
+                return None
+    if old.tag == "field":
+        return None
+    for old_attribute, new_attribute in (("name", "name"), *_SAME_IDENTITY):
+        value = old.get(old_attribute)
+        if not value or not _quotable(value):
+            continue
+        matches = [n for n in tree.iter() if n.get(new_attribute) == value and n.tag != "field"]
+        if len(matches) == 1 and isinstance(matches[0].tag, str):
+            new_tag = str(matches[0].tag)
+            if [n for n in tree.iter(new_tag) if n.get(new_attribute) == value] == matches and sure(
+                matches[0]
+            ):
+                return matches[0], (new_tag, new_attribute, value)
+        if matches:
             return None
     return None
 
@@ -125,10 +146,13 @@ def _renamed(
     old: etree._Element | None,
     tree: etree._Element,
     old_tree: etree._Element | None,
+    sure: Callable[[etree._Element], bool],
 ) -> tuple[etree._Element, str] | None:
     """The element of ``tree`` that the anchor became; raises _Ambiguous when several could be."""
     candidates = [
-        n for n in tree.iter() if isinstance(n.tag, str) and n.tag != "field" and n.get(FROM) != MODULE
+        n
+        for n in tree.iter()
+        if isinstance(n.tag, str) and n.tag != "field" and n.get(FROM) != MODULE and sure(n)
     ]
     if old is None:
         if old_tree is not None:
@@ -139,7 +163,7 @@ def _renamed(
         return _by_name(tag, name, candidates, None, "the new view alone")
     if old.tag == "field":  # its identity is its name (a renamed field is a model change): moved?
         moved = [n for n in tree.iter("field") if n.get("name") == old.get("name") and n.get(FROM) != MODULE]
-        if len(moved) > 1:
+        if len(moved) > 1 or (moved and not sure(moved[0])):
             raise _Ambiguous
         return (moved[0], f"{describe(old)} is elsewhere in the view") if moved else None
     origin = str(old.get(FROM) or "")

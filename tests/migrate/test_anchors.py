@@ -23,6 +23,7 @@ _RECORD = (
     '<field name="arch" type="xml">{arch}</field></record>'
 )
 
+_OTHER = '<field name="user_id" position="after"><field name="other"/></field>'  # a module not depended on
 OLD_VIEWS = {
     "base_app": {
         "settings": (
@@ -42,12 +43,14 @@ OLD_VIEWS = {
             '<div name="dates"><field name="a"/></div><field name="b"/><field name="moved"/></group>'
             '<group name="more"><div name="box"><field name="c"/></div></group>'
             '<field name="lines"><tree><field name="p"/><field name="q"/></tree></field>'
+            '<div id="pane_box"><div class="pane"><field name="e"/></div></div>'
             '<div name="two"/><div name="two"/></sheet></form>',
         ),
     },
     "sale_app": {
         "settings": ("base_app.settings", '<div name="apps" position="inside"><div name="shipping"/></div>'),
     },
+    "other_app": {"form": ("base_app.form", _OTHER)},
 }
 NEW_VIEWS = {
     "base_app": {
@@ -63,6 +66,7 @@ NEW_VIEWS = {
             '<form><sheet><group name="main"><field name="user_id"/><label for="a"/><field name="b"/>'
             '</group><group name="more"><field name="c"/><field name="moved"/></group>'
             '<field name="lines"><list><field name="p"/></list></field><div name="two_a"/><div name="two_b"/>'
+            '<setting id="pane_box"><field name="e"/></setting>'
             "</sheet></form>",
         ),
     },
@@ -76,6 +80,7 @@ NEW_VIEWS = {
             '<field name="b" position="after"><field name="d"/></field>',
         ),
     },
+    "other_app": {"form": ("base_app.form", _OTHER)},
 }
 
 
@@ -151,13 +156,15 @@ def test_gone_anchors_move_to_a_surviving_neighbour(tmp_path: Path, sources: dic
             ("base_app.form", '<div name="dates" position="after"><field name="x"/></div>\n'),
             ("base_app.form", "<xpath expr=\"//div[@name='dates']\" position=\"before\"><p/></xpath>\n"),
             ("base_app.form", '<div name="box" position="inside"><field name="z"/></div>\n'),
+            ("base_app.form", "<xpath expr=\"//div[@id='pane_box']/div[hasclass('pane')]\"/>\n"),
         ],
     )  # fmt: skip
-    assert [code for code, _ in _findings(module, sources)] == ["retargeted-view-anchor"] * 3
+    assert [code for code, _ in _findings(module, sources)] == ["retargeted-view-anchor"] * 4
     text = (module / "views" / "v.xml").read_text()
     assert '<xpath expr="//field[@name=\'user_id\']" position="after"><field name="x"/></xpath>' in text
     assert '<xpath expr="//field[@name=\'b\']" position="before"><p/></xpath>' in text
     assert '<xpath expr="//group[@name=\'more\']" position="inside"><field name="z"/></xpath>' in text
+    assert "<xpath expr=\"//setting[@id='pane_box']\"/>" in text  # a div before 17.0
 
 
 def test_a_moved_field_and_a_tree_become_list_are_followed(tmp_path: Path, sources: dict[int, Path]) -> None:
@@ -279,3 +286,14 @@ def test_what_the_module_adds_to_a_view_is_there_in_the_views_inheriting_it(
         ],
     )  # fmt: skip
     assert _findings(module, {18: sources[18]}, write=False) == [("gone-view-anchor", 18)]
+
+
+def test_only_what_the_module_surely_has_is_a_new_anchor(tmp_path: Path, sources: dict[int, Path]) -> None:
+    """With a dependency outside the core, every core view is read (any core module may be
+    installed), but the spec moves only next to what its dependencies surely add."""
+    module = _module(
+        tmp_path, [("base_app.form", '<div name="dates" position="after"/>\n')], "'sale_app', 'oca_x'"
+    )
+    assert _findings(module, sources) == [("retargeted-view-anchor", 5)]
+    text = (module / "views" / "v.xml").read_text()
+    assert '<xpath expr="//field[@name=\'user_id\']" position="after"/>' in text
