@@ -6,6 +6,7 @@ import ast
 
 import libcst as cst
 
+from odoo_tools.migrate._python_17_search import SearchCount
 from odoo_tools.migrate._python_rules import PythonRule, class_model, dotted, is_field_call, without_args
 
 
@@ -216,4 +217,11 @@ class PatchMethod(PythonRule):
             self.find_change(node, "removed-revert-method")
 
 
-RULES_17: tuple[type[PythonRule], ...] = (NameGet, FieldStates, HookEnv, ConcurrencyCheckField, PatchMethod)
+RULES_17: tuple[type[PythonRule], ...] = (
+    NameGet,
+    FieldStates,
+    HookEnv,
+    ConcurrencyCheckField,
+    PatchMethod,
+    SearchCount,
+)

@@ -146,6 +146,47 @@ def test_16_to_17_field_states_move_to_the_views(tmp_path: Path) -> None:
     ]
 
 
+def test_16_to_17_search_loses_count(tmp_path: Path) -> None:
+    """OCA product_supplierinfo_for_customer's search override passed count=count to super(): on
+    17.0 every search of the model failed (unexpected keyword argument 'count')."""
+    module = tmp_path / "counting"
+    module.mkdir()
+    (module / "__manifest__.py").write_text(
+        "{'name': 'c', 'version': '16.0.1.0.0', 'depends': ['product']}\n"
+    )
+    (module / "m.py").write_text(
+        "class Info(models.Model):\n"
+        '    _inherit = "product.supplierinfo"\n\n'
+        "    @api.model\n"
+        "    def search(self, args, offset=0, limit=None, order=None, count=False):\n"
+        "        res = super().search(args, offset=offset, limit=limit, order=order, count=count)\n"
+        "        if count or self.env.context.get('x'):  # keep\n"
+        "            return res\n"
+        "        return res.filtered(lambda r: r.count)\n\n"
+        "    def total(self):\n"
+        "        return self.search([('a', '=', 1)], order='id', count=True)\n\n"
+        "    def page(self):\n"
+        "        return self.search([], offset=5, count=True)\n"
+    )
+    [migrated] = migrate([module], "17.0", write=True).modules
+    assert (module / "m.py").read_text() == (
+        "class Info(models.Model):\n"
+        '    _inherit = "product.supplierinfo"\n\n'
+        "    @api.model\n"
+        "    def search(self, args, offset=0, limit=None, order=None):\n"
+        "        res = super().search(args, offset=offset, limit=limit, order=order)\n"
+        "        if False or self.env.context.get('x'):  # keep\n"
+        "            return res\n"
+        "        return res.filtered(lambda r: r.count)\n\n"
+        "    def total(self):\n"
+        "        return self.search_count([('a', '=', 1)])\n\n"
+        "    def page(self):\n"
+        "        return self.search([], offset=5, count=True)\n"
+    )
+    found = {(f.code, f.line, f.severity) for f in migrated.findings if f.code == "removed-search-count"}
+    assert found == {("removed-search-count", 5, "warning"), ("removed-search-count", 15, "error")}
+
+
 def test_16_to_17_removed_model_patching(tmp_path: Path) -> None:
     """OCA server_action_mass_edit read BaseModel.CONCURRENCY_CHECK_FIELD at import and
     base_name_search_improved patched _name_search at runtime: both fail their 17.0 install."""
