@@ -94,13 +94,16 @@ def _shift_findings(files: ModuleFiles, report: StepReport, line_now: Callable[[
 def _declarable(removed: RemovedField, removed_models: frozenset[str], new: str) -> bool:
     if removed.type not in _DECLARABLE:
         return False
-    if removed.type in ("Many2one", "Many2many"):
-        return (
-            bool(removed.comodel)
-            and removed.comodel not in removed_models
-            and removed.comodel in core_fields(new)
-        )
-    return True
+    if removed.type in ("Many2one", "Many2many") and (
+        not removed.comodel or removed.comodel in removed_models or removed.comodel not in core_fields(new)
+    ):
+        return False
+    # Two Many2many of one model to one comodel without an explicit table share the default one:
+    # Odoo refuses that ("use the same table and columns"), so the list alone cannot declare it.
+    return removed.type != "Many2many" or not any(
+        f.type == "Many2many" and f.comodel == removed.comodel
+        for f in core_model_fields(new, removed.model).values()
+    )
 
 
 def _declaration(removed: RemovedField) -> str:

@@ -11,7 +11,9 @@ import pytest
 
 from assista_mcp.cli import main
 from odoo_tools.findings import Finding
+from odoo_tools.lint import core_difference
 from odoo_tools.migrate import migrate
+from odoo_tools.migrate._removed_core import _declarable
 
 from .conftest import snapshot
 
@@ -133,3 +135,19 @@ def test_cli_writes_the_declarations_and_reports_the_findings(
     assert ("rm_stages", "removed-core-field", 14) in codes
     assert ("rm_blocking", "removed-core-field", 15) in codes
     assert (removed / "rm_blocking" / "models" / "account_move_line.py").is_file()
+
+
+def test_what_the_lists_alone_can_declare() -> None:
+    """Plain types, and relational ones whose comodel the target series has; not a Many2many whose
+    model keeps another one to the same comodel (both would use the default table: Odoo refuses)."""
+    diff = core_difference("17.0", "18.0")
+
+    def declarable(model: str, name: str) -> bool:
+        removed = diff.removed_field(model, name)
+        assert removed is not None
+        return _declarable(removed, diff.removed_models, "18.0")
+
+    assert declarable("account.move.line", "blocked")
+    assert declarable("project.project", "analytic_account_id")  # Many2one(account.analytic.account)
+    assert not declarable("account.move", "reversal_move_id")  # One2many: needs its inverse
+    assert not declarable("account.payment", "duplicated_ref_ids")  # 18.0 keeps a Many2many to account.move
