@@ -1,5 +1,6 @@
 """18.0 -> 19.0 in XML: ``groups_id`` is ``group_ids`` on the models that restrict by group
-(res.users, menus, views, window/server/report actions), in data records and in their views."""
+(res.users, menus, views, window/server/report actions), in data records and in their views;
+a search view's ``<group expand="0" string="Group By">`` is a bare ``<group>``."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from lxml import etree
 
 from odoo_tools.migrate._edits import Edit
 from odoo_tools.migrate._report import Site
-from odoo_tools.migrate._xml_edit import in_arch, record_model, set_value
+from odoo_tools.migrate._xml_edit import in_arch, record_model, replace_attribute, set_value
 from odoo_tools.migrate._xml_tags import XmlDocument
 
 # Read in the 18.0 and 19.0 sources (odoo/addons/base/models): groups_id in 18.0, group_ids in 19.0.
@@ -43,4 +44,26 @@ def fix_groups_id(doc: XmlDocument, site: Site) -> list[Edit]:
         if model in GROUP_MODELS:
             edits.append(set_value(doc, element, "name", "group_ids", "renamed-groups-id"))
             site.report.count("renamed-groups-id")
+    return edits
+
+
+SEARCH_GROUP_GONE = ("expand", "string")
+
+
+def fix_search_groups(doc: XmlDocument, site: Site) -> list[Edit]:
+    """A ``<group>`` of a search view: inside ``<search>``, or (an inheriting view's addition)
+    holding only filters. A form's group holds fields and keeps its title."""
+    edits: list[Edit] = []
+    for element in doc.root.iter("group"):
+        if not in_arch(element) or not any(element.get(a) is not None for a in SEARCH_GROUP_GONE):
+            continue
+        children = [c for c in element if isinstance(c.tag, str)]
+        in_search = any(a.tag == "search" for a in element.iterancestors())
+        only_filters = bool(children) and all(c.tag in ("filter", "separator") for c in children)
+        if not (in_search or only_filters):
+            continue
+        for name in SEARCH_GROUP_GONE:
+            if element.get(name) is not None:
+                edits.append(replace_attribute(doc, element, name, [], "removed-search-group-attributes"))
+        site.report.count("removed-search-group-attributes")
     return edits

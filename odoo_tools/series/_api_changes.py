@@ -476,6 +476,19 @@ API_CHANGES: tuple[ApiChange, ...] = (
         "ir_actions_report.py (18.0 groups_id, 19.0 group_ids)",
     ),
     ApiChange(
+        id="removed-search-group-attributes",
+        since="19.0",
+        kind="xml-attribute",
+        # a description, not a scan: a form's <group string="..."> is still right in 19.0
+        old="search view <group expand string>",
+        new="<group>",
+        severity="error",
+        message="Odoo 19.0's search view schema has no expand nor string on <group>: the view is refused "
+        "(\"Invalid attribute expand for element group\").",
+        hint='Write the search view\'s <group expand="0" string="Group By"> as <group>.',
+        source="odoo/addons/base/rng/common.rng (18.0 group: expand, string; 19.0: neither)",
+    ),
+    ApiChange(
         id="changed-group-expand",
         since="18.0",
         kind="python-method",

@@ -480,3 +480,32 @@ def test_16_to_17_hooks_take_env(tmp_path: Path) -> None:
         "def helper(cr):\n    return cr\n"
     )
     assert (module / "hooks_b.py").read_text() == "def uninstall_hook(env):\n    env['x']._undo()\n"
+
+
+def test_18_to_19_search_groups_lose_expand_and_string(tmp_path: Path) -> None:
+    """OCA auditlog (in a custom 18.0 repository) failed its 19.0 install: 'Invalid attribute
+    expand for element group' in its search view."""
+    module = tmp_path / "searching"
+    (module / "views").mkdir(parents=True)
+    (module / "__manifest__.py").write_text("{'name': 's', 'version': '18.0.1.0.0', 'depends': ['base']}\n")
+    view = (
+        '<odoo>\n  <record id="s" model="ir.ui.view">\n    <field name="model">res.partner</field>\n'
+        '    <field name="arch" type="xml">\n      <search string="Partners">\n'
+        '        <group expand="0" string="Group By...">\n'
+        '          <filter name="by_country" context="{\'group_by\': \'country_id\'}"/>\n'
+        "        </group>\n      </search>\n    </field>\n  </record>\n"
+        '  <record id="i" model="ir.ui.view">\n    <field name="model">res.partner</field>\n'
+        '    <field name="inherit_id" ref="base.view_res_partner_filter"/>\n'
+        '    <field name="arch" type="xml">\n      <xpath expr="//search" position="inside">\n'
+        '        <group string="Mine" expand="1"><filter name="mine" domain="[]"/></group>\n'
+        "      </xpath>\n    </field>\n  </record>\n"
+        '  <record id="f" model="ir.ui.view">\n    <field name="model">res.partner</field>\n'
+        '    <field name="arch" type="xml">\n      <form><group string="Address"><field name="street"/>'
+        "</group></form>\n    </field>\n  </record>\n</odoo>\n"
+    )
+    (module / "views" / "v.xml").write_text(view)
+    [migrated] = migrate([module], "19.0", write=True).modules
+    assert (module / "views" / "v.xml").read_text() == view.replace(
+        '<group expand="0" string="Group By...">', "<group>"
+    ).replace('<group string="Mine" expand="1">', "<group>")
+    assert migrated.steps[0].rules_applied["removed-search-group-attributes"] == 2
