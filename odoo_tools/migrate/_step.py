@@ -13,6 +13,7 @@ from odoo_tools.migrate._edits import apply_edits
 from odoo_tools.migrate._manifest_step import bump_version, note_assets, remove_old_migrations
 from odoo_tools.migrate._module_files import ModuleFiles
 from odoo_tools.migrate._python_rules import rewrite_python
+from odoo_tools.migrate._python_signatures import drop_removed_parameters
 from odoo_tools.migrate._removed_core import redeclare_removed
 from odoo_tools.migrate._removed_python import find_removed_imports
 from odoo_tools.migrate._report import Site, StepReport
@@ -42,6 +43,8 @@ def migrate_step(
             files.texts[rel] = _rewrite_xml(files.texts[rel], rules.xml, site)
         elif rel.endswith(".py") and rules.python and not rel.startswith(("migrations/", "upgrades/")):
             files.texts[rel] = rewrite_python(files.texts[rel], rules.python, site)
+    if odoo_source is not None and source_odoo_source is not None:
+        drop_removed_parameters(files, report, source_odoo_source, odoo_source)
     redeclare_removed(files, report)
     find_removed_imports(files, report)
     bump_version(files, report)

@@ -1,0 +1,167 @@
+"""Core model methods' parameters in one Odoo source, read from its Python by AST (nothing is
+imported): what a module's override must accept on that series. Two series' readings tell which
+parameter a step took away (``_get_last_sequence(..., lock=True)`` in 16.0, gone in 17.0)."""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import json
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from odoo_tools.storage import atomic_write_json, default_cache_dir
+
+MAX_BYTES = 2_000_000
+# Where BaseModel lives: every model inherits its methods (search, _search, write...)
+BASE_MODEL_FILES = ("odoo/models.py", "odoo/orm/models.py")
+
+
+@dataclass(frozen=True)
+class Signature:
+    params: tuple[str, ...]  # after self, positional-or-keyword then keyword-only, in order
+    defaults: tuple[tuple[str, str], ...] = ()  # (parameter, its default as written)
+    open_ended: bool = False  # *args or **kwargs: takes whatever it is given
+
+    def default(self, name: str) -> str | None:
+        return dict(self.defaults).get(name)
+
+
+@dataclass
+class CoreMethods:
+    methods: dict[tuple[str, str], Signature] = field(default_factory=dict)  # (model, method)
+    parents: dict[str, set[str]] = field(default_factory=dict)  # model -> models it inherits
+
+    def lookup(self, model: str, method: str) -> Signature | None:
+        """The signature ``model`` gets ``method`` with: its own classes', else a parent's, else
+        BaseModel's (registered as model ``base``)."""
+        seen: set[str] = set()
+        todo = [model]
+        while todo:
+            current = todo.pop(0)
+            if current in seen:
+                continue
+            seen.add(current)
+            if (current, method) in self.methods:
+                return self.methods[(current, method)]
+            todo += sorted(self.parents.get(current, ()))
+        return self.methods.get(("base", method))
+
+
+@cache
+def core_methods(source: Path) -> CoreMethods:
+    """Read once per process, and kept in the user's cache folder keyed by the source's Python
+    files (names, sizes, times): parsing a whole source takes 10-30 s."""
+    files = _python_files(source)
+    key = hashlib.sha256(str(source.resolve()).encode())
+    for path in files:
+        stat = path.stat()
+        key.update(f"{path}\0{stat.st_size}\0{stat.st_mtime_ns}\n".encode())
+    cached = default_cache_dir() / "migrate" / f"methods-{key.hexdigest()[:32]}.json"
+    try:
+        return _decode(json.loads(cached.read_bytes()))
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    found = CoreMethods()
+    for path in files:
+        tree = _parse(path)
+        base = any(path.as_posix().endswith(rel) for rel in BASE_MODEL_FILES)
+        for node in (tree.body if base else ast.walk(tree)) if tree is not None else ():
+            if isinstance(node, ast.ClassDef) and base and node.name == "BaseModel":
+                _add_methods(found, "base", node)
+            elif isinstance(node, ast.ClassDef) and not base:
+                _add_class(found, node)
+    cached.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write_json(cached, _encode(found))
+    return found
+
+
+def _python_files(source: Path) -> list[Path]:
+    files = [source / rel for rel in BASE_MODEL_FILES if (source / rel).is_file()]
+    for addons in (source / "odoo" / "addons", source / "addons"):
+        if addons.is_dir():
+            files += sorted(
+                p for p in addons.glob("*/**/*.py") if "tests" not in p.relative_to(addons).parts
+            )
+    return files
+
+
+def _encode(found: CoreMethods) -> dict[str, Any]:
+    return {
+        "methods": [[m, f, list(s.params), [list(d) for d in s.defaults], s.open_ended]
+                    for (m, f), s in found.methods.items()],
+        "parents": {m: sorted(p) for m, p in found.parents.items()},
+    }  # fmt: skip
+
+
+def _decode(data: dict[str, Any]) -> CoreMethods:
+    return CoreMethods(
+        methods={
+            (m, f): Signature(tuple(params), tuple((n, d) for n, d in defaults), bool(open_ended))
+            for m, f, params, defaults, open_ended in data["methods"]
+        },
+        parents={m: set(p) for m, p in data["parents"].items()},
+    )
+
+
+def _parse(path: Path) -> ast.Module | None:
+    try:
+        if path.stat().st_size > MAX_BYTES:
+            return None
+        return ast.parse(path.read_bytes())
+    except (OSError, SyntaxError, ValueError):
+        return None
+
+
+def _add_class(found: CoreMethods, node: ast.ClassDef) -> None:
+    names: dict[str, list[str]] = {}
+    for statement in node.body:
+        if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
+            target = statement.targets[0]
+            if isinstance(target, ast.Name) and target.id in ("_name", "_inherit"):
+                names[target.id] = _strings(statement.value)
+    inherit = names.get("_inherit", [])
+    model = (names.get("_name") or inherit or [""])[0]
+    if not model:
+        return
+    found.parents.setdefault(model, set()).update(p for p in inherit if p != model)
+    _add_methods(found, model, node)
+
+
+def _strings(node: ast.expr) -> list[str]:
+    items = node.elts if isinstance(node, (ast.List, ast.Tuple)) else [node]
+    return [i.value for i in items if isinstance(i, ast.Constant) and isinstance(i.value, str)]
+
+
+def _add_methods(found: CoreMethods, model: str, node: ast.ClassDef) -> None:
+    for statement in node.body:
+        if isinstance(statement, ast.FunctionDef) and not statement.name.startswith("__"):
+            signature = _signature(statement)
+            known = found.methods.get((model, statement.name))
+            # An extension may add parameters to what its base declares: the widest one holds
+            if known is None or len(signature.params) > len(known.params):
+                found.methods[(model, statement.name)] = signature
+
+
+def _signature(node: ast.FunctionDef) -> Signature:
+    args = node.args
+    positional = [a.arg for a in args.posonlyargs + args.args][1:]  # without self / cls
+    defaults = list(zip(positional[len(positional) - len(args.defaults) :], args.defaults, strict=False))
+    defaults += [(a.arg, d) for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=False) if d is not None]
+    return Signature(
+        params=tuple(positional + [a.arg for a in args.kwonlyargs]),
+        defaults=tuple((name, ast.unparse(value)) for name, value in defaults),
+        open_ended=args.vararg is not None or args.kwarg is not None,
+    )
+
+
+def removed_parameters(old: Signature, new: Signature) -> tuple[str, ...]:
+    """Parameters ``old`` had that ``new`` does not take, when the rest kept its order (so the
+    positional arguments after them still line up once they are dropped)."""
+    if new.open_ended:
+        return ()
+    gone = tuple(p for p in old.params if p not in new.params)
+    kept = [p for p in old.params if p not in gone]
+    return gone if gone and new.params[: len(kept)] == tuple(kept) else ()

@@ -1,0 +1,94 @@
+"""Overrides of a core method whose parameter the step removed, read from the two sources."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from odoo_tools.migrate import migrate
+
+MIXIN = """from odoo import models
+
+
+class SequenceMixin(models.AbstractModel):
+    _name = "sequence.mixin"
+
+    def _get_last_sequence(self, relaxed=False, with_prefix=None{lock}):
+        return self
+
+
+class AccountMove(models.Model):
+    _name = "account.move"
+    _inherit = ["mail.thread", "sequence.mixin"]
+"""
+BASE = "class BaseModel:\n    def copy(self, default=None{extra}):\n        pass\n"
+
+
+def _source(root: Path, lock: str, extra: str) -> Path:
+    (root / "odoo").mkdir(parents=True)
+    (root / "odoo" / "models.py").write_text(BASE.format(extra=extra))
+    (root / "addons" / "account" / "models").mkdir(parents=True)
+    (root / "addons" / "account" / "__manifest__.py").write_text("{'name': 'account'}")
+    (root / "addons" / "account" / "models" / "sequence.py").write_text(MIXIN.format(lock=lock))
+    return root
+
+
+@pytest.fixture(autouse=True)
+def _cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+
+
+def test_a_parameter_the_core_method_lost_leaves_the_override(tmp_path: Path) -> None:
+    old = _source(tmp_path / "odoo16", ", lock=True", ", flag=False")
+    new = _source(tmp_path / "odoo17", "", "")
+    module = tmp_path / "naming"
+    module.mkdir()
+    (module / "__manifest__.py").write_text(
+        "{'name': 'n', 'version': '16.0.1.0.0', 'depends': ['account']}\n"
+    )
+    (module / "move.py").write_text(
+        "class AccountMove(models.Model):\n"
+        '    _inherit = "account.move"\n\n'
+        "    def _get_last_sequence(self, relaxed=False, with_prefix=None, lock=True):\n"
+        "        if lock:  # the caller's lock\n"
+        "            self.flush()\n"
+        "        return super()._get_last_sequence(relaxed, None, lock)\n\n"
+        "    def copy(self, default=None, flag=False):\n"
+        "        return super().copy(default, flag=flag)\n\n"
+        "    def other(self, lock):\n"
+        "        return lock\n"
+    )
+    [migrated] = migrate([module], "17.0", write=True, odoo_sources={16: old, 17: new}).modules
+    assert (module / "move.py").read_text() == (
+        "class AccountMove(models.Model):\n"
+        '    _inherit = "account.move"\n\n'
+        "    def _get_last_sequence(self, relaxed=False, with_prefix=None):\n"
+        "        if True:  # the caller's lock\n"
+        "            self.flush()\n"
+        "        return super()._get_last_sequence(relaxed, None)\n\n"
+        "    def copy(self, default=None):\n"
+        "        return super().copy(default)\n\n"
+        "    def other(self, lock):\n"
+        "        return lock\n"
+    )
+    assert migrated.steps[0].rules_applied["removed-method-parameter"] == 2
+    lines = sorted(f.line or 0 for f in migrated.findings if f.code == "removed-method-parameter")
+    assert lines == [4, 9]
+
+
+def test_without_the_old_source_nothing_is_guessed(tmp_path: Path) -> None:
+    new = _source(tmp_path / "odoo17", "", "")
+    module = tmp_path / "naming"
+    module.mkdir()
+    (module / "__manifest__.py").write_text(
+        "{'name': 'n', 'version': '16.0.1.0.0', 'depends': ['account']}\n"
+    )
+    text = (
+        'class M(models.Model):\n    _inherit = "account.move"\n\n'
+        "    def _get_last_sequence(self, relaxed=False, with_prefix=None, lock=True):\n"
+        "        return super()._get_last_sequence(relaxed, None, lock)\n"
+    )
+    (module / "move.py").write_text(text)
+    migrate([module], "17.0", write=True, odoo_sources={17: new})
+    assert (module / "move.py").read_text() == text
