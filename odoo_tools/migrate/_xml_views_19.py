@@ -4,11 +4,13 @@ a search view's ``<group expand="0" string="Group By">`` is a bare ``<group>``."
 
 from __future__ import annotations
 
+import re
+
 from lxml import etree
 
 from odoo_tools.migrate._edits import Edit
 from odoo_tools.migrate._report import Site
-from odoo_tools.migrate._xml_edit import in_arch, record_model, replace_attribute, set_value
+from odoo_tools.migrate._xml_edit import element_text, in_arch, record_model, replace_attribute, set_value
 from odoo_tools.migrate._xml_tags import XmlDocument
 
 # Read in the 18.0 and 19.0 sources (odoo/addons/base/models): groups_id in 18.0, group_ids in 19.0.
@@ -43,6 +45,33 @@ def fix_groups_id(doc: XmlDocument, site: Site) -> list[Edit]:
         model = _view_model(element) if in_arch(element) else record_model(element)
         if model in GROUP_MODELS:
             edits.append(set_value(doc, element, "name", "group_ids", "renamed-groups-id"))
+            site.report.count("renamed-groups-id")
+    return edits
+
+
+# ``user.groups_id`` in an expression Odoo evaluates: a rule's domain_force, eval=, domain=...
+_USER_GROUPS = re.compile(r"(?<=\buser\.)groups_id\b")
+_EXPRESSION_ATTRIBUTES = ("eval", "domain", "context", "filter_domain", "invisible", "readonly", "required")
+
+
+def fix_user_groups_expressions(doc: XmlDocument, site: Site) -> list[Edit]:
+    """``user.groups_id`` is ``user.group_ids`` in 19.0 (OCA project_group's record rule
+    ``('group_ids', 'in', user.groups_id.ids)`` failed the install)."""
+    edits: list[Edit] = []
+    for element in doc.root.iter():
+        if not isinstance(element.tag, str):
+            continue
+        for name in _EXPRESSION_ATTRIBUTES:
+            value = element.get(name)
+            if value and _USER_GROUPS.search(value):
+                edits.append(
+                    set_value(doc, element, name, _USER_GROUPS.sub("group_ids", value), "renamed-groups-id")
+                )
+                site.report.count("renamed-groups-id")
+        inner = element_text(doc, element) if element.tag == "field" else None
+        if inner is not None and _USER_GROUPS.search(doc.text[inner[0] : inner[1]]):
+            text = doc.text[inner[0] : inner[1]]
+            edits.append(Edit(inner[0], inner[1], _USER_GROUPS.sub("group_ids", text), "renamed-groups-id"))
             site.report.count("renamed-groups-id")
     return edits
 

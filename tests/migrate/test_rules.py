@@ -492,7 +492,7 @@ def test_18_to_19_search_groups_lose_expand_and_string(tmp_path: Path) -> None:
         '<odoo>\n  <record id="s" model="ir.ui.view">\n    <field name="model">res.partner</field>\n'
         '    <field name="arch" type="xml">\n      <search string="Partners">\n'
         '        <group expand="0" string="Group By...">\n'
-        '          <filter name="by_country" context="{\'group_by\': \'country_id\'}"/>\n'
+        "          <filter name=\"by_country\" context=\"{'group_by': 'country_id'}\"/>\n"
         "        </group>\n      </search>\n    </field>\n  </record>\n"
         '  <record id="i" model="ir.ui.view">\n    <field name="model">res.partner</field>\n'
         '    <field name="inherit_id" ref="base.view_res_partner_filter"/>\n'
@@ -509,3 +509,23 @@ def test_18_to_19_search_groups_lose_expand_and_string(tmp_path: Path) -> None:
         '<group expand="0" string="Group By...">', "<group>"
     ).replace('<group string="Mine" expand="1">', "<group>")
     assert migrated.steps[0].rules_applied["removed-search-group-attributes"] == 2
+
+
+def test_18_to_19_user_groups_in_expressions(tmp_path: Path) -> None:
+    module = tmp_path / "ruled"
+    (module / "security").mkdir(parents=True)
+    (module / "__manifest__.py").write_text(
+        "{'name': 'r', 'version': '18.0.1.0.0', 'depends': ['project']}\n"
+    )
+    rule = (
+        '<odoo>\n  <record id="r" model="ir.rule">\n'
+        '    <field name="model_id" ref="project.model_project_project"/>\n'
+        "    <field name=\"domain_force\">[('group_ids', 'in', user.groups_id.ids)]</field>\n"
+        '    <field name="groups" eval="[(4, ref(\'base.group_user\'))]"/>\n  </record>\n'
+        '  <record id="a" model="ir.actions.server">\n'
+        "    <field name=\"code\" eval=\"'ok' if user.groups_id else 'no'\"/>\n  </record>\n</odoo>\n"
+    )
+    (module / "security" / "rules.xml").write_text(rule)
+    [migrated] = migrate([module], "19.0", write=True).modules
+    assert (module / "security" / "rules.xml").read_text() == rule.replace("user.groups_id", "user.group_ids")
+    assert migrated.steps[0].rules_applied["renamed-groups-id"] == 2
