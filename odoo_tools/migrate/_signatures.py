@@ -147,7 +147,8 @@ def _add_methods(found: CoreMethods, model: str, node: ast.ClassDef) -> None:
 
 def _signature(node: ast.FunctionDef) -> Signature:
     args = node.args
-    positional = [a.arg for a in args.posonlyargs + args.args][1:]  # without self / cls
+    static = any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in node.decorator_list)
+    positional = [a.arg for a in args.posonlyargs + args.args][0 if static else 1 :]  # without self / cls
     defaults = list(zip(positional[len(positional) - len(args.defaults) :], args.defaults, strict=False))
     defaults += [(a.arg, d) for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=False) if d is not None]
     return Signature(
@@ -158,10 +159,12 @@ def _signature(node: ast.FunctionDef) -> Signature:
 
 
 def removed_parameters(old: Signature, new: Signature) -> tuple[str, ...]:
-    """Parameters ``old`` had that ``new`` does not take, when the rest kept its order (so the
-    positional arguments after them still line up once they are dropped)."""
+    """Parameters ``old`` had that ``new`` does not take, when ``new`` is exactly the others in
+    the same order (so the positional arguments after them still line up once they are dropped).
+    A renamed parameter (``write(self, values)`` -> ``write(self, vals)``) is no removal: its
+    position still receives the argument."""
     if new.open_ended:
         return ()
     gone = tuple(p for p in old.params if p not in new.params)
-    kept = [p for p in old.params if p not in gone]
-    return gone if gone and new.params[: len(kept)] == tuple(kept) else ()
+    kept = tuple(p for p in old.params if p not in gone)
+    return gone if gone and new.params == kept else ()

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from odoo_tools.migrate import migrate
+from odoo_tools.migrate._signatures import Signature, removed_parameters
 
 MIXIN = """from odoo import models
 
@@ -92,3 +93,13 @@ def test_without_the_old_source_nothing_is_guessed(tmp_path: Path) -> None:
     (module / "move.py").write_text(text)
     migrate([module], "17.0", write=True, odoo_sources={17: new})
     assert (module / "move.py").read_text() == text
+
+
+def test_a_renamed_parameter_is_not_removed() -> None:
+    """18.0 -> 19.0 renamed write(self, values) to write(self, vals) in places: the override's
+    argument still arrives by position, so nothing is dropped."""
+    old = Signature(("values",))
+    assert removed_parameters(old, Signature(("vals",))) == ()
+    assert removed_parameters(Signature(("a", "b")), Signature(("a", "c"), (("c", "None"),))) == ()
+    assert removed_parameters(Signature(("a", "lock")), Signature(("a",))) == ("lock",)
+    assert removed_parameters(Signature(("a", "lock")), Signature(("a",), open_ended=True)) == ()
