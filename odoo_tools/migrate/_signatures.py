@@ -15,6 +15,7 @@ from typing import Any
 from odoo_tools.storage import atomic_write_json, default_cache_dir
 
 MAX_BYTES = 2_000_000
+READING = 2  # how signatures are read: part of the cache key, raised when the reading changes
 # Where BaseModel lives: every model inherits its methods (search, _search, write...)
 BASE_MODEL_FILES = ("odoo/models.py", "odoo/orm/models.py")
 
@@ -55,7 +56,7 @@ def core_methods(source: Path) -> CoreMethods:
     """Read once per process, and kept in the user's cache folder keyed by the source's Python
     files (names, sizes, times): parsing a whole source takes 10-30 s."""
     files = _python_files(source)
-    key = hashlib.sha256(str(source.resolve()).encode())
+    key = hashlib.sha256(f"{READING}\0{source.resolve()}".encode())
     for path in files:
         stat = path.stat()
         key.update(f"{path}\0{stat.st_size}\0{stat.st_mtime_ns}\n".encode())
