@@ -13,7 +13,7 @@ import ast
 from collections import defaultdict
 from collections.abc import Callable
 
-from odoo_tools.lint import RemovedField, core_difference, core_fields, core_model_fields
+from odoo_tools.lint import RemovedField, core_difference, core_fields, core_graph, core_model_fields
 from odoo_tools.migrate._core_uses import ModuleModels, Use, python_uses, read_models, xml_uses
 from odoo_tools.migrate._module_files import ModuleFiles
 from odoo_tools.migrate._report import StepReport
@@ -39,6 +39,7 @@ def redeclare_removed(files: ModuleFiles, report: StepReport) -> None:
     for rel, text in sorted(files.texts.items()):
         if rel.endswith(".xml"):
             uses += xml_uses(rel, text, models)
+    reachable = _reachable_models(files, new)
     wanted: dict[str, dict[str, RemovedField]] = defaultdict(dict)
     field_uses: list[tuple[Use, RemovedField]] = []
     model_uses: list[Use] = []
@@ -51,7 +52,7 @@ def redeclare_removed(files: ModuleFiles, report: StepReport) -> None:
         if removed is None or use.name in models.declared(use.model):
             continue
         field_uses.append((use, removed))
-        if _declarable(removed, diff.removed_models, new):
+        if _declarable(removed, diff.removed_models, new) and reachable(removed.comodel):
             wanted[use.model][use.name] = removed
     shifts: dict[str, list[tuple[int, int]]] = defaultdict(list)
     placed = {
@@ -104,6 +105,37 @@ def _declarable(removed: RemovedField, removed_models: frozenset[str], new: str)
         f.type == "Many2many" and f.comodel == removed.comodel
         for f in core_model_fields(new, removed.model).values()
     )
+
+
+def _reachable_models(files: ModuleFiles, new: str) -> Callable[[str], bool]:
+    """Whether a comodel is a model of the module's dependency closure on the target series (core
+    modules' dependencies from the bundled list); True when that cannot be told (a dependency
+    outside the core, an unreadable manifest): a Many2one to a model outside the closure points
+    nowhere and a view using it fails."""
+    graph = core_graph(new)
+    depends = _manifest_depends(files)
+    if depends is None or any(name not in graph.depends for name in depends):
+        return lambda comodel: True
+    closure: set[str] = set()
+    todo = [*depends, "base"]
+    while todo:
+        name = todo.pop()
+        if name not in closure:
+            closure.add(name)
+            todo.extend(graph.depends.get(name, ()))
+    return lambda comodel: not comodel or graph.models.get(comodel, "base") in closure
+
+
+def _manifest_depends(files: ModuleFiles) -> list[str] | None:
+    text = files.texts.get("__manifest__.py")
+    try:
+        manifest = ast.literal_eval(text) if text is not None else None
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return None
+    depends = manifest.get("depends") if isinstance(manifest, dict) else None
+    if not isinstance(depends, list) or not all(isinstance(d, str) for d in depends):
+        return None
+    return depends
 
 
 def _declaration(removed: RemovedField) -> str:
@@ -246,7 +278,8 @@ def _field_finding(
         f"Field {removed.name} ({what}) of model {removed.model} was removed from Odoo in {series} and "
         "the module uses it here: Odoo refuses it (a view, a depends, a related) or the code fails.",
         "Declare the field in the module with what the list cannot give (a One2many its inverse field, "
-        "a Selection its values, a Monetary its currency), or stop using it." + maybe,
+        "a Selection its values, a Monetary its currency, a relational field a comodel among the "
+        "dependencies), or stop using it." + maybe,
         severity="error",
     )
 

@@ -151,3 +151,38 @@ def test_what_the_lists_alone_can_declare() -> None:
     assert declarable("project.project", "analytic_account_id")  # Many2one(account.analytic.account)
     assert not declarable("account.move", "reversal_move_id")  # One2many: needs its inverse
     assert not declarable("account.payment", "duplicated_ref_ids")  # 18.0 keeps a Many2many to account.move
+
+
+PARTNER = """from odoo import fields, models
+
+
+class ResPartner(models.Model):
+    _inherit = "res.partner"
+
+    note = fields.Char()
+
+    def _team_name(self):
+        return self.team_id.name
+"""
+
+
+@pytest.mark.parametrize(("depends", "declared"), [(["sales_team"], True), (["base"], False)])
+def test_a_many2one_is_declared_only_when_its_comodel_is_among_the_dependencies(
+    tmp_path: Path, depends: list[str], declared: bool
+) -> None:
+    """res.partner.team_id (crm.team, module sales_team) is gone in 18.0: a module on base alone
+    would get a Many2one pointing nowhere, so it gets an error instead."""
+    module = tmp_path / "team_use"
+    module.mkdir()
+    manifest = {"name": "t", "version": "17.0.1.0.0", "license": "LGPL-3", "depends": depends}
+    (module / "__manifest__.py").write_text(repr(manifest))
+    (module / "__init__.py").write_text("from . import models\n")
+    (module / "models.py").write_text(PARTNER)
+    found = _ours(_findings(module)["team_use"])
+    code = (module / "models.py").read_text()
+    if declared:
+        assert 'team_id = fields.Many2one("crm.team")' in code
+        assert found == [("removed-core-field", "team_use/models.py", 13, "warning")]
+    else:
+        assert code == PARTNER
+        assert found == [("removed-core-field", "team_use/models.py", 10, "error")]
