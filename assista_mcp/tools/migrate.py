@@ -36,7 +36,9 @@ async def migrate_module(
     Rewrites what is mechanical and keeps the code as written (comments, quotes, layout): the Odoo
     source's own upgrade_code scripts, then rules per step (16->17 attrs/states to expressions,
     17->18 tree->list, <chatter/>, user_has_groups, storable products..., 18->19 models.Constraint),
-    bumps the version to N.0.1.0.0 and removes old migrations/ scripts. Returns per module the
+    declares in the module the core fields the step removed that it still uses (a warning at each
+    use: decide whether it still needs them), bumps the version to N.0.1.0.0 and removes old
+    migrations/ scripts; removed core models and framework imports are findings. Returns per module the
     diff, how often each rule applied, and findings at file:line for what it could not rewrite
     safely. Then prove it: test_module(module, demo=true) on the target series' Odoo, and fix what
     remains (edit_file, check_module, test_module again). This tool itself runs no module code.
