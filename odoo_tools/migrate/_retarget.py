@@ -50,6 +50,8 @@ class Plan:
     @property
     def expr(self) -> str:
         tag, attribute, value = self.locator
+        if not attribute:  # the view's root
+            return f"/{tag}"
         quote = "'" if "'" not in value else '"'
         return f"//{tag}[@{attribute}={quote}{value}{quote}]"
 
@@ -115,6 +117,10 @@ def _counterpart(
     identity under another tag (a settings ``<div id="x">`` that became ``<setting id="x">``)."""
     if not isinstance(old.tag, str) or old.get(FROM) == MODULE:
         return None
+    if old.getparent() is None and old.tag == tree.tag and sure(tree):
+        # the view's root (a settings <form> whose 16.0 <div class="settings"> is gone in 17.0)
+        root = _locator(tree, tree) or (str(tree.tag), "", "")
+        return tree, root
     for attribute in _IDENTITIES:
         value = old.get(attribute)
         if value:

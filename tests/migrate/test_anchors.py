@@ -297,3 +297,30 @@ def test_only_what_the_module_surely_has_is_a_new_anchor(tmp_path: Path, sources
     assert _findings(module, sources) == [("retargeted-view-anchor", 5)]
     text = (module / "views" / "v.xml").read_text()
     assert '<xpath expr="//field[@name=\'user_id\']" position="after"/>' in text
+
+
+def test_a_gone_container_of_the_root_moves_inside_the_root(tmp_path: Path) -> None:
+    """16.0's settings form held its apps in <div class="settings">; 17.0's form holds them
+    itself (OCA document_knowledge's xpath on hasclass('settings') failed its install)."""
+    old = {
+        "base_app": {
+            "config": ("", '<form string="Settings"><div class="box"><div class="settings"/></div></form>')
+        }
+    }
+    new = {"base_app": {"config": ("", '<form string="Settings"></form>')}}
+    both = {17: _source(tmp_path / "odoo17", 17, old), 18: _source(tmp_path / "odoo18", 18, new)}
+    module = _module(
+        tmp_path,
+        [
+            (
+                "base_app.config",
+                '<xpath expr="//div[hasclass(\'settings\')]" position="inside"><div/></xpath>\n',
+            )
+        ],
+        depends="'base_app'",
+    )
+    assert _findings(module, both) == [("retargeted-view-anchor", 5)]
+    assert (
+        '<xpath expr="//form[@string=\'Settings\']" position="inside"><div/></xpath>'
+        in (module / "views" / "v.xml").read_text()
+    )
