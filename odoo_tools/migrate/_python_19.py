@@ -111,7 +111,7 @@ class GroupsId(PythonRule):
     given to create()/write() of a user, and read on a user (``user.groups_id``, ``env.user``)."""
 
     rule = "renamed-groups-id"
-    triggers = ("groups_id",)
+    triggers: tuple[str, ...] = ("groups_id",)
 
     def _about_users(self, node: cst.BaseExpression) -> bool:
         while isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
@@ -166,6 +166,3 @@ class GroupsId(PythonRule):
                 self.applied()
             elements.append(element)
         return values.with_changes(elements=elements)
-
-
-RULES_19: tuple[type[PythonRule], ...] = (SqlConstraints, EnvShortcuts, GroupsId)

@@ -22,6 +22,8 @@ class StepReport:
     # (model, field) -> {attribute: expression}: what a field's Python definition said and 17.0
     # only reads in views (states=); the module's views of that model get it
     moved_modifiers: dict[tuple[str, str], dict[str, str]] = field(default_factory=dict)
+    own_fields: set[str] = field(default_factory=set)  # field names the module's classes declare
+    mentions_embedded_actions: bool = False  # ir.embedded.actions kept groups_id in 19.0
 
     @property
     def target_series(self) -> str:

@@ -83,9 +83,7 @@ def _python_files(source: Path) -> list[Path]:
     files = [source / rel for rel in BASE_MODEL_FILES if (source / rel).is_file()]
     for addons in (source / "odoo" / "addons", source / "addons"):
         if addons.is_dir():
-            files += sorted(
-                p for p in addons.glob("*/**/*.py") if "tests" not in p.relative_to(addons).parts
-            )
+            files += sorted(p for p in addons.glob("*/**/*.py") if "tests" not in p.relative_to(addons).parts)
     return files
 
 

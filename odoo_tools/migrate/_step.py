@@ -6,6 +6,7 @@ migrations' removal, then what is left to a person as findings."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from odoo_tools.migrate._anchors import check_core_anchors
@@ -36,6 +37,9 @@ def migrate_step(
     if odoo_source is not None:
         run_upgrade_code(files, odoo_source, report)
     rules = rules_for(target)
+    python = [text for rel, text in files.texts.items() if rel.endswith(".py")]
+    report.own_fields = {m.group(1) for text in python for m in _FIELD_DECLARATION.finditer(text)}
+    report.mentions_embedded_actions = any("ir.embedded.actions" in text for text in files.texts.values())
     # Python first: a field's definition may move something into the module's views (states=)
     for rel in sorted(files.texts, key=lambda rel: (not rel.endswith(".py"), rel)):
         site = Site(files.site_path(rel), report)
@@ -53,6 +57,9 @@ def migrate_step(
     if odoo_source is not None:
         check_core_anchors(files, odoo_source, report, source_odoo_source)
     return report
+
+
+_FIELD_DECLARATION = re.compile(r"^\s+(\w+)\s*=\s*fields\.\w+\(", re.MULTILINE)
 
 
 def _rewrite_xml(text: str, fixes: tuple, site: Site) -> str:  # type: ignore[type-arg]

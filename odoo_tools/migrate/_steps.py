@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from odoo_tools.migrate._edits import Edit
 from odoo_tools.migrate._python_17 import RULES_17
 from odoo_tools.migrate._python_18 import RULES_18
-from odoo_tools.migrate._python_19 import RULES_19
+from odoo_tools.migrate._python_19_groups import RULES_19
 from odoo_tools.migrate._python_rules import PythonRule
 from odoo_tools.migrate._report import Site
 from odoo_tools.migrate._xml_tags import XmlDocument

@@ -40,12 +40,16 @@ def _view_model(element: etree._Element) -> str:
 def fix_groups_id(doc: XmlDocument, site: Site) -> list[Edit]:
     edits: list[Edit] = []
     for element in doc.root.iter("field"):
-        if element.get("name") != "groups_id":
+        name = element.get("name")
+        if name not in ("groups_id", "users"):
             continue
         model = _view_model(element) if in_arch(element) else record_model(element)
-        if model in GROUP_MODELS:
+        if name == "groups_id" and model in GROUP_MODELS:
             edits.append(set_value(doc, element, "name", "group_ids", "renamed-groups-id"))
             site.report.count("renamed-groups-id")
+        elif name == "users" and model == "res.groups":
+            edits.append(set_value(doc, element, "name", "user_ids", "renamed-groups-users"))
+            site.report.count("renamed-groups-users")
     return edits
 
 

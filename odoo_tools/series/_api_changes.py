@@ -476,6 +476,19 @@ API_CHANGES: tuple[ApiChange, ...] = (
         "ir_actions_report.py (18.0 groups_id, 19.0 group_ids)",
     ),
     ApiChange(
+        id="renamed-groups-users",
+        since="19.0",
+        kind="xml-data",
+        # a description, not a scan: other models have a users field of their own
+        old="res.groups users",
+        new="user_ids",
+        severity="error",
+        message="res.groups' users field is user_ids in Odoo 19.0 (the same res_groups_users_rel table).",
+        hint="Write user_ids (in group records, in values written to a group, in field paths).",
+        source="odoo/addons/base/models/res_users.py (18.0: users = fields.Many2many('res.users', "
+        "'res_groups_users_rel', ...)); res_groups.py (19.0: user_ids on the same table)",
+    ),
+    ApiChange(
         id="removed-search-group-attributes",
         since="19.0",
         kind="xml-attribute",

@@ -412,11 +412,50 @@ def test_18_to_19_groups_id(tmp_path: Path) -> None:
     [migrated] = migrate([module], "19.0", write=True).modules
     assert '<field name="group_ids" eval=' in (module / "data" / "d.xml").read_text()
     assert '<field name="groups_id" eval="[]"/>' in (module / "data" / "d.xml").read_text()
+    # 19.0 kept groups_id on ir.embedded.actions only: any other read of it is a renamed one
     assert (module / "t.py").read_text() == (
         "user = env['res.users'].create({'login': 'x', 'group_ids': [(6, 0, [g.id])]})\n"
-        "ok = g in self.env.user.group_ids and other.groups_id\n"
+        "ok = g in self.env.user.group_ids and other.group_ids\n"
     )
-    assert migrated.rules_applied["renamed-groups-id"] == 3
+    assert migrated.rules_applied["renamed-groups-id"] == 4
+
+
+def test_18_to_19_group_fields_everywhere(tmp_path: Path) -> None:
+    """Custom 18.0 modules on 19.0: admin.groups_id in a test, related='menu_id.groups_id',
+    mapped('group_ids.users.id'), a group record's users (project_timesheet_time_control,
+    odoo_dynamic_dashboard, project_group, document_knowledge)."""
+    module = tmp_path / "g"
+    (module / "data").mkdir(parents=True)
+    (module / "__manifest__.py").write_text("{'version': '18.0.1.0.0'}\n")
+    (module / "data" / "d.xml").write_text(
+        '<odoo>\n<record id="grp" model="res.groups">\n'
+        '<field name="users" eval="[(4, ref(\'base.user_root\'))]"/>\n</record>\n</odoo>\n'
+    )
+    (module / "t.py").write_text(
+        "admin.groups_id |= self.browse_ref('hr_timesheet.group_hr_timesheet_user')\n"
+        "group_ids = fields.Many2many(related='menu_id.groups_id')\n"
+        "ids = project.mapped('group_ids.users.id')\n"
+        "self.env.ref('base.group_user').write({'users': [(4, u.id)]})\n"
+        "members = self.group_manager.users | partner.users\n"
+    )
+    [migrated] = migrate([module], "19.0", write=True).modules
+    assert (module / "t.py").read_text() == (
+        "admin.group_ids |= self.browse_ref('hr_timesheet.group_hr_timesheet_user')\n"
+        "group_ids = fields.Many2many(related='menu_id.group_ids')\n"
+        "ids = project.mapped('group_ids.user_ids.id')\n"
+        "self.env.ref('base.group_user').write({'user_ids': [(4, u.id)]})\n"
+        "members = self.group_manager.user_ids | partner.users\n"
+    )
+    assert '<field name="user_ids" eval=' in (module / "data" / "d.xml").read_text()
+    assert migrated.rules_applied["renamed-groups-users"] == 4
+    # a module declaring a groups_id field of its own: only what is surely a user's is renamed
+    (module / "t.py").write_text(
+        "class M(models.Model):\n    groups_id = fields.Many2many('res.groups')\n\n"
+        "ok = record.groups_id and self.env.user.groups_id\n"
+    )
+    (module / "__manifest__.py").write_text("{'version': '18.0.1.0.0'}\n")
+    migrate([module], "19.0", write=True)
+    assert (module / "t.py").read_text().endswith("ok = record.groups_id and self.env.user.group_ids\n")
 
 
 def test_17_to_18_group_expand_order(tmp_path: Path) -> None:
