@@ -13,6 +13,7 @@ from odoo_tools.migrate._edits import Edit
 from odoo_tools.migrate._python_17 import RULES_17
 from odoo_tools.migrate._python_18 import RULES_18
 from odoo_tools.migrate._python_19_groups import RULES_19
+from odoo_tools.migrate._python_renames import RenamedFields17, fix_renamed_fields_17
 from odoo_tools.migrate._python_rules import PythonRule
 from odoo_tools.migrate._report import Site
 from odoo_tools.migrate._xml_tags import XmlDocument
@@ -44,7 +45,9 @@ class StepRules:
 
 STEPS: dict[int, StepRules] = {
     17: StepRules(
-        17, xml=(fix_attrs, fix_states, fix_attribute_overrides, fix_moved_modifiers), python=RULES_17
+        17,
+        xml=(fix_attrs, fix_states, fix_attribute_overrides, fix_moved_modifiers, fix_renamed_fields_17),
+        python=(*RULES_17, RenamedFields17),
     ),
     18: StepRules(
         18,

@@ -130,6 +130,30 @@ API_CHANGES: tuple[ApiChange, ...] = (
         source="odoo/models.py (16.0: _patch_method/_revert_method; 17.0: neither)",
     ),
     ApiChange(
+        id="renamed-qty-done",
+        since="17.0",
+        kind="python-call",
+        # a description, not a scan: the model of a use is not known to the checks
+        old="stock.move.line qty_done",
+        new="quantity",
+        severity="error",
+        message="stock.move.line's qty_done is quantity in Odoo 17.0 (which is also what was reserved "
+        "before; picked marks a line as done).",
+        hint="Write quantity, and set picked=True where the line must count as done.",
+        source="addons/stock/models/stock_move_line.py (16.0: qty_done; 17.0: quantity, picked)",
+    ),
+    ApiChange(
+        id="renamed-quantity-done",
+        since="17.0",
+        kind="python-call",
+        old="stock.move quantity_done",
+        new="quantity",
+        severity="error",
+        message="stock.move's quantity_done is quantity in Odoo 17.0 (picked marks a move as done).",
+        hint="Write quantity, and set picked=True where the move must count as done.",
+        source="addons/stock/models/stock_move.py (16.0: quantity_done; 17.0: quantity, picked)",
+    ),
+    ApiChange(
         id="removed-tree",
         since="18.0",
         kind="xml-element",

@@ -568,3 +568,37 @@ def test_18_to_19_user_groups_in_expressions(tmp_path: Path) -> None:
     [migrated] = migrate([module], "19.0", write=True).modules
     assert (module / "security" / "rules.xml").read_text() == rule.replace("user.groups_id", "user.group_ids")
     assert migrated.steps[0].rules_applied["renamed-groups-id"] == 2
+
+
+def test_16_to_17_done_quantities_are_quantity(tmp_path: Path) -> None:
+    """OCA purchase_order_product_recommendation and stock_quant_safe_inventory wrote qty_done in
+    their tests: "Invalid field 'qty_done' on model 'stock.move.line'" on 17.0."""
+    module = tmp_path / "moves"
+    (module / "views").mkdir(parents=True)
+    (module / "__manifest__.py").write_text("{'version': '16.0.1.0.0', 'depends': ['stock']}\n")
+    (module / "t.py").write_text(
+        "picking.move_line_ids.write({'qty_done': 1})\n"
+        "done = move.quantity_done + sum(picking.mapped('move_line_ids.qty_done'))\n"
+        "domain = [('qty_done', '>', 0.0)]\n"
+    )
+    view = (
+        '<odoo><record id="v" model="ir.ui.view"><field name="arch" type="xml">'
+        '<tree><field name="qty_done"/></tree></field></record></odoo>\n'
+    )
+    (module / "views" / "v.xml").write_text(view)
+    [migrated] = migrate([module], "17.0", write=True).modules
+    assert (module / "t.py").read_text() == (
+        "picking.move_line_ids.write({'quantity': 1})\n"
+        "done = move.quantity + sum(picking.mapped('move_line_ids.quantity'))\n"
+        "domain = [('quantity', '>', 0.0)]\n"
+    )
+    assert '<field name="quantity"/>' in (module / "views" / "v.xml").read_text()
+    assert migrated.steps[0].rules_applied["renamed-qty-done"] == 4
+    assert migrated.steps[0].rules_applied["renamed-quantity-done"] == 1
+    # a module with a qty_done field of its own keeps its name
+    (module / "t.py").write_text(
+        "class L(models.Model):\n    qty_done = fields.Float()\n\nx = line.qty_done\n"
+    )
+    (module / "__manifest__.py").write_text("{'version': '16.0.1.0.0', 'depends': ['stock']}\n")
+    migrate([module], "17.0", write=True)
+    assert (module / "t.py").read_text().endswith("x = line.qty_done\n")

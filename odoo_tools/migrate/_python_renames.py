@@ -1,0 +1,71 @@
+"""Core fields a step renamed, read in both series' sources: a use in the module's code is
+rewritten to the new name (a removed field would otherwise be declared again by the module, a
+separate field that nothing of Odoo reads). Only names distinctive enough to be that field
+wherever they appear, and only when the module declares no field of that name itself."""
+
+from __future__ import annotations
+
+import re
+
+import libcst as cst
+
+from odoo_tools.migrate._edits import Edit
+from odoo_tools.migrate._python_rules import PythonRule, same_quotes, string_value
+from odoo_tools.migrate._report import Site
+from odoo_tools.migrate._xml_edit import set_value
+from odoo_tools.migrate._xml_tags import XmlDocument
+
+# change id -> (model, old name, new name); the registry entry says where it was read
+RENAMED_17 = {
+    "renamed-qty-done": ("stock.move.line", "qty_done", "quantity"),
+    "renamed-quantity-done": ("stock.move", "quantity_done", "quantity"),
+}
+_PATH = re.compile(r"^\w+(\.\w+)*$")
+
+
+class RenamedFields17(PythonRule):
+    """``line.qty_done``, ``{"qty_done": 1}``, ``mapped("move_line_ids.qty_done")``..."""
+
+    rule = "renamed-qty-done"
+    triggers: tuple[str, ...] = tuple(old for _model, old, _new in RENAMED_17.values())
+    RENAMED = RENAMED_17
+
+    def _renamed(self) -> dict[str, tuple[str, str]]:
+        """old name -> (new name, change id), but those the module declares itself."""
+        own = self.site.report.own_fields
+        return {old: (new, cid) for cid, (_m, old, new) in self.RENAMED.items() if old not in own}
+
+    def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute) -> cst.BaseExpression:
+        renamed = self._renamed().get(updated.attr.value)
+        if renamed is None:
+            return updated
+        self.site.report.count(renamed[1])
+        return updated.with_changes(attr=cst.Name(renamed[0]))
+
+    def leave_SimpleString(self, original: cst.SimpleString, updated: cst.SimpleString) -> cst.BaseExpression:
+        value = string_value(updated)
+        if value is None or not _PATH.match(value):
+            return updated
+        renamed = self._renamed()
+        parts = value.split(".")
+        new_parts = [renamed[p][0] if p in renamed else p for p in parts]
+        if new_parts == parts:
+            return updated
+        for part in parts:
+            if part in renamed:
+                self.site.report.count(renamed[part][1])
+        return same_quotes(updated, ".".join(new_parts))
+
+
+def fix_renamed_fields_17(doc: XmlDocument, site: Site) -> list[Edit]:
+    """``<field name="qty_done">`` in views and data: only stock.move.line had a field of that
+    name in 16.0 (and stock.move one named quantity_done), so every such element is one."""
+    own = site.report.own_fields
+    renamed = {old: (new, cid) for cid, (_m, old, new) in RENAMED_17.items() if old not in own}
+    edits: list[Edit] = []
+    for element in doc.root.iter("field"):
+        found = renamed.get(str(element.get("name") or ""))
+        if found is not None:
+            edits.append(set_value(doc, element, "name", found[0], found[1]))
+            site.report.count(found[1])
+    return edits
