@@ -7,7 +7,14 @@ import ast
 import libcst as cst
 
 from odoo_tools.migrate._python_17_search import SearchCount
-from odoo_tools.migrate._python_rules import PythonRule, class_model, dotted, is_field_call, without_args
+from odoo_tools.migrate._python_rules import (
+    PythonRule,
+    VariableNames,
+    class_model,
+    dotted,
+    is_field_call,
+    without_args,
+)
 
 
 class NameGet(PythonRule):
@@ -114,7 +121,7 @@ def _readonly_by_state(call: cst.Call) -> str | None:
     return f"state {'not in' if base else 'in'} ({listed})"
 
 
-class HookEnv(PythonRule):
+class HookEnv(VariableNames, PythonRule):
     """17.0 calls the manifest's init and uninstall hooks with ``env``; 16.0 passed
     ``(cr, registry)`` (``(cr)`` to pre_init_hook). The hook takes ``env``, its own
     ``env = api.Environment(cr, SUPERUSER_ID, {})`` goes, and its old arguments are read from env
@@ -127,10 +134,9 @@ class HookEnv(PythonRule):
     ENVIRONMENTS = ("api.Environment", "Environment", "odoo.api.Environment")
 
     def __init__(self, *args: object, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        super().__init__(*args, **kwargs)
         self._inside = 0
         self._old: dict[str, str] = {}  # the hook's parameter name -> what env holds it as
-        self._not_variables: set[int] = set()
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         if self._inside:
@@ -173,18 +179,8 @@ class HookEnv(PythonRule):
             return updated.with_changes(args=[cst.Arg(first.value)])
         return updated
 
-    def visit_Attribute(self, node: cst.Attribute) -> None:
-        self._not_variables.add(id(node.attr))  # x.cr: an attribute, not the hook's variable
-
-    def visit_Arg(self, node: cst.Arg) -> None:
-        if node.keyword is not None:
-            self._not_variables.add(id(node.keyword))
-
-    def visit_Param(self, node: cst.Param) -> None:
-        self._not_variables.add(id(node.name))
-
     def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.BaseExpression:
-        if self._inside and updated.value in self._old and id(original) not in self._not_variables:
+        if self._inside and updated.value in self._old and self.is_variable(original):
             return cst.Attribute(value=cst.Name("env"), attr=cst.Name(self._old[updated.value]))
         return updated
 

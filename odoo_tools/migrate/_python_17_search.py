@@ -9,12 +9,12 @@ from collections.abc import Sequence
 
 import libcst as cst
 
-from odoo_tools.migrate._python_rules import PythonRule, without_args
+from odoo_tools.migrate._python_rules import PythonRule, VariableNames, without_args
 
 METHODS = ("search", "_search")
 
 
-class SearchCount(PythonRule):
+class SearchCount(VariableNames, PythonRule):
     """Overrides drop the parameter (nobody passes it any more: its branch is dead, ``count``
     reads False), calls pass it no more, and ``x.search(domain, count=True)`` is
     ``x.search_count(domain)``."""
@@ -23,9 +23,8 @@ class SearchCount(PythonRule):
     triggers = ("count",)
 
     def __init__(self, *args: object, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        super().__init__(*args, **kwargs)
         self._overrides: list[bool] = []  # per enclosing function: an override with ``count``
-        self._not_variables: set[int] = set()
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         names = [p.name.value for p in (*node.params.params, *node.params.kwonly_params)]
@@ -51,19 +50,9 @@ class SearchCount(PythonRule):
             )
         )
 
-    def visit_Param(self, node: cst.Param) -> None:
-        self._not_variables.add(id(node.name))
-
-    def visit_Arg(self, node: cst.Arg) -> None:
-        if node.keyword is not None:
-            self._not_variables.add(id(node.keyword))
-
-    def visit_Attribute(self, node: cst.Attribute) -> None:
-        self._not_variables.add(id(node.attr))
-
     def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.BaseExpression:
         inside = any(self._overrides)
-        if inside and updated.value == "count" and id(original) not in self._not_variables:
+        if inside and updated.value == "count" and self.is_variable(original):
             return cst.Name("False")
         return updated
 

@@ -43,6 +43,29 @@ class PythonRule(cst.CSTTransformer):
         self.site.report.find(self.rule, self.site.path, self.line(node), message, hint, severity)  # type: ignore[arg-type]
 
 
+class VariableNames(cst.CSTTransformer):
+    """Tells the names that are variables read or written from those that only look like one: a
+    parameter's own name, a keyword argument's name, an attribute (``x.cr`` is not ``cr``).
+    Rules that replace a variable (a hook's ``cr``, an override's dropped parameter) use it."""
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)
+        self._not_variables: set[int] = set()
+
+    def is_variable(self, name: cst.Name) -> bool:
+        return id(name) not in self._not_variables
+
+    def visit_Param(self, node: cst.Param) -> None:
+        self._not_variables.add(id(node.name))
+
+    def visit_Arg(self, node: cst.Arg) -> None:
+        if node.keyword is not None:
+            self._not_variables.add(id(node.keyword))
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        self._not_variables.add(id(node.attr))
+
+
 def string_value(node: cst.BaseExpression) -> str | None:
     """The value of a plain string literal (not an f-string, not concatenated)."""
     if isinstance(node, cst.SimpleString):

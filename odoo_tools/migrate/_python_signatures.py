@@ -15,7 +15,7 @@ import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from odoo_tools.migrate._module_files import ModuleFiles
-from odoo_tools.migrate._python_rules import class_model
+from odoo_tools.migrate._python_rules import VariableNames, class_model
 from odoo_tools.migrate._report import StepReport
 from odoo_tools.migrate._signatures import CoreMethods, core_methods, removed_parameters
 
@@ -44,7 +44,7 @@ class _Override:
     positions: tuple[int, ...]  # of the gone parameters in the core signature (super() arguments)
 
 
-class _Overrides(cst.CSTTransformer):
+class _Overrides(VariableNames):
     METADATA_DEPENDENCIES = (PositionProvider,)
 
     def __init__(self, old: CoreMethods, new: CoreMethods, report: StepReport, path: str) -> None:
@@ -53,7 +53,6 @@ class _Overrides(cst.CSTTransformer):
         self._models: list[str] = []
         self._in_class: list[bool] = []  # per scope: a class body (True) or a function (False)
         self._functions: list[_Override | None] = []
-        self._not_variables: set[int] = set()
 
     def visit_ClassDef(self, node: cst.ClassDef) -> None:
         self._models.append(class_model(node))
@@ -123,19 +122,9 @@ class _Overrides(cst.CSTTransformer):
             )
         )
 
-    def visit_Param(self, node: cst.Param) -> None:
-        self._not_variables.add(id(node.name))
-
-    def visit_Arg(self, node: cst.Arg) -> None:
-        if node.keyword is not None:
-            self._not_variables.add(id(node.keyword))
-
-    def visit_Attribute(self, node: cst.Attribute) -> None:
-        self._not_variables.add(id(node.attr))
-
     def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.BaseExpression:
         override = self._functions[-1] if self._functions else None
-        if override is None or id(original) in self._not_variables:
+        if override is None or not self.is_variable(original):
             return updated
         default = override.gone.get(updated.value)
         return cst.parse_expression(default) if default is not None else updated
