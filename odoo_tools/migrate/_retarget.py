@@ -36,7 +36,9 @@ _SAME_CONTENT = ("string", "domain", "help", "title")
 # the same element under another tag: 17.0's settings turned <div data-key="account"
 # data-string="Invoicing"> into <app name="account" data-string="Invoicing">
 _SAME_IDENTITY = (("id", "id"), ("data-key", "name"), ("data-string", "data-string"))
-_LOCATORS = ("name", "id", "string", "title", "for")
+# Never a translated attribute (string, title, help...): Odoo refuses a view inheriting through
+# one ("View inheritance may not use attribute 'string' as a selector", ir_ui_view.py)
+_LOCATORS = ("name", "id", "for")
 _NAMED_STEP = re.compile(r"""(?:^|/)([\w:-]+)\[@name\s*=\s*(['"])([\w.-]+)\2\]$""")
 
 
@@ -50,8 +52,8 @@ class Plan:
     @property
     def expr(self) -> str:
         tag, attribute, value = self.locator
-        if not attribute:  # the view's root
-            return f"/{tag}"
+        if not attribute:  # the view's root: the first of its tag in document order
+            return f"//{tag}"
         quote = "'" if "'" not in value else '"'
         return f"//{tag}[@{attribute}={quote}{value}{quote}]"
 
@@ -119,8 +121,7 @@ def _counterpart(
         return None
     if old.getparent() is None and old.tag == tree.tag and sure(tree):
         # the view's root (a settings <form> whose 16.0 <div class="settings"> is gone in 17.0)
-        root = _locator(tree, tree) or (str(tree.tag), "", "")
-        return tree, root
+        return tree, (str(tree.tag), "", "")
     for attribute in _IDENTITIES:
         value = old.get(attribute)
         if value:

@@ -321,6 +321,16 @@ def test_a_gone_container_of_the_root_moves_inside_the_root(tmp_path: Path) -> N
     )
     assert _findings(module, both) == [("retargeted-view-anchor", 5)]
     assert (
-        '<xpath expr="//form[@string=\'Settings\']" position="inside"><div/></xpath>'
+        '<xpath expr="//form" position="inside"><div/></xpath>'
         in (module / "views" / "v.xml").read_text()
     )
+
+
+def test_a_translated_attribute_never_locates_a_retarget() -> None:
+    """Odoo refuses an inheriting view selecting on string/title/help (translated): such an
+    element is no retarget (a finding stays) rather than an xpath the install refuses."""
+    from odoo_tools.migrate._retarget import _locator
+
+    tree = etree.fromstring('<form><group string="Main"/><group name="more" string="More"/></form>')
+    assert _locator(tree[0], tree) is None
+    assert _locator(tree[1], tree) == ("group", "name", "more")
