@@ -31,7 +31,12 @@ from odoo_tools.migrate._xml_views_18 import (
     fix_tree,
     fix_view_mode,
 )
-from odoo_tools.migrate._xml_views_19 import fix_groups_id, fix_search_groups, fix_user_groups_expressions
+from odoo_tools.migrate._xml_views_19 import (
+    fix_groups_id,
+    fix_search_groups,
+    fix_target_inline,
+    fix_user_groups_expressions,
+)
 
 XmlFix = Callable[[XmlDocument, Site], list[Edit]]
 
@@ -54,7 +59,11 @@ STEPS: dict[int, StepRules] = {
         xml=(fix_tree, fix_view_mode, fix_chatter, fix_product_type, fix_cron_fields, fix_attribute_spec),
         python=RULES_18,
     ),
-    19: StepRules(19, xml=(fix_groups_id, fix_user_groups_expressions, fix_search_groups), python=RULES_19),
+    19: StepRules(
+        19,
+        xml=(fix_groups_id, fix_user_groups_expressions, fix_search_groups, fix_target_inline),
+        python=RULES_19,
+    ),
 }
 # A step to a series we know no rules for (20.0) runs only the target source's own upgrade_code
 # scripts (when the source is given) and the version bump.

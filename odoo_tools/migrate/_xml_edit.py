@@ -84,3 +84,15 @@ def record_model(element: etree._Element) -> str:
             return str(parent.get("model") or "")
         parent = parent.getparent()
     return ""
+
+
+def replace_element(text: str, start: int, end: int, new: str, rule: str) -> Edit:
+    """Replace an element; with nothing, its whole line goes when nothing else is on it."""
+    if new:
+        return Edit(start, end, new, rule)
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", end)
+    line_end = len(text) if line_end < 0 else line_end
+    if not text[line_start:start].strip() and not text[end:line_end].strip():
+        return Edit(line_start, min(line_end + 1, len(text)), "", rule)
+    return Edit(start, end, "", rule)

@@ -8,7 +8,14 @@ from lxml import etree
 from odoo_tools.migrate._attrs import Untranslatable, attrs_expressions, combine_or, states_expression
 from odoo_tools.migrate._edits import Edit, indentation_at, line_of
 from odoo_tools.migrate._report import Site
-from odoo_tools.migrate._xml_edit import add_attribute, field_name, in_arch, replace_attribute, set_value
+from odoo_tools.migrate._xml_edit import (
+    add_attribute,
+    field_name,
+    in_arch,
+    replace_attribute,
+    replace_element,
+    set_value,
+)
 from odoo_tools.migrate._xml_tags import XmlDocument
 
 MODIFIERS = ("invisible", "readonly", "required", "column_invisible")
@@ -129,7 +136,7 @@ def fix_attribute_overrides(doc: XmlDocument, site: Site) -> list[Edit]:
             f'<attribute name="{key}">{_text(value)}</attribute>' for key, value in expressions.items()
         ]
         edits.append(
-            _replace_element(doc.text, tag.start, tag.close_end, f"\n{indent}".join(attributes), rule)
+            replace_element(doc.text, tag.start, tag.close_end, f"\n{indent}".join(attributes), rule)
         )
         site.report.count(rule)
     return edits
@@ -137,18 +144,6 @@ def fix_attribute_overrides(doc: XmlDocument, site: Site) -> list[Edit]:
 
 def _text(value: str) -> str:
     return value.replace("&", "&amp;").replace("<", "&lt;")
-
-
-def _replace_element(text: str, start: int, end: int, new: str, rule: str) -> Edit:
-    """Replace an element; with nothing, its whole line goes when nothing else is on it."""
-    if new:
-        return Edit(start, end, new, rule)
-    line_start = text.rfind("\n", 0, start) + 1
-    line_end = text.find("\n", end)
-    line_end = len(text) if line_end < 0 else line_end
-    if not text[line_start:start].strip() and not text[end:line_end].strip():
-        return Edit(line_start, min(line_end + 1, len(text)), "", rule)
-    return Edit(start, end, "", rule)
 
 
 def fix_moved_modifiers(doc: XmlDocument, site: Site) -> list[Edit]:

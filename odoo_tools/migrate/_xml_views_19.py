@@ -10,7 +10,14 @@ from lxml import etree
 
 from odoo_tools.migrate._edits import Edit
 from odoo_tools.migrate._report import Site
-from odoo_tools.migrate._xml_edit import element_text, in_arch, record_model, replace_attribute, set_value
+from odoo_tools.migrate._xml_edit import (
+    element_text,
+    in_arch,
+    record_model,
+    replace_attribute,
+    replace_element,
+    set_value,
+)
 from odoo_tools.migrate._xml_tags import XmlDocument
 
 # Read in the 18.0 and 19.0 sources (odoo/addons/base/models): groups_id in 18.0, group_ids in 19.0.
@@ -77,6 +84,21 @@ def fix_user_groups_expressions(doc: XmlDocument, site: Site) -> list[Edit]:
             text = doc.text[inner[0] : inner[1]]
             edits.append(Edit(inner[0], inner[1], _USER_GROUPS.sub("group_ids", text), "renamed-groups-id"))
             site.report.count("renamed-groups-id")
+    return edits
+
+
+def fix_target_inline(doc: XmlDocument, site: Site) -> list[Edit]:
+    """A window action's ``target`` ``inline`` is gone in 19.0 (its selection has current, new,
+    fullscreen, main): Odoo's own settings actions dropped the line, taking the default."""
+    edits: list[Edit] = []
+    for element in doc.root.iter("field"):
+        if element.get("name") != "target" or (element.text or "").strip() != "inline" or len(element):
+            continue
+        if record_model(element) != "ir.actions.act_window":
+            continue
+        tag = doc.tag(element)
+        edits.append(replace_element(doc.text, tag.start, tag.close_end, "", "removed-target-inline"))
+        site.report.count("removed-target-inline")
     return edits
 
 

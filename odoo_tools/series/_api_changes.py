@@ -513,6 +513,20 @@ API_CHANGES: tuple[ApiChange, ...] = (
         "'res_groups_users_rel', ...)); res_groups.py (19.0: user_ids on the same table)",
     ),
     ApiChange(
+        id="removed-target-inline",
+        since="19.0",
+        kind="xml-data",
+        # a description, not a scan: target is a field of several action models
+        old="ir.actions.act_window target inline",
+        new="",
+        severity="error",
+        message="A window action's target 'inline' is gone in Odoo 19.0: the record fails to load "
+        "(\"Wrong value for ir.actions.act_window.target: 'inline'\").",
+        hint='Remove <field name="target">inline</field> (Odoo\'s own settings actions take the default).',
+        source="odoo/addons/base/models/ir_actions.py (18.0 target: ... ('inline', 'Inline Edit') ...; "
+        "19.0: current, new, fullscreen, main)",
+    ),
+    ApiChange(
         id="removed-search-group-attributes",
         since="19.0",
         kind="xml-attribute",
@@ -521,7 +535,7 @@ API_CHANGES: tuple[ApiChange, ...] = (
         new="<group>",
         severity="error",
         message="Odoo 19.0's search view schema has no expand nor string on <group>: the view is refused "
-        "(\"Invalid attribute expand for element group\").",
+        '("Invalid attribute expand for element group").',
         hint='Write the search view\'s <group expand="0" string="Group By"> as <group>.',
         source="odoo/addons/base/rng/common.rng (18.0 group: expand, string; 19.0: neither)",
     ),

@@ -602,3 +602,25 @@ def test_16_to_17_done_quantities_are_quantity(tmp_path: Path) -> None:
     (module / "__manifest__.py").write_text("{'version': '16.0.1.0.0', 'depends': ['stock']}\n")
     migrate([module], "17.0", write=True)
     assert (module / "t.py").read_text().endswith("x = line.qty_done\n")
+
+
+def test_18_to_19_settings_actions_lose_target_inline(tmp_path: Path) -> None:
+    """Custom 18.0 helpdesk_mgmt's settings action failed its 19.0 install ("Wrong value for
+    ir.actions.act_window.target: 'inline'")."""
+    module = tmp_path / "acting"
+    (module / "views").mkdir(parents=True)
+    (module / "__manifest__.py").write_text("{'version': '18.0.1.0.0', 'depends': ['base']}\n")
+    data = (
+        '<odoo>\n  <record id="a" model="ir.actions.act_window">\n'
+        '    <field name="res_model">res.config.settings</field>\n'
+        '    <field name="target">inline</field>\n'
+        '    <field name="context">{}</field>\n  </record>\n'
+        '  <record id="b" model="ir.actions.act_window">\n    <field name="target">new</field>\n  </record>\n'
+        "</odoo>\n"
+    )
+    (module / "views" / "a.xml").write_text(data)
+    [migrated] = migrate([module], "19.0", write=True).modules
+    assert (module / "views" / "a.xml").read_text() == data.replace(
+        '    <field name="target">inline</field>\n', ""
+    )
+    assert migrated.steps[0].rules_applied["removed-target-inline"] == 1
