@@ -17,6 +17,7 @@ from odoo_tools.migrate._python_rules import rewrite_python
 from odoo_tools.migrate._python_signatures import drop_removed_parameters
 from odoo_tools.migrate._removed_core import redeclare_removed
 from odoo_tools.migrate._removed_python import find_removed_imports
+from odoo_tools.migrate._removed_values import drop_removed_values
 from odoo_tools.migrate._report import Site, StepReport
 from odoo_tools.migrate._steps import rules_for
 from odoo_tools.migrate._upgrade_code import run_upgrade_code
@@ -50,6 +51,7 @@ def migrate_step(
     if odoo_source is not None and source_odoo_source is not None:
         drop_removed_parameters(files, report, source_odoo_source, odoo_source)
     redeclare_removed(files, report)
+    drop_removed_values(files, report)
     find_removed_imports(files, report)
     bump_version(files, report)
     remove_old_migrations(files, report)

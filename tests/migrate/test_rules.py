@@ -624,3 +624,27 @@ def test_18_to_19_settings_actions_lose_target_inline(tmp_path: Path) -> None:
         '    <field name="target">inline</field>\n', ""
     )
     assert migrated.steps[0].rules_applied["removed-target-inline"] == 1
+
+
+def test_values_of_removed_core_fields_are_dropped(tmp_path: Path) -> None:
+    """Custom 18.0 stock_no_negative's test created stock.move with name, gone in 19.0."""
+    module = tmp_path / "valued"
+    (module / "tests").mkdir(parents=True)
+    (module / "__manifest__.py").write_text("{'version': '18.0.1.0.0', 'depends': ['stock']}\n")
+    (module / "tests" / "test_x.py").write_text(
+        "move = self.env['stock.move'].sudo().create({\n"
+        "    'name': 'Move',\n"
+        "    'product_id': product.id,\n"
+        "})\n"
+        "other = self.env['my.model'].create({'name': 'x'})\n"
+    )
+    [migrated] = migrate([module], "19.0", write=True).modules
+    assert (module / "tests" / "test_x.py").read_text() == (
+        "move = self.env['stock.move'].sudo().create({\n"
+        "    'product_id': product.id,\n"
+        "})\n"
+        "other = self.env['my.model'].create({'name': 'x'})\n"
+    )
+    assert [(f.code, f.line) for f in migrated.findings if f.code == "removed-core-field-value"] == [
+        ("removed-core-field-value", 1)
+    ]
