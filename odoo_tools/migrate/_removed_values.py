@@ -9,9 +9,9 @@ import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from odoo_tools.index import parse_python
-from odoo_tools.lint import RemovedField, core_difference
+from odoo_tools.lint import RemovedField, core_difference, core_model_fields
 from odoo_tools.migrate._module_files import ModuleFiles
-from odoo_tools.migrate._python_rules import string_value
+from odoo_tools.migrate._python_rules import dotted, string_value
 from odoo_tools.migrate._report import StepReport
 
 RULE = "removed-core-field-value"
@@ -80,6 +80,8 @@ class _Dropper(cst.CSTTransformer):
         for element in elements:
             key = element.key if isinstance(element, cst.DictElement) else None
             name = string_value(key) if key is not None else None
+            if name and name not in gone and isinstance(element, cst.DictElement):
+                element = element.with_changes(value=self._nested(element.value, model, name, call))
             if name in gone:
                 line = self.get_metadata(PositionProvider, call).start.line
                 self.report.count(RULE)
@@ -95,6 +97,30 @@ class _Dropper(cst.CSTTransformer):
         if kept and len(kept) < len(elements) and elements[-1] not in kept:
             kept[-1] = kept[-1].with_changes(comma=elements[-1].comma)
         return values.with_changes(elements=kept)
+
+    def _nested(self, value: cst.BaseExpression, model: str, name: str, call: cst.Call) -> cst.BaseExpression:
+        """The records a relational value creates: ``[(0, 0, {...})]``, ``[Command.create({...})]``
+        -> their values, for the field's comodel."""
+        comodel = core_model_fields(f"{self.report.source}.0", model).get(name)
+        target = comodel.comodel if comodel is not None else ""
+        gone = {n for n in self.removed.get(target, {}) if (target, n) not in self.declared}
+        if not gone or not isinstance(value, (cst.List, cst.Tuple)):
+            return value
+        elements = []
+        for element in value.elements:
+            item = element.value
+            third = item.elements[2] if isinstance(item, cst.Tuple) and len(item.elements) == 3 else None
+            if isinstance(item, cst.Tuple) and third is not None and isinstance(third.value, cst.Dict):
+                kept = third.with_changes(value=self._kept(third.value, target, gone, call))
+                item = item.with_changes(elements=[*item.elements[:2], kept])
+            elif isinstance(item, cst.Call) and dotted(item.func) == "Command.create" and len(item.args) == 1:
+                inner = item.args[0].value
+                if isinstance(inner, cst.Dict):
+                    item = item.with_changes(
+                        args=[item.args[0].with_changes(value=self._kept(inner, target, gone, call))]
+                    )
+            elements.append(element.with_changes(value=item))
+        return value.with_changes(elements=elements)
 
 
 def _model_of(node: cst.BaseExpression) -> str:

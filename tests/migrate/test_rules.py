@@ -637,6 +637,8 @@ def test_values_of_removed_core_fields_are_dropped(tmp_path: Path) -> None:
         "    'product_id': product.id,\n"
         "})\n"
         "other = self.env['my.model'].create({'name': 'x'})\n"
+        "picking = self.env['stock.picking'].create({'move_ids': [(0, 0, {'name': 'a', 'product_id': 1})]})\n"
+        "again = self.env['stock.picking'].create({'move_ids': [Command.create({'name': 'b'})]})\n"
     )
     [migrated] = migrate([module], "19.0", write=True).modules
     assert (module / "tests" / "test_x.py").read_text() == (
@@ -644,7 +646,11 @@ def test_values_of_removed_core_fields_are_dropped(tmp_path: Path) -> None:
         "    'product_id': product.id,\n"
         "})\n"
         "other = self.env['my.model'].create({'name': 'x'})\n"
+        "picking = self.env['stock.picking'].create({'move_ids': [(0, 0, {'product_id': 1})]})\n"
+        "again = self.env['stock.picking'].create({'move_ids': [Command.create({})]})\n"
     )
     assert [(f.code, f.line) for f in migrated.findings if f.code == "removed-core-field-value"] == [
-        ("removed-core-field-value", 1)
+        ("removed-core-field-value", 1),
+        ("removed-core-field-value", 6),
+        ("removed-core-field-value", 7),
     ]
