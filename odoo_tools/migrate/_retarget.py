@@ -90,6 +90,10 @@ def plan_for(
         previous = [(s, "after", "was right before it") for s in old_node.itersiblings(preceding=True)]
         following = [(s, "before", "was right after it") for s in old_node.itersiblings()]
         neighbours += previous + following if position == "after" else following + previous
+        parent = old_node.getparent()
+        last = not any(isinstance(s.tag, str) for s in old_node.itersiblings())
+        if position == "after" and last and parent is not None:  # after the last child: at its parent's end
+            neighbours.append((parent, "inside", "held it last"))
     elif position == "inside":
         neighbours += [(a, "inside", "held it") for a in old_node.iterancestors()]
     for old_neighbour, new_position, relation in neighbours:

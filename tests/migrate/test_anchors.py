@@ -320,10 +320,7 @@ def test_a_gone_container_of_the_root_moves_inside_the_root(tmp_path: Path) -> N
         depends="'base_app'",
     )
     assert _findings(module, both) == [("retargeted-view-anchor", 5)]
-    assert (
-        '<xpath expr="//form" position="inside"><div/></xpath>'
-        in (module / "views" / "v.xml").read_text()
-    )
+    assert '<xpath expr="//form" position="inside"><div/></xpath>' in (module / "views" / "v.xml").read_text()
 
 
 def test_a_translated_attribute_never_locates_a_retarget() -> None:
@@ -334,3 +331,30 @@ def test_a_translated_attribute_never_locates_a_retarget() -> None:
     tree = etree.fromstring('<form><group string="Main"/><group name="more" string="More"/></form>')
     assert _locator(tree[0], tree) is None
     assert _locator(tree[1], tree) == ("group", "name", "more")
+
+
+def test_after_a_gone_last_child_is_at_its_parents_end(tmp_path: Path) -> None:
+    """19.0's user form lost <group name="messaging">, the last group of the Preferences page:
+    what a module put after it goes at the end of that page (custom garazd_product_label)."""
+    old = {
+        "base_app": {
+            "users": ("", '<form><page name="prefs"><group/><group name="messaging"/></page></form>')
+        }
+    }
+    new = {"base_app": {"users": ("", '<form><page name="prefs"><group name="other"/></page></form>')}}
+    both = {17: _source(tmp_path / "odoo17", 17, old), 18: _source(tmp_path / "odoo18", 18, new)}
+    module = _module(
+        tmp_path,
+        [
+            (
+                "base_app.users",
+                '<xpath expr="//group[@name=\'messaging\']" position="after"><group/></xpath>\n',
+            )
+        ],
+        depends="'base_app'",
+    )
+    assert _findings(module, both) == [("retargeted-view-anchor", 5)]
+    assert (
+        '<xpath expr="//page[@name=\'prefs\']" position="inside"><group/></xpath>'
+        in (module / "views" / "v.xml").read_text()
+    )
