@@ -35,6 +35,10 @@ class CoreMethods:
     methods: dict[tuple[str, str], Signature] = field(default_factory=dict)  # (model, method)
     parents: dict[str, set[str]] = field(default_factory=dict)  # model -> models it inherits
 
+    def knows(self, model: str) -> bool:
+        """A model this source's core defines or extends."""
+        return model in self.parents
+
     def lookup(self, model: str, method: str) -> Signature | None:
         """The signature ``model`` gets ``method`` with: its own classes', else a parent's, else
         BaseModel's (registered as model ``base``)."""

@@ -18,6 +18,7 @@ from odoo_tools.migrate._python_signatures import drop_removed_parameters
 from odoo_tools.migrate._removed_core import redeclare_removed
 from odoo_tools.migrate._removed_python import find_removed_imports
 from odoo_tools.migrate._removed_values import drop_removed_values
+from odoo_tools.migrate._renamed_methods import rename_core_methods
 from odoo_tools.migrate._report import Site, StepReport
 from odoo_tools.migrate._steps import rules_for
 from odoo_tools.migrate._upgrade_code import run_upgrade_code
@@ -49,6 +50,7 @@ def migrate_step(
         elif rel.endswith(".py") and rules.python and not rel.startswith(("migrations/", "upgrades/")):
             files.texts[rel] = rewrite_python(files.texts[rel], rules.python, site)
     if odoo_source is not None and source_odoo_source is not None:
+        rename_core_methods(files, report, source_odoo_source, odoo_source)
         drop_removed_parameters(files, report, source_odoo_source, odoo_source)
     redeclare_removed(files, report)
     drop_removed_values(files, report)

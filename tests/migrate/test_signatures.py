@@ -103,3 +103,34 @@ def test_a_renamed_parameter_is_not_removed() -> None:
     assert removed_parameters(Signature(("a", "b")), Signature(("a", "c"), (("c", "None"),))) == ()
     assert removed_parameters(Signature(("a", "lock")), Signature(("a",))) == ("lock",)
     assert removed_parameters(Signature(("a", "lock")), Signature(("a",), open_ended=True)) == ()
+
+
+def test_a_renamed_core_method_renames_the_override(tmp_path: Path) -> None:
+    """16.0's product price_compute() is _price_compute() in 17.0, same parameters (OCA
+    product_supplierinfo_for_customer: 'super' object has no attribute 'price_compute')."""
+    old = _source(tmp_path / "odoo16", ", lock=True", "")
+    new = _source(tmp_path / "odoo17", "", "")
+    for root, name in ((old, "price_compute"), (new, "_price_compute")):
+        (root / "addons" / "account" / "models" / "product.py").write_text(
+            "class P(models.Model):\n    _name = 'product.product'\n\n"
+            f"    def {name}(self, price_type, uom=None):\n        return {{}}\n"
+        )
+    module = tmp_path / "pricing"
+    module.mkdir()
+    (module / "__manifest__.py").write_text(
+        "{'name': 'p', 'version': '16.0.1.0.0', 'depends': ['account']}\n"
+    )
+    (module / "p.py").write_text(
+        'class P(models.Model):\n    _inherit = "product.product"\n\n'
+        "    def price_compute(self, price_type, uom=None):\n"
+        "        prices = super().price_compute(price_type, uom=uom)\n"
+        "        return {k: values.get(k) for k in prices} or self.price_compute('list_price')\n"
+    )
+    [migrated] = migrate([module], "17.0", write=True, odoo_sources={16: old, 17: new}).modules
+    assert (module / "p.py").read_text() == (
+        'class P(models.Model):\n    _inherit = "product.product"\n\n'
+        "    def _price_compute(self, price_type, uom=None):\n"
+        "        prices = super()._price_compute(price_type, uom=uom)\n"
+        "        return {k: values.get(k) for k in prices} or self._price_compute('list_price')\n"
+    )
+    assert migrated.steps[0].rules_applied["renamed-core-method"] == 1
