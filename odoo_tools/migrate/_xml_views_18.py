@@ -9,7 +9,14 @@ from lxml import etree
 
 from odoo_tools.migrate._edits import Edit, indentation_at, line_of
 from odoo_tools.migrate._report import Site
-from odoo_tools.migrate._xml_edit import element_text, in_arch, record_model, rename, set_value
+from odoo_tools.migrate._xml_edit import (
+    element_text,
+    in_arch,
+    record_model,
+    rename,
+    replace_element,
+    set_value,
+)
 from odoo_tools.migrate._xml_tags import XmlDocument
 
 _TREE_STEP = re.compile(r"(?<![\w@'\"-])tree(?=$|[/\[\s|)])")
@@ -170,19 +177,9 @@ def fix_cron_fields(doc: XmlDocument, site: Site) -> list[Edit]:
                 f"This job ran {value} time(s) only; 18.0 crons repeat until deactivated.",
                 "Deactivate the job from its own code after the last run (self.env.ref(...).active = False).",
             )
-        edits.append(_remove_element(doc.text, tag.start, tag.close_end, "removed-cron-numbercall"))
+        edits.append(replace_element(doc.text, tag.start, tag.close_end, "", "removed-cron-numbercall"))
         site.report.count("removed-cron-numbercall")
     return edits
-
-
-def _remove_element(text: str, start: int, end: int, rule: str) -> Edit:
-    """Remove ``text[start:end]``, with its line when nothing else is on it."""
-    line_start = text.rfind("\n", 0, start) + 1
-    line_end = text.find("\n", end)
-    line_end = len(text) if line_end < 0 else line_end
-    if not text[line_start:start].strip() and not text[end:line_end].strip():
-        return Edit(line_start, min(line_end + 1, len(text)), "", rule)
-    return Edit(start, end, "", rule)
 
 
 ATTRIBUTE_SPEC_KEYS = ("name", "add", "remove", "separator")
