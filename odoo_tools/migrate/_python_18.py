@@ -16,6 +16,7 @@ from odoo_tools.migrate._python_rules import (
     is_field_call,
     same_quotes,
     string_value,
+    with_values_mapped,
     without_args,
 )
 
@@ -385,25 +386,7 @@ class AccountCompanyIds(PythonRule):
             return updated
         if not self._is_model(func.value):
             return updated
-        values = updated.args[0].value
-        dicts = [values] if isinstance(values, cst.Dict) else []
-        if isinstance(values, (cst.List, cst.Tuple)):
-            dicts = [e.value for e in values.elements if isinstance(e.value, cst.Dict)]
-        replaced = {id(d): self._companies(d) for d in dicts}
-        if all(new is old for old, new in zip(dicts, replaced.values(), strict=True)):
-            return updated
-        if isinstance(values, cst.Dict):
-            return updated.with_changes(
-                args=[updated.args[0].with_changes(value=replaced[id(values)]), *updated.args[1:]]
-            )
-        assert isinstance(values, (cst.List, cst.Tuple))
-        elements = [e.with_changes(value=replaced.get(id(e.value), e.value)) for e in values.elements]
-        return updated.with_changes(
-            args=[
-                updated.args[0].with_changes(value=values.with_changes(elements=elements)),
-                *updated.args[1:],
-            ]
-        )
+        return with_values_mapped(updated, self._companies)
 
     def _companies(self, values: cst.Dict) -> cst.Dict:
         elements = []

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from odoo_tools.migrate._python_rules import PythonRule, dotted, same_quotes, string_value
+from odoo_tools.migrate._python_rules import PythonRule, dotted, same_quotes, string_value, with_values_mapped
 from odoo_tools.migrate._xml_views_19 import GROUP_MODELS
 
 _ENV_SHORTCUTS = {"_cr": "cr", "_uid": "uid", "_context": "context"}
@@ -134,24 +134,7 @@ class GroupsId(PythonRule):
             return updated
         if not self._about_users(func.value):
             return updated
-        values = updated.args[0].value
-        dicts = [values] if isinstance(values, cst.Dict) else []
-        if isinstance(values, (cst.List, cst.Tuple)):
-            dicts = [e.value for e in values.elements if isinstance(e.value, cst.Dict)]
-        renamed = {id(d): self._renamed(d) for d in dicts}
-        if isinstance(values, cst.Dict):
-            return updated.with_changes(
-                args=[updated.args[0].with_changes(value=renamed[id(values)]), *updated.args[1:]]
-            )
-        if isinstance(values, (cst.List, cst.Tuple)):
-            elements = [e.with_changes(value=renamed.get(id(e.value), e.value)) for e in values.elements]
-            return updated.with_changes(
-                args=[
-                    updated.args[0].with_changes(value=values.with_changes(elements=elements)),
-                    *updated.args[1:],
-                ]
-            )
-        return updated
+        return with_values_mapped(updated, self._renamed)
 
     def _renamed(self, values: cst.Dict) -> cst.Dict:
         elements = []

@@ -10,7 +10,7 @@ import re
 import libcst as cst
 
 from odoo_tools.migrate._python_19 import EnvShortcuts, GroupsId, SqlConstraints
-from odoo_tools.migrate._python_rules import PythonRule, dotted, same_quotes, string_value
+from odoo_tools.migrate._python_rules import PythonRule, dotted, same_quotes, string_value, with_values_mapped
 
 _PATH = re.compile(r"^\w+(\.\w+)+$")  # a dotted field path: related=, mapped(), depends, domains
 _GROUP_USERS = re.compile(r"\b(group_ids|groups_id|groups_ids|groups)\.users\b")
@@ -58,9 +58,9 @@ class GroupRenames(GroupsId):
         func = updated.func if isinstance(updated, cst.Call) else None
         if not (isinstance(func, cst.Attribute) and func.attr.value in ("create", "write") and updated.args):
             return updated
-        values = updated.args[0].value
-        if not (isinstance(values, cst.Dict) and _groupish(func.value)):
-            return updated
+        return with_values_mapped(updated, self._group_users) if _groupish(func.value) else updated
+
+    def _group_users(self, values: cst.Dict) -> cst.Dict:
         elements = []
         for element in values.elements:
             key = element.key if isinstance(element, cst.DictElement) else None
@@ -68,12 +68,7 @@ class GroupRenames(GroupsId):
                 element = element.with_changes(key=same_quotes(key, "user_ids"))
                 self.site.report.count("renamed-groups-users")
             elements.append(element)
-        return updated.with_changes(
-            args=[
-                updated.args[0].with_changes(value=values.with_changes(elements=elements)),
-                *updated.args[1:],
-            ]
-        )
+        return values.with_changes(elements=elements)
 
 
 def _groupish(node: cst.BaseExpression) -> bool:

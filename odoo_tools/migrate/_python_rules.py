@@ -3,7 +3,7 @@ line, so only the rewritten expressions change. Each rule is one transformer wit
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import libcst as cst
 from libcst.metadata import PositionProvider
@@ -122,6 +122,25 @@ def class_model(node: cst.ClassDef) -> str:
                 if isinstance(target, cst.Name) and text:
                     found[target.value] = text
     return found.get("_name") or found.get("_inherit", "")
+
+
+def with_values_mapped(call: cst.Call, change: Callable[[cst.Dict], cst.Dict]) -> cst.Call:
+    """``call`` (a ``create``/``write``/``new``) with ``change`` applied to the values it writes:
+    its first argument when a dict, each dict of it when a list or tuple of them."""
+    if not call.args:
+        return call
+    values = call.args[0].value
+    if isinstance(values, cst.Dict):
+        new_values: cst.BaseExpression = change(values)
+    elif isinstance(values, (cst.List, cst.Tuple)):
+        elements = [
+            e.with_changes(value=change(e.value)) if isinstance(e.value, cst.Dict) else e
+            for e in values.elements
+        ]
+        new_values = values.with_changes(elements=elements)
+    else:
+        return call
+    return call.with_changes(args=[call.args[0].with_changes(value=new_values), *call.args[1:]])
 
 
 def is_field_call(call: cst.Call) -> bool:

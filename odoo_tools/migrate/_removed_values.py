@@ -11,7 +11,7 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 from odoo_tools.index import parse_python
 from odoo_tools.lint import RemovedField, core_difference, core_model_fields
 from odoo_tools.migrate._module_files import ModuleFiles
-from odoo_tools.migrate._python_rules import dotted, string_value
+from odoo_tools.migrate._python_rules import dotted, string_value, with_values_mapped
 from odoo_tools.migrate._report import StepReport
 
 RULE = "removed-core-field-value"
@@ -59,20 +59,9 @@ class _Dropper(cst.CSTTransformer):
             return updated
         model = _model_of(func.value)
         gone = {name for name in self.removed.get(model, {}) if (model, name) not in self.declared}
-        values = updated.args[0].value
-        dicts = [values] if isinstance(values, cst.Dict) else []
-        if isinstance(values, (cst.List, cst.Tuple)):
-            dicts = [e.value for e in values.elements if isinstance(e.value, cst.Dict)]
-        if not gone or not dicts:
+        if not gone:
             return updated
-        kept = {id(d): self._kept(d, model, gone, original) for d in dicts}
-        if isinstance(values, cst.Dict):
-            new_values: cst.BaseExpression = kept[id(values)]
-        else:
-            assert isinstance(values, (cst.List, cst.Tuple))
-            elements = [e.with_changes(value=kept.get(id(e.value), e.value)) for e in values.elements]
-            new_values = values.with_changes(elements=elements)
-        return updated.with_changes(args=[updated.args[0].with_changes(value=new_values), *updated.args[1:]])
+        return with_values_mapped(updated, lambda values: self._kept(values, model, gone, original))
 
     def _kept(self, values: cst.Dict, model: str, gone: set[str], call: cst.Call) -> cst.Dict:
         elements = list(values.elements)
