@@ -14,12 +14,18 @@ from odoo_tools.migrate._python_rules import PythonRule, same_quotes, string_val
 from odoo_tools.migrate._report import Site
 from odoo_tools.migrate._xml_edit import set_value
 from odoo_tools.migrate._xml_tags import XmlDocument
+from odoo_tools.series import api_change
 
-# change id -> (model, old name, new name); the registry entry says where it was read
-RENAMED_17 = {
-    "renamed-qty-done": ("stock.move.line", "qty_done", "quantity"),
-    "renamed-quantity-done": ("stock.move", "quantity_done", "quantity"),
-}
+
+def _renamed_field(change_id: str) -> tuple[str, str, str]:
+    """(model, old name, new name) of the registry's entry, whose ``old`` says "model field"."""
+    change = api_change(change_id)
+    model, old = change.old.split()
+    return model, old, change.new
+
+
+# change id -> (model, old name, new name), as the series registry has them
+RENAMED_17 = {cid: _renamed_field(cid) for cid in ("renamed-qty-done", "renamed-quantity-done")}
 _PATH = re.compile(r"^\w+(\.\w+)*$")
 
 
