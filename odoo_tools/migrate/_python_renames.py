@@ -18,14 +18,18 @@ from odoo_tools.series import api_change
 
 
 def _renamed_field(change_id: str) -> tuple[str, str, str]:
-    """(model, old name, new name) of the registry's entry, whose ``old`` says "model field"."""
+    """(model, old name, new name) of the registry's entry, whose ``old`` says "model field" (or
+    "model,model field" for a field two models had)."""
     change = api_change(change_id)
     model, old = change.old.split()
     return model, old, change.new
 
 
 # change id -> (model, old name, new name), as the series registry has them
-RENAMED_17 = {cid: _renamed_field(cid) for cid in ("renamed-qty-done", "renamed-quantity-done")}
+RENAMED_17 = {
+    cid: _renamed_field(cid)
+    for cid in ("renamed-qty-done", "renamed-quantity-done", "renamed-move-line-nosuggest-ids")
+}
 _PATH = re.compile(r"^\w+(\.\w+)*$")
 
 
@@ -65,7 +69,8 @@ class RenamedFields17(PythonRule):
 
 def fix_renamed_fields_17(doc: XmlDocument, site: Site) -> list[Edit]:
     """``<field name="qty_done">`` in views and data: only stock.move.line had a field of that
-    name in 16.0 (and stock.move one named quantity_done), so every such element is one."""
+    name in 16.0 (stock.move one named quantity_done, stock.move and stock.picking ones named
+    move_line_nosuggest_ids), so every such element is one."""
     own = site.report.own_fields
     renamed = {old: (new, cid) for cid, (_m, old, new) in RENAMED_17.items() if old not in own}
     edits: list[Edit] = []

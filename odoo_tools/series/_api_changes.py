@@ -154,6 +154,21 @@ API_CHANGES: tuple[ApiChange, ...] = (
         source="addons/stock/models/stock_move.py (16.0: quantity_done; 17.0: quantity, picked)",
     ),
     ApiChange(
+        id="renamed-move-line-nosuggest-ids",
+        since="17.0",
+        kind="python-call",
+        # stock.picking had a field of that name too, with the same meaning and the same successor
+        old="stock.move,stock.picking move_line_nosuggest_ids",
+        new="move_line_ids",
+        severity="error",
+        message="stock.move's and stock.picking's move_line_nosuggest_ids (their lines but the reserved, "
+        "not yet done ones) are gone in Odoo 17.0: a reserved quantity is the line's quantity there, so "
+        "move_line_ids holds every line (a view or @depends naming the old field fails the install).",
+        hint="Write move_line_ids.",
+        source="addons/stock/models/stock_move.py, stock_picking.py (16.0: move_line_nosuggest_ids with a "
+        "domain on reserved_qty and qty_done; 17.0: only move_line_ids)",
+    ),
+    ApiChange(
         id="removed-tree",
         since="18.0",
         kind="xml-element",

@@ -604,6 +604,31 @@ def test_16_to_17_done_quantities_are_quantity(tmp_path: Path) -> None:
     assert (module / "t.py").read_text().endswith("x = line.qty_done\n")
 
 
+def test_16_to_17_unsuggested_lines_are_the_lines(tmp_path: Path) -> None:
+    """OCA stock_move_packaging_qty depended on move_line_nosuggest_ids: "Wrong @depends ...
+    Dependency field 'move_line_nosuggest_ids' not found in model stock.move" on 17.0."""
+    module = tmp_path / "packs"
+    (module / "views").mkdir(parents=True)
+    (module / "__manifest__.py").write_text("{'version': '16.0.1.0.0', 'depends': ['stock']}\n")
+    (module / "m.py").write_text(
+        "@api.depends('move_line_ids.x', 'move_line_nosuggest_ids.x')\n"
+        "def f(self):\n    return self.move_line_ids | self.picking_id.move_line_nosuggest_ids\n"
+    )
+    view = (
+        '<odoo><record id="v" model="ir.ui.view"><field name="arch" type="xml">'
+        '<form><field name="move_line_nosuggest_ids"/></form></field></record></odoo>\n'
+    )
+    (module / "views" / "v.xml").write_text(view)
+    [migrated] = migrate([module], "17.0", write=True).modules
+    assert (module / "m.py").read_text() == (
+        "@api.depends('move_line_ids.x', 'move_line_ids.x')\n"
+        "def f(self):\n    return self.move_line_ids | self.picking_id.move_line_ids\n"
+    )
+    assert '<form><field name="move_line_ids"/></form>' in (module / "views" / "v.xml").read_text()
+    assert migrated.steps[0].rules_applied["renamed-move-line-nosuggest-ids"] == 3
+    assert not [f for f in migrated.steps[0].findings if "nosuggest" in f.message]
+
+
 def test_18_to_19_settings_actions_lose_target_inline(tmp_path: Path) -> None:
     """Custom 18.0 helpdesk_mgmt's settings action failed its 19.0 install ("Wrong value for
     ir.actions.act_window.target: 'inline'")."""
