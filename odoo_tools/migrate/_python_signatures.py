@@ -1,14 +1,18 @@
-"""Overrides of core methods whose parameter the step took away, read from the two series'
-sources: the parameter leaves the override's signature and its ``super()`` call (Odoo no longer
-passes it and the core method no longer takes it: "takes from 1 to 3 positional arguments but 4
-were given"), and the override reads the default it always got. OCA account_move_name_sequence
+"""Overrides of core methods whose parameters the step changed, read from the two series' sources.
+
+A parameter the step took away leaves the override's signature and its ``super()`` call (Odoo no
+longer passes it and the core method no longer takes it: "takes from 1 to 3 positional arguments
+but 4 were given"), and the override reads the default it always got. OCA account_move_name_sequence
 overrode 16.0's ``_get_last_sequence(relaxed, with_prefix, lock=True)``, which 17.0 calls without
-``lock``."""
+``lock``. A parameter the step added after the old ones joins the override's signature with core's
+default and is passed on to ``super()`` (19.0 calls ``_notify_get_reply_to(default, author_id=...)``:
+an 18.0 override "got an unexpected keyword argument 'author_id'").
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import libcst as cst
@@ -17,9 +21,10 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 from odoo_tools.migrate._module_files import ModuleFiles
 from odoo_tools.migrate._python_rules import VariableNames, class_model
 from odoo_tools.migrate._report import StepReport
-from odoo_tools.migrate._signatures import CoreMethods, core_methods, removed_parameters
+from odoo_tools.migrate._signatures import CoreMethods, added_parameters, core_methods, removed_parameters
 
 RULE = "removed-method-parameter"
+ADDED = "added-method-parameter"
 
 
 def drop_removed_parameters(
@@ -42,6 +47,7 @@ class _Override:
     method: str
     gone: dict[str, str | None]  # parameter -> the default the override reads instead (None: unknown)
     positions: tuple[int, ...]  # of the gone parameters in the core signature (super() arguments)
+    added: dict[str, str] = field(default_factory=dict)  # parameter -> core's default
 
 
 class _Overrides(VariableNames):
@@ -78,7 +84,8 @@ class _Overrides(VariableNames):
             return None
         mine = {p.name.value: p for p in (*node.params.params, *node.params.kwonly_params)}
         gone = [p for p in removed_parameters(old, new) if p in mine]
-        if not gone:
+        added = added_parameters(old, new) if _takes_exactly(node.params, old.params) else {}
+        if not gone and not added:
             return None
         defaults = {}
         for name in gone:
@@ -86,7 +93,7 @@ class _Overrides(VariableNames):
             defaults[name] = (
                 cst.Module([]).code_for_node(default) if default is not None else old.default(name)
             )
-        return _Override(method, defaults, tuple(old.params.index(p) for p in gone))
+        return _Override(method, defaults, tuple(old.params.index(p) for p in gone), added)
 
     def leave_FunctionDef(self, original: cst.FunctionDef, updated: cst.FunctionDef) -> cst.FunctionDef:
         self._in_class.pop()
@@ -95,6 +102,8 @@ class _Overrides(VariableNames):
         if override is None or override is outer:
             return updated
         line = self.get_metadata(PositionProvider, original).start.line
+        if override.added:
+            return self._with_added(updated, override, line)
         names = ", ".join(override.gone)
         if any(default is None for default in override.gone.values()):
             self.report.find(
@@ -144,7 +153,35 @@ class _Overrides(VariableNames):
         kept = [a for i, a in enumerate(updated.args) if i not in dropped]
         if kept and updated.args and len(updated.args) - 1 in dropped:
             kept[-1] = kept[-1].with_changes(comma=updated.args[-1].comma)
+        if override.added and not any(a.star == "**" for a in kept):
+            passed = {a.keyword.value for a in kept if a.keyword is not None}
+            kept += [
+                cst.Arg(keyword=cst.Name(name), value=cst.Name(name), equal=_EQUAL)
+                for name in override.added
+                if name not in passed
+            ]
         return updated.with_changes(args=kept)
+
+    def _with_added(self, updated: cst.FunctionDef, override: _Override, line: int) -> cst.FunctionDef:
+        names = ", ".join(override.added)
+        self.report.count(ADDED)
+        self.report.find(
+            ADDED, self.path, line,
+            f"{override.method}() takes {names} in {self.report.target_series} and Odoo passes it: "
+            "added to this override with core's default ("
+            + ", ".join(f"{n}={d}" for n, d in override.added.items()) + ") and passed on to super().",
+            f"Check whether this override should use {names}.",
+        )  # fmt: skip
+        params = updated.params
+        new = [
+            cst.Param(cst.Name(name), default=cst.parse_expression(default), equal=_EQUAL)
+            for name, default in override.added.items()
+        ]
+        if params.kwonly_params:
+            return updated.with_changes(
+                params=params.with_changes(kwonly_params=_followed_by(params.kwonly_params, new))
+            )
+        return updated.with_changes(params=params.with_changes(params=_followed_by(params.params, new)))
 
 
 def _without(params: Sequence[cst.Param], gone: dict[str, str | None]) -> list[cst.Param]:
@@ -152,3 +189,29 @@ def _without(params: Sequence[cst.Param], gone: dict[str, str | None]) -> list[c
     if kept and params and params[-1].name.value in gone:
         kept[-1] = kept[-1].with_changes(comma=params[-1].comma)
     return kept
+
+
+_NO_SPACE = cst.SimpleWhitespace("")
+_EQUAL = cst.AssignEqual(whitespace_before=_NO_SPACE, whitespace_after=_NO_SPACE)
+
+
+def _takes_exactly(params: cst.Parameters, names: tuple[str, ...]) -> bool:
+    """An override declaring the old core parameters, in order, and nothing open-ended (``*args``,
+    ``**kwargs`` already take whatever Odoo adds)."""
+    if isinstance(params.star_arg, cst.Param) or params.star_kwarg is not None:
+        return False
+    declared = tuple(p.name.value for p in (*params.params, *params.kwonly_params))
+    return declared[1:] == names if declared[:1] in (("self",), ("cls",)) else False
+
+
+def _followed_by(params: Sequence[cst.Param], new: list[cst.Param]) -> list[cst.Param]:
+    """``params`` and then ``new``: the last old one gets a comma, a trailing comma stays last."""
+    if not params:
+        return new
+    last = params[-1].comma
+    trailing = isinstance(last, cst.Comma)
+    comma = cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
+    head = [*params[:-1], params[-1].with_changes(comma=comma)]
+    if trailing:
+        new = [*new[:-1], new[-1].with_changes(comma=last)]
+    return head + new

@@ -171,3 +171,24 @@ def removed_parameters(old: Signature, new: Signature) -> tuple[str, ...]:
     gone = tuple(p for p in old.params if p not in new.params)
     kept = tuple(p for p in old.params if p not in gone)
     return gone if gone and new.params == kept else ()
+
+
+def added_parameters(old: Signature, new: Signature) -> dict[str, str]:
+    """Parameters ``new`` takes after all of ``old``'s, each with a literal default, and their
+    defaults: Odoo's callers on the new series may pass them, so an override written for ``old``
+    must accept them (19.0's ``_notify_get_reply_to(default=None, author_id=False)``, 18.0
+    without ``author_id``: "got an unexpected keyword argument 'author_id'")."""
+    extra = new.params[len(old.params) :]
+    if old.open_ended or not extra or new.params[: len(old.params)] != old.params:
+        return {}
+    defaults = {name: new.default(name) for name in extra}
+    literal = {name: d for name, d in defaults.items() if d is not None and _is_literal(d)}
+    return literal if len(literal) == len(extra) else {}
+
+
+def _is_literal(text: str) -> bool:
+    try:
+        ast.literal_eval(text)
+    except (ValueError, SyntaxError):
+        return False
+    return True

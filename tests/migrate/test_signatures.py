@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from odoo_tools.migrate import migrate
-from odoo_tools.migrate._signatures import Signature, removed_parameters
+from odoo_tools.migrate._signatures import Signature, added_parameters, removed_parameters
 
 MIXIN = """from odoo import models
 
@@ -134,3 +134,67 @@ def test_a_renamed_core_method_renames_the_override(tmp_path: Path) -> None:
         "        return {k: values.get(k) for k in prices} or self._price_compute('list_price')\n"
     )
     assert migrated.steps[0].rules_applied["renamed-core-method"] == 1
+
+
+def test_a_parameter_the_core_method_gained_joins_the_override(tmp_path: Path) -> None:
+    """19.0 calls _notify_get_reply_to(default, author_id=...): an 18.0 override without
+    author_id fails with "unexpected keyword argument" (helpdesk_mgmt's tests on 19.0)."""
+    old = _source(tmp_path / "odoo18", "", ", flag=False")
+    new = _source(tmp_path / "odoo19", ", lock=True", ", flag=False, *, strict=None")
+    module = tmp_path / "naming"
+    module.mkdir()
+    (module / "__manifest__.py").write_text(
+        "{'name': 'n', 'version': '18.0.1.0.0', 'depends': ['account']}\n"
+    )
+    (module / "move.py").write_text(
+        "class AccountMove(models.Model):\n"
+        '    _inherit = "account.move"\n\n'
+        "    def _get_last_sequence(self, relaxed=False, with_prefix=None):\n"
+        "        other = self.partner_id._get_last_sequence(relaxed)\n"
+        "        return super()._get_last_sequence(relaxed, with_prefix=with_prefix) or other\n\n"
+        "    def copy(\n        self,\n        default=None,\n        flag=False,\n    ):\n"
+        "        return super().copy(default, flag)\n\n"
+        "    def _get_last_sequence_short(self, relaxed=False):\n"
+        "        return super()._get_last_sequence(relaxed)\n"
+    )
+    text = (module / "move.py").read_text()
+    [migrated] = migrate([module], "19.0", write=True, odoo_sources={18: old, 19: new}).modules
+    assert (module / "move.py").read_text() == text.replace(
+        "with_prefix=None):", "with_prefix=None, lock=True):"
+    ).replace("with_prefix=with_prefix) or", "with_prefix=with_prefix, lock=lock) or").replace(
+        "        flag=False,\n    ):", "        flag=False, strict=None,\n    ):"
+    ).replace("copy(default, flag)", "copy(default, flag, strict=strict)")
+    assert migrated.steps[0].rules_applied["added-method-parameter"] == 2
+    lines = sorted(f.line or 0 for f in migrated.findings if f.code == "added-method-parameter")
+    assert lines == [4, 8]
+
+
+def test_an_open_ended_or_partial_override_gains_nothing(tmp_path: Path) -> None:
+    old = _source(tmp_path / "odoo18", "", "")
+    new = _source(tmp_path / "odoo19", ", lock=True", ", flag=False")
+    module = tmp_path / "naming"
+    module.mkdir()
+    (module / "__manifest__.py").write_text(
+        "{'name': 'n', 'version': '18.0.1.0.0', 'depends': ['account']}\n"
+    )
+    text = (
+        'class M(models.Model):\n    _inherit = "account.move"\n\n'
+        "    def _get_last_sequence(self, relaxed=False):\n"
+        "        return super()._get_last_sequence(relaxed)\n\n"
+        "    def copy(self, default=None, **kwargs):\n"
+        "        return super().copy(default, **kwargs)\n"
+    )
+    (module / "move.py").write_text(text)
+    migrate([module], "19.0", write=True, odoo_sources={18: old, 19: new})
+    assert (module / "move.py").read_text() == text
+
+
+def test_added_parameters_need_every_old_one_kept_and_literal_defaults() -> None:
+    old = Signature(("default",), (("default", "None"),))
+    new = Signature(("default", "author_id"), (("default", "None"), ("author_id", "False")))
+    assert added_parameters(old, new) == {"author_id": "False"}
+    assert added_parameters(old, Signature(("default", "author_id"), (("default", "None"),))) == {}
+    computed = Signature(("default", "at"), (("default", "None"), ("at", "fields.Date.today()")))
+    assert added_parameters(old, computed) == {}
+    assert added_parameters(old, Signature(("other", "author_id"), (("author_id", "1"),))) == {}
+    assert added_parameters(Signature(("default",), open_ended=True), new) == {}
