@@ -679,3 +679,33 @@ def test_values_of_removed_core_fields_are_dropped(tmp_path: Path) -> None:
         ("removed-core-field-value", 6),
         ("removed-core-field-value", 7),
     ]
+
+
+def test_values_of_removed_core_fields_are_dropped_through_bound_names(tmp_path: Path) -> None:
+    """Custom 18.0 sale_timesheet_line_exclude's tests bind ``self.SudoProductProduct =
+    self.ProductProduct.sudo()`` in setUp and create products with uom_po_id, gone in 19.0."""
+    module = tmp_path / "valued"
+    (module / "tests").mkdir(parents=True)
+    (module / "__manifest__.py").write_text("{'version': '18.0.1.0.0', 'depends': ['stock']}\n")
+    (module / "tests" / "test_x.py").write_text(
+        "class T(TransactionCase):\n"
+        "    def setUp(self):\n"
+        "        self.ProductProduct = self.env['product.product']\n"
+        "        self.SudoProductProduct = self.ProductProduct.sudo()\n"
+        "        Move = self.env['stock.move']\n"
+        "        Move.create({'name': 'a'})\n"
+        "        self.Other = self.env['stock.move']\n"
+        "        self.Other = self.env['my.model']\n"
+        "        self.Other.create({'name': 'kept: two models'})\n"
+        "        for Loop in self.env['stock.move']:\n"
+        "            Loop.create({'name': 'kept: a loop variable'})\n\n"
+        "    def test_x(self):\n"
+        "        self.SudoProductProduct.create({'name': 'p', 'uom_po_id': 1})\n"
+    )
+    [migrated] = migrate([module], "19.0", write=True).modules
+    text = (module / "tests" / "test_x.py").read_text()
+    assert "Move.create({})" in text
+    assert "self.SudoProductProduct.create({'name': 'p'})" in text
+    assert "'kept: two models'" in text and "'kept: a loop variable'" in text
+    lines = [f.line for f in migrated.findings if f.code == "removed-core-field-value"]
+    assert lines == [6, 14]
