@@ -6,6 +6,7 @@ import ast
 
 import libcst as cst
 
+from odoo_tools.migrate._python_17_patch import PatchMethod
 from odoo_tools.migrate._python_17_search import SearchCount
 from odoo_tools.migrate._python_rules import (
     PythonRule,
@@ -197,20 +198,6 @@ class ConcurrencyCheckField(PythonRule):
             return updated
         self.applied()
         return cst.SimpleString('"__last_update"')
-
-
-class PatchMethod(PythonRule):
-    """Runtime patching of model methods is gone in 17.0: only a person can turn it into an
-    override, so each call is said at its line."""
-
-    rule = "removed-patch-method"
-    triggers = ("_patch_method", "_revert_method")
-
-    def visit_Attribute(self, node: cst.Attribute) -> None:
-        if node.attr.value == "_patch_method":
-            self.find_change(node)
-        elif node.attr.value == "_revert_method":
-            self.find_change(node, "removed-revert-method")
 
 
 RULES_17: tuple[type[PythonRule], ...] = (
