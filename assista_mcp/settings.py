@@ -24,7 +24,7 @@ import platformdirs
 from pydantic import BaseModel, Field, PrivateAttr, SecretStr, ValidationError
 
 from assista_mcp.project_file import ProjectFile, read_project_file
-from odoo_tools.addons import odoo_core_roots, odoo_source_from_bin
+from odoo_tools.addons import detect_series, odoo_core_roots, odoo_source_from_bin
 from odoo_tools.errors import ConfigError
 from odoo_tools.runs import read_odoo_conf, split_addons_path
 from odoo_tools.storage import default_data_dir
@@ -78,6 +78,16 @@ class Settings(BaseModel):
     ] = None
     odoo_path: Annotated[
         Path | None, flag("project", "DIR", "an Odoo source tree, read-only knowledge", trust=True)
+    ] = None
+    from_odoo_path: Annotated[
+        Path | None,
+        flag(
+            "migrate",
+            "DIR",
+            "the Odoo source of the series modules are migrated from: gone anchors of inherited core "
+            "views are retargeted and changed core method signatures followed where it says how",
+            trust=True,
+        ),
     ] = None
     odoo_series: Annotated[str | None, flag("project", "X.0", "Odoo series when it cannot be detected")] = (
         None
@@ -163,6 +173,23 @@ class Settings(BaseModel):
         if self.odoo_path is not None:
             return self.odoo_path
         return odoo_source_from_bin(self.odoo_bin) if self.odoo_bin else None
+
+    def migration_sources(self) -> dict[int, Path]:
+        """The Odoo sources migration reads, by major version: the target series' (``odoo_source``)
+        and, with ``from_odoo_path``, the older series' the modules come from."""
+        sources: dict[int, Path] = {}
+        source = self.odoo_source()
+        if source is not None and (major := detect_series(odoo_path=source).major) is not None:
+            sources[major] = source
+        if self.from_odoo_path is not None:
+            old = detect_series(odoo_path=self.from_odoo_path).major
+            if old is None or old in sources:
+                raise ConfigError(
+                    f"--from-odoo-path {self.from_odoo_path} is not the Odoo source of an older series",
+                    "Give the folder holding odoo-bin and odoo/release.py of the modules' series.",
+                )
+            sources[old] = self.from_odoo_path
+        return sources
 
     def workspace(self) -> Workspace:
         source = self.odoo_source()

@@ -16,7 +16,13 @@ from typing import TYPE_CHECKING, Any
 import anyio
 
 from assista_mcp.agent.loop.approvals import MODES
-from assista_mcp.cli.common import add_odoo_flags, add_project_flags, positive_int, settings_from_args
+from assista_mcp.cli.common import (
+    add_migrate_flags,
+    add_odoo_flags,
+    add_project_flags,
+    positive_int,
+    settings_from_args,
+)
 from assista_mcp.cli.output import add_format_flag, add_output_flag, emit
 from assista_mcp.settings import Settings, load_settings
 from odoo_tools.errors import InvalidInput
@@ -60,6 +66,7 @@ def add_parsers(subparsers: Any) -> None:
 def _add_agent_flags(parser: argparse.ArgumentParser) -> None:
     add_project_flags(parser)
     add_odoo_flags(parser)
+    add_migrate_flags(parser)
     group = parser.add_argument_group("agent")
     group.add_argument("--model", metavar="ID", help="LiteLLM model id (default: ASSISTA_MODEL)")
     group.add_argument("--fallback-model", metavar="ID", help="tried when the model keeps failing")
@@ -158,7 +165,6 @@ def _run(args: argparse.Namespace) -> int:
     options = _options(args)
     from assista_mcp.agent.terminal.runner import open_agent, run_turn_interruptible
 
-
     async def main() -> int:
         async with open_agent(options) as agent:
             result = await run_turn_interruptible(agent.loop, args.task)
@@ -174,7 +180,6 @@ def _chat(args: argparse.Namespace) -> int:
     options = _options(args)
     from assista_mcp.agent.terminal.chat import chat
     from assista_mcp.agent.terminal.runner import open_agent
-
 
     async def main() -> int:
         async with open_agent(options) as agent:

@@ -23,6 +23,10 @@ def add_odoo_flags(parser: argparse.ArgumentParser) -> None:
     _add_group(parser, "odoo")
 
 
+def add_migrate_flags(parser: argparse.ArgumentParser) -> None:
+    _add_group(parser, "migrate")
+
+
 def _add_group(parser: argparse.ArgumentParser, group_name: str) -> None:
     group = parser.add_argument_group(group_name)
     for name, source in SOURCES.items():

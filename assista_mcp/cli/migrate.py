@@ -15,11 +15,10 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from assista_mcp.cli.common import add_odoo_flags, add_project_flags, settings_from_args
+from assista_mcp.cli.common import add_migrate_flags, add_odoo_flags, add_project_flags, settings_from_args
 from assista_mcp.cli.output import add_format_flag, add_output_flag, emit
 from assista_mcp.odoo_config import runner_config
 from assista_mcp.settings import Settings
-from odoo_tools.addons import detect_series
 from odoo_tools.errors import InvalidInput
 
 if TYPE_CHECKING:  # imported when `migrate` runs: libcst costs every other command's start
@@ -51,19 +50,11 @@ def add_parsers(subparsers: Any) -> None:
         "--prove", action="store_true", help="then install and test each module on the target series' Odoo"
     )
     parser.add_argument("--no-diff", action="store_true", help="print the summary without the diff")
-    parser.add_argument(
-        "--from-odoo-path",
-        type=Path,
-        metavar="PATH",
-        help=(
-            "the Odoo source of the series the modules come from: anchors of inherited core views "
-            "that are gone in the target series are then retargeted where the old view says how"
-        ),
-    )
     add_format_flag(parser, "the report")
     add_output_flag(parser)
     add_project_flags(parser)
     add_odoo_flags(parser)
+    add_migrate_flags(parser)
     parser.set_defaults(func=run_migrate)
 
 
@@ -73,18 +64,7 @@ def run_migrate(args: argparse.Namespace) -> int:
     from odoo_tools.migrate import migrate
 
     settings = settings_from_args(args)
-    source = settings.odoo_source()
-    sources = {}
-    if source is not None and (major := detect_series(odoo_path=source).major) is not None:
-        sources[major] = source
-    if args.from_odoo_path is not None:
-        old_major = detect_series(odoo_path=args.from_odoo_path).major
-        if old_major is None or old_major in sources:
-            raise InvalidInput(
-                f"--from-odoo-path {args.from_odoo_path} is not the Odoo source of an older series",
-                hint="Give the folder holding odoo-bin and odoo/release.py of the modules' series.",
-            )
-        sources[old_major] = args.from_odoo_path
+    sources = settings.migration_sources()
     report = migrate(
         args.paths,
         args.to,

@@ -19,7 +19,13 @@ from typing import TYPE_CHECKING, Any
 import anyio
 
 from assista_mcp.auth_token import resolve_token
-from assista_mcp.cli.common import add_odoo_flags, add_project_flags, positive_int, settings_from_args
+from assista_mcp.cli.common import (
+    add_migrate_flags,
+    add_odoo_flags,
+    add_project_flags,
+    positive_int,
+    settings_from_args,
+)
 from assista_mcp.settings import Settings
 from odoo_tools.errors import ConfigError
 
@@ -41,6 +47,7 @@ def add_parsers(subparsers: Any) -> None:
     )
     add_project_flags(parser)
     add_odoo_flags(parser)
+    add_migrate_flags(parser)
     parser.add_argument(
         "--transport",
         choices=("stdio", "http"),

@@ -10,7 +10,6 @@ from pydantic import Field
 
 from assista_mcp.context import Ctx, app
 from assista_mcp.tools._base import ToolSpec, one_or_many
-from odoo_tools.addons import detect_series
 from odoo_tools.migrate import MigrationReport
 
 ModuleArg = Annotated[
@@ -40,15 +39,15 @@ async def migrate_module(
     use: decide whether it still needs them), bumps the version to N.0.1.0.0 and removes old
     migrations/ scripts; removed core models and framework imports are findings. Returns per module the
     diff, how often each rule applied, and findings at file:line for what it could not rewrite
-    safely. Then prove it: test_module(module, demo=true) on the target series' Odoo, and fix what
-    remains (edit_file, check_module, test_module again). This tool itself runs no module code.
+    safely. With the old series' Odoo source configured (from_odoo_path), gone anchors of inherited
+    core views are retargeted and changed core method signatures followed. Then prove it:
+    test_module(module, demo=true) on the target series' Odoo, and fix what remains (edit_file,
+    check_module, test_module again). This tool itself runs no module code.
     """
     context = app(ctx)
     names = one_or_many(module, modules, "module")
     folders = [context.workspace.resolve(name, purpose="write" if write else "read").path for name in names]
-    source = context.settings.odoo_source()
-    major = detect_series(odoo_path=source).major if source is not None else None
-    sources = {major: source} if source is not None and major is not None else {}
+    sources = context.settings.migration_sources()
 
     def run() -> MigrationReport:
         from odoo_tools.migrate import migrate  # the rule tables and libcst load on the first call

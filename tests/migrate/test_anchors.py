@@ -4,10 +4,13 @@ otherwise. Small fake Odoo sources of two series stand for the real ones."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from lxml import etree
+from mcp import Client
 
 from assista_mcp.cli import main
 from odoo_tools.migrate import migrate
@@ -243,6 +246,28 @@ def test_cli_takes_the_old_source(
     assert "warning: mine/views/v.xml:5: [gone-view-anchor]" in capsys.readouterr().out
     assert main([*argv, "--from-odoo-path", str(tmp_path / "nowhere")]) == 2
     assert "--from-odoo-path" in capsys.readouterr().err
+
+
+@pytest.mark.anyio
+async def test_mcp_tool_takes_the_old_source_from_the_settings(
+    tmp_path: Path, sources: dict[int, Path], server_for: Callable[..., Any]
+) -> None:
+    """The MCP face reads the same ``from_odoo_path`` setting (``--from-odoo-path`` of serve/run,
+    ASSISTA_FROM_ODOO_PATH, the project file once trusted) as the CLI's flag."""
+    module = _module(tmp_path, [("base_app.form", '<div name="dates" position="after"/>\n')])
+    call = {"module": "mine", "to_series": "18.0"}
+    codes = []
+    for extra in ({}, {"from_odoo_path": sources[17]}):
+        async with Client(server_for(module.parent, odoo_path=sources[18], **extra)) as client:
+            result = await client.call_tool("migrate_module", call)
+        [migrated] = result.structured_content["modules"]  # type: ignore[index]
+        codes.append(
+            [(f["code"], f["line"]) for f in migrated["steps"][0]["findings"] if "view" in f["code"]]
+        )
+    assert codes == [[("gone-view-anchor", 5)], [("retargeted-view-anchor", 5)]]
+    async with Client(server_for(module.parent, odoo_path=sources[18], from_odoo_path=tmp_path)) as client:
+        refused = await client.call_tool("migrate_module", call)
+    assert refused.is_error and "--from-odoo-path" in refused.content[0].text  # type: ignore[union-attr]
 
 
 def test_inheritance_follows_odoo() -> None:
