@@ -260,7 +260,7 @@ async def test_mcp_tool_takes_the_old_source_from_the_settings(
     for extra in ({}, {"from_odoo_path": sources[17]}):
         async with Client(server_for(module.parent, odoo_path=sources[18], **extra)) as client:
             result = await client.call_tool("migrate_module", call)
-        [migrated] = result.structured_content["modules"]  # type: ignore[index]
+        [migrated] = result.structured_content["modules"]
         codes.append(
             [(f["code"], f["line"]) for f in migrated["steps"][0]["findings"] if "view" in f["code"]]
         )
