@@ -6,8 +6,9 @@ source series' Odoo source is given) the element it anchored on in the source se
   element of the new view -> the spec targets it, with the same position;
 - gone, ``after``/``before`` it: the nearest sibling it had on that side (else on the other
   side) that the new view still has once -> ``after`` the one before it / ``before`` the one
-  after it; ``inside`` it: its nearest
-  ancestor the new view still has once -> ``inside`` that;
+  after it; ``after`` it when it was the last child: the nearest ancestor it was the end of
+  (last child of last child...) that the new view still has once -> ``inside`` that; ``inside``
+  it: its nearest ancestor the new view still has once -> ``inside`` that;
 - gone, the spec only changed it (``attributes``, an empty ``replace``) -> the spec goes;
 - anything else (``replace`` with content, ambiguous matches, an anchor that was not core):
   nothing (a finding).
@@ -90,10 +91,13 @@ def plan_for(
         previous = [(s, "after", "was right before it") for s in old_node.itersiblings(preceding=True)]
         following = [(s, "before", "was right after it") for s in old_node.itersiblings()]
         neighbours += previous + following if position == "after" else following + previous
-        parent = old_node.getparent()
-        last = not any(isinstance(s.tag, str) for s in old_node.itersiblings())
-        if position == "after" and last and parent is not None:  # after the last child: at its parent's end
-            neighbours.append((parent, "inside", "held it last"))
+        if position == "after":  # after the last child: at the end of its parent (or of the one
+            # holding that parent last: a 16.0 settings box whose inner <div>s 17.0's <setting> lost)
+            node: etree._Element | None = old_node
+            while node is not None and not any(isinstance(s.tag, str) for s in node.itersiblings()):
+                node = node.getparent()
+                if node is not None:
+                    neighbours.append((node, "inside", "held it last"))
     elif position == "inside":
         neighbours += [(a, "inside", "held it") for a in old_node.iterancestors()]
     for old_neighbour, new_position, relation in neighbours:

@@ -383,3 +383,35 @@ def test_after_a_gone_last_child_is_at_its_parents_end(tmp_path: Path) -> None:
         '<xpath expr="//page[@name=\'prefs\']" position="inside"><group/></xpath>'
         in (module / "views" / "v.xml").read_text()
     )
+
+
+def test_after_a_gone_end_of_a_settings_box_is_at_the_settings_end(tmp_path: Path) -> None:
+    """16.0's settings boxes held their content in inner <div>s; 17.0's <setting> of the same id
+    holds it itself: what OCA sale_timesheet_invoice_description put after the box's last
+    <div name="msg_module_sale_timesheet"> goes at the end of that <setting> (its install failed)."""
+    box = (
+        '<div id="billing"><div class="o_setting_right_pane"><span>Billing</span>'
+        '<div class="content-group" name="msg"><button name="b"/></div></div></div>'
+    )
+    old = {"base_app": {"config": ("", f'<form><div name="apps">{box}</div></form>')}}
+    new = {
+        "base_app": {
+            "config": ("", '<form><block><setting id="billing"><button name="b"/></setting></block></form>')
+        }
+    }
+    both = {17: _source(tmp_path / "odoo17", 17, old), 18: _source(tmp_path / "odoo18", 18, new)}
+    module = _module(
+        tmp_path,
+        [
+            (
+                "base_app.config",
+                '<xpath expr="//div[@name=\'msg\']" position="after"><div name="mine"/></xpath>\n',
+            )
+        ],
+        depends="'base_app'",
+    )
+    assert _findings(module, both) == [("retargeted-view-anchor", 5)]
+    assert (
+        '<xpath expr="//setting[@id=\'billing\']" position="inside"><div name="mine"/></xpath>'
+        in (module / "views" / "v.xml").read_text()
+    )
