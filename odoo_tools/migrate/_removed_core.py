@@ -12,10 +12,12 @@ from __future__ import annotations
 import ast
 from collections import defaultdict
 from collections.abc import Callable
+from pathlib import Path
 
 from odoo_tools.lint import RemovedField, core_difference, core_fields, core_graph, core_model_fields
 from odoo_tools.migrate._core_uses import ModuleModels, Use, python_uses, read_models, xml_uses
 from odoo_tools.migrate._module_files import ModuleFiles
+from odoo_tools.migrate._removed_selection import complete_selections
 from odoo_tools.migrate._report import StepReport
 
 RULE_FIELD = "removed-core-field"
@@ -29,7 +31,9 @@ _DECLARABLE = frozenset(
 _REFUSED_AT_INSTALL = frozenset({"inherit", "view-model", "record-model"})
 
 
-def redeclare_removed(files: ModuleFiles, report: StepReport) -> None:
+def redeclare_removed(files: ModuleFiles, report: StepReport, old_source: Path | None = None) -> None:
+    """``old_source``, the source series' Odoo source, gives the values of removed Selection
+    fields the module extends."""
     old, new = f"{report.source}.0", f"{report.target}.0"
     diff = core_difference(old, new)
     if not diff.removed_models and not diff.removed_fields:
@@ -55,6 +59,7 @@ def redeclare_removed(files: ModuleFiles, report: StepReport) -> None:
         if _declarable(removed, diff.removed_models, new) and reachable(removed.comodel):
             wanted[use.model][use.name] = removed
     shifts: dict[str, list[tuple[int, int]]] = defaultdict(list)
+    complete_selections(files, models, diff, report, old_source, shifts)
     placed = {
         model: _declare(files, models, model, list(fields.values()), shifts, report.target_series)
         for model, fields in wanted.items()
@@ -158,9 +163,23 @@ def _declare(
             continue
         inserted = _insert_into_class(files, rel, cls.line, _comment(model, removed, series), removed)
         if inserted is not None:
-            shifts[rel].append(inserted)
+            after, count = inserted
+            shifts[rel].append((_original_line(shifts[rel], after), count))
             return rel
     return _new_file(files, model, _comment(model, removed, series), removed)
+
+
+def _original_line(shifts: list[tuple[int, int]], line: int) -> int:
+    """The line of the file as it was that is ``line`` of the file after the ``shifts``
+    insertions (given on the lines as they were)."""
+    offset = 0
+    for after, count in sorted(shifts):
+        if line <= after + offset:
+            break
+        if line <= after + offset + count:  # an inserted line: where it was inserted
+            return after
+        offset += count
+    return line - offset
 
 
 def _comment(model: str, removed: list[RemovedField], series: str) -> str:

@@ -52,7 +52,7 @@ def migrate_step(
     if odoo_source is not None and source_odoo_source is not None:
         rename_core_methods(files, report, source_odoo_source, odoo_source)
         drop_removed_parameters(files, report, source_odoo_source, odoo_source)
-    redeclare_removed(files, report)
+    redeclare_removed(files, report, source_odoo_source)
     drop_removed_values(files, report)
     find_removed_imports(files, report)
     bump_version(files, report)

@@ -186,3 +186,103 @@ def test_a_many2one_is_declared_only_when_its_comodel_is_among_the_dependencies(
     else:
         assert code == PARTNER
         assert found == [("removed-core-field", "team_use/models.py", 10, "error")]
+
+
+def _old_account(root: Path, field: str) -> Path:
+    """A 16.0 source whose account module gives account.move.reversal the field ``field``."""
+    (root / "odoo").mkdir(parents=True)
+    (root / "odoo" / "release.py").write_text("version_info = (16, 0, 0, 'final', 0, '')\n")
+    wizard = root / "odoo" / "addons" / "account" / "wizard"
+    wizard.mkdir(parents=True)
+    (wizard / "account_move_reversal.py").write_text(
+        "from odoo import fields, models\n\n\n"
+        "class AccountMoveReversal(models.TransientModel):\n"
+        "    _name = 'account.move.reversal'\n\n"
+        f"    {field}\n"
+    )
+    return root
+
+
+def _refund_module(tmp_path: Path, declaration: str) -> Path:
+    module = tmp_path / "addons" / "refund_lines"
+    (module / "wizards").mkdir(parents=True)
+    (module / "__manifest__.py").write_text("{'version': '16.0.1.0.0', 'depends': ['account']}\n")
+    (module / "__init__.py").write_text("from . import wizards\n")
+    (module / "wizards" / "__init__.py").write_text("from . import reversal\n")
+    (module / "wizards" / "reversal.py").write_text(
+        "from odoo import fields, models\n\n\n"
+        "class Reversal(models.TransientModel):\n"
+        '    _inherit = "account.move.reversal"\n\n'
+        f"{declaration}"
+        "    line_ids = fields.Many2many('account.move.line')\n"
+    )
+    return module
+
+
+def test_a_removed_selection_the_module_extends_gets_its_old_values(tmp_path: Path) -> None:
+    """OCA account_invoice_refund_line_selection added a value to account.move.reversal's
+    refund_method, gone in 17.0: "Field account.move.reversal.refund_method without selection"
+    at install. Its 16.0 values, read in the 16.0 source, and the module's are its selection."""
+    old = _old_account(
+        tmp_path / "odoo16",
+        "refund_method = fields.Selection(selection=[\n"
+        "            ('refund', 'Partial Refund'),\n"
+        "            ('cancel', 'Full Refund'),\n"
+        "        ], string='Credit Method', required=True)",
+    )
+    module = _refund_module(
+        tmp_path,
+        "    refund_method = fields.Selection(\n"
+        '        selection_add=[("refund_lines", "Refund specific lines")],\n'
+        '        ondelete={"refund_lines": "cascade"},\n'
+        "    )\n"
+        "    reason = fields.Float(related='line_ids.discount_percentage')\n",
+    )
+    [migrated] = migrate([module], "17.0", odoo_sources={16: old}, write=True).modules
+    assert (module / "wizards" / "reversal.py").read_text().splitlines()[6:16] == [
+        "    refund_method = fields.Selection(",
+        "        selection=[",  # one value a line: on one, the line would pass 88 characters
+        '            ("refund", "Partial Refund"),',
+        '            ("cancel", "Full Refund"),',
+        '            ("refund_lines", "Refund specific lines"),',
+        "        ],",
+        '        ondelete={"refund_lines": "cascade"},',
+        "    )",
+        "    reason = fields.Float(related='line_ids.discount_percentage')",
+        "    line_ids = fields.Many2many('account.move.line')",
+    ]
+    found = [(f.path, f.line, f.severity) for f in migrated.findings if f.code == "removed-core-field"]
+    assert found == [
+        ("refund_lines/wizards/reversal.py", 7, "warning"),
+        ("refund_lines/wizards/reversal.py", 15, "warning"),  # the related path's, moved with its line
+    ]
+    [finding] = [f for f in migrated.findings if f.code == "removed-core-field" and f.line == 7]
+    assert "16.0's values (refund, cancel) and its own" in finding.message
+    assert migrated.steps[0].rules_applied["removed-core-field"] == 2  # and discount_percentage
+
+
+def test_a_short_selection_stays_on_its_line(tmp_path: Path) -> None:
+    old = _old_account(tmp_path / "odoo16", "refund_method = fields.Selection([('a', 'A')])")
+    module = _refund_module(tmp_path, '    refund_method = fields.Selection(selection_add=[("b", "B")])\n')
+    migrate([module], "17.0", odoo_sources={16: old}, write=True)
+    assert (
+        '    refund_method = fields.Selection(selection=[("a", "A"), ("b", "B")])\n'
+        in (module / "wizards" / "reversal.py").read_text()
+    )
+
+
+def test_a_removed_selection_without_the_old_source_is_an_error(tmp_path: Path) -> None:
+    declaration = '    refund_method = fields.Selection(selection_add=[("refund_lines", "Refund lines")])\n'
+    module = _refund_module(tmp_path, declaration)
+    [migrated] = migrate([module], "17.0", write=True).modules
+    assert declaration in (module / "wizards" / "reversal.py").read_text()
+    found = [(f.line, f.severity) for f in migrated.findings if f.code == "removed-core-field"]
+    assert found == [(7, "error")]
+
+
+def test_a_line_after_insertions_is_told_back_on_the_file_as_it_was() -> None:
+    from odoo_tools.migrate._removed_core import _original_line
+
+    shifts = [(3, 2)]  # two lines inserted after line 3: lines 4, 5 are new, 6 was 4
+    assert [_original_line(shifts, line) for line in (1, 3, 4, 5, 6, 9)] == [1, 3, 3, 3, 4, 7]
+    assert _original_line([(3, 2), (6, 1)], 10) == 7  # after both: 10 - 2 - 1
