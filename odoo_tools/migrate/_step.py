@@ -11,6 +11,7 @@ from pathlib import Path
 
 from odoo_tools.migrate._anchors import check_core_anchors
 from odoo_tools.migrate._edits import apply_edits
+from odoo_tools.migrate._group_privileges import move_group_categories
 from odoo_tools.migrate._manifest_step import bump_version, note_assets, remove_old_migrations
 from odoo_tools.migrate._module_files import ModuleFiles
 from odoo_tools.migrate._python_rules import rewrite_python
@@ -52,6 +53,7 @@ def migrate_step(
     if odoo_source is not None and source_odoo_source is not None:
         rename_core_methods(files, report, source_odoo_source, odoo_source)
         drop_removed_parameters(files, report, source_odoo_source, odoo_source)
+        move_group_categories(files, report, source_odoo_source, odoo_source)
     redeclare_removed(files, report, source_odoo_source)
     drop_removed_values(files, report)
     find_removed_imports(files, report)
