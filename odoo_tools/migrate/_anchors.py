@@ -222,10 +222,10 @@ def _report(
     if plan.target is None:
         report.count(REMOVED)
         also = " with its record (nothing else was left in it)" if whole_record else ""
+        did = "what the spec added beside it is not shown" if plan.lost else "the spec only changed it"
         report.find(
             REMOVED, path, line,
-            f"{what} matches nothing in the {series} view {ref}: {plan.why}; the spec only changed it, "
-            f"so it was removed{also}.",
+            f"{what} matches nothing in the {series} view {ref}: {plan.why}; {did}, so it was removed{also}.",
             f"Check in the {series} source of {ref} whether what it did is still needed elsewhere.",
         )  # fmt: skip
         return [] if whole_record else [_removal(doc, spec)]

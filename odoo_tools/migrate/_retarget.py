@@ -19,6 +19,8 @@ or, when another tag is needed, the spec becomes an ``<xpath>``."""
 
 from __future__ import annotations
 
+import copy
+import itertools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -26,7 +28,7 @@ from dataclasses import dataclass
 from lxml import etree
 
 from odoo_tools.migrate._edits import Edit
-from odoo_tools.migrate._view_inheritance import FROM, locating_attributes
+from odoo_tools.migrate._view_inheritance import FROM, locate, locating_attributes
 from odoo_tools.migrate._xml_edit import attribute_text, rename, replace_attribute, set_value
 from odoo_tools.migrate._xml_tags import XmlDocument
 
@@ -40,6 +42,8 @@ _SAME_IDENTITY = (("id", "id"), ("data-key", "name"), ("data-string", "data-stri
 # Never a translated attribute (string, title, help...): Odoo refuses a view inheriting through
 # one ("View inheritance may not use attribute 'string' as a selector", ir_ui_view.py)
 _LOCATORS = ("name", "id", "for")
+_TRANSLATED = frozenset({"string", "placeholder", "title", "help", "confirm", "alt", "aria-label"})
+_PARENT_STEPS = re.compile(r"(?:/\.\.)+$")  # an xpath ending on its anchor's parent: ...//field[@id='x']/..
 _NAMED_STEP = re.compile(r"""(?:^|/)([\w:-]+)\[@name\s*=\s*(['"])([\w.-]+)\2\]$""")
 
 
@@ -49,14 +53,22 @@ class Plan:
     position: str
     why: str
     locator: tuple[str, str, str] = ("", "", "")  # (tag, attribute, value) finding target alone
+    more: tuple[tuple[str, str], ...] = ()  # further attributes the locator needs (several fields of a name)
+    suffix: str = ""  # parent steps after the locator ("/..": the spec's anchor is its parent)
+    lost: bool = False  # a removal drops what the spec added (its anchor has no place left)
 
     @property
     def expr(self) -> str:
         tag, attribute, value = self.locator
         if not attribute:  # the view's root: the first of its tag in document order
             return f"//{tag}"
-        quote = "'" if "'" not in value else '"'
-        return f"//{tag}[@{attribute}={quote}{value}{quote}]"
+        tests = "".join(f"[@{name}={_quoted(text)}]" for name, text in ((attribute, value), *self.more))
+        return f"//{tag}{tests}{self.suffix}"
+
+
+def _quoted(value: str) -> str:
+    quote = "'" if "'" not in value else '"'
+    return f"{quote}{value}{quote}"
 
 
 class _Ambiguous(Exception):
@@ -73,14 +85,29 @@ def plan_for(
     """``sure`` tells the elements of ``tree`` the module surely has (added by a view of a
     module it depends on): the only ones it may be retargeted to."""
     position = str(spec.get("position") or "inside")
+    parents = _PARENT_STEPS.search(str(spec.get("expr") or "")) if spec.tag == "xpath" else None
+    if parents is not None and old_tree is not None:  # the anchor's parent: follow the anchor
+        inner = copy.copy(spec)
+        inner.set("expr", str(spec.get("expr"))[: parents.start()])
+        old_inner = locate(old_tree, inner)
+        if old_inner is not None and locate(tree, inner) is None:
+            try:
+                plan = _renamed_plan(inner, old_inner, tree, old_tree, sure, position)
+            except _Ambiguous:
+                return None
+            target = plan.target if plan is not None else None
+            for _ in range(parents.group(0).count("/..")):
+                target = target.getparent() if target is not None else None
+            if plan is None or target is None:
+                return None
+            return Plan(target, position, f"{plan.why} (the spec's anchor is its parent)", plan.locator,
+                        plan.more, parents.group(0))  # fmt: skip
     try:
-        renamed = _renamed(spec, old_node, tree, old_tree, sure)
+        renamed = _renamed_plan(spec, old_node, tree, old_tree, sure, position)
     except _Ambiguous:
         return None
     if renamed is not None:
-        target, why = renamed
-        locator = _locator(target, tree)
-        return Plan(target, position, why, locator) if locator else None
+        return renamed
     if old_node is None:
         return None
     gone = f"{describe(old_node)} is gone"
@@ -106,7 +133,39 @@ def plan_for(
             target, locator = found
             why = f"{gone}; {describe(old_neighbour)} {relation}"
             return Plan(target, new_position, why, locator)
+    name = old_node.get("name")
+    if old_node.tag == "field" and position in ("after", "before") and _nowhere(name, tree):
+        # what sat beside a field the view no longer shows (19.0's user form lost its "Menus
+        # Customization" group and action_id with it): no place says where it belongs now
+        return Plan(None, position, f"{gone} and the view shows no field {name} anymore", lost=True)
     return None
+
+
+def _nowhere(name: str | None, tree: etree._Element) -> bool:
+    return bool(name) and not any(n.get("name") == name for n in tree.iter("field"))
+
+
+def _renamed_plan(
+    spec: etree._Element,
+    old_node: etree._Element | None,
+    tree: etree._Element,
+    old_tree: etree._Element | None,
+    sure: Callable[[etree._Element], bool],
+    position: str,
+) -> Plan | None:
+    """The plan to the element the anchor became; raises _Ambiguous when it cannot be told (or
+    found alone by an expression)."""
+    renamed = _renamed(spec, old_node, tree, old_tree, sure)
+    if renamed is None:
+        return None
+    target, why = renamed
+    locator = _locator(target, tree)
+    if locator is not None:
+        return Plan(target, position, why, locator)
+    more = _field_locator(target, tree) if target.tag == "field" else None
+    if more is None:
+        raise _Ambiguous
+    return Plan(target, position, why, ("field", "name", str(target.get("name"))), more)
 
 
 def describe(element: etree._Element) -> str:
@@ -178,6 +237,8 @@ def _renamed(
         return _by_name(tag, name, candidates, None, "the new view alone")
     if old.tag == "field":  # its identity is its name (a renamed field is a model change): moved?
         moved = [n for n in tree.iter("field") if n.get("name") == old.get("name") and n.get(FROM) != MODULE]
+        if len(moved) > 1 and old_tree is not None:
+            return _told_apart(old, old_tree, moved, sure)
         if len(moved) > 1 or (moved and not sure(moved[0])):
             raise _Ambiguous
         return (moved[0], f"{describe(old)} is elsewhere in the view") if moved else None
@@ -207,6 +268,62 @@ def _renamed(
             raise _Ambiguous
         if matches:
             return matches[0], f"{describe(old)} became {describe(matches[0])} (same {attribute}) {where}"
+    return None
+
+
+def _told_apart(
+    old: etree._Element,
+    old_tree: etree._Element,
+    candidates: list[etree._Element],
+    sure: Callable[[etree._Element], bool],
+) -> tuple[etree._Element, str]:
+    """Of several fields of the old field's name, the one that keeps what told the old field
+    from the others of its name in the old view: one or two of its attributes (never a translated
+    one: 18.0's ``<field id="individual" name="name" invisible="is_company">`` is 19.0's only
+    name field with ``invisible="is_company"``). Every telling set must point to that one."""
+    same = [n for n in old_tree.iter("field") if n.get("name") == old.get("name")]
+    attributes = [(str(k), str(v)) for k, v in old.attrib.items() if _telling(str(k))]
+    found: set[etree._Element] = set()
+    told: tuple[tuple[str, str], ...] = ()
+    for size in (1, 2):
+        for tests in itertools.combinations(attributes, size):
+            if [n for n in same if all(n.get(k) == v for k, v in tests)] != [old]:
+                continue  # does not tell it apart in the old view
+            matches = [n for n in candidates if all(n.get(k) == v for k, v in tests)]
+            if len(matches) > 1:
+                raise _Ambiguous
+            found.update(matches)
+            told = told or (tests if matches else ())
+        if found:
+            break
+    if len(found) != 1 or not sure(next(iter(found))):
+        raise _Ambiguous
+    target = next(iter(found))
+    was = " ".join(f'{k!s}="{v!s}"' for k, v in old.attrib.items() if k in ("id", "name"))
+    now = " ".join(f'{k}="{v}"' for k, v in told)
+    return target, f'<field {was}> is the one <field name="{old.get("name")}"> with {now} in the view'
+
+
+def _telling(attribute: str) -> bool:
+    return (
+        attribute not in _TRANSLATED
+        and attribute not in ("name", "id", FROM)
+        and not attribute.startswith("{")
+    )
+
+
+def _field_locator(target: etree._Element, tree: etree._Element) -> tuple[tuple[str, str], ...] | None:
+    """Attributes that, with its name, find the field ``target`` and nothing else in ``tree``
+    (never a translated one: Odoo refuses those as selectors)."""
+    name = target.get("name")
+    same = [n for n in tree.iter("field") if n.get("name") == name]
+    attributes = [
+        (str(k), str(v)) for k, v in target.attrib.items() if _telling(str(k)) and _quotable(str(v))
+    ]
+    for size in (1, 2):
+        for tests in itertools.combinations(attributes, size):
+            if [n for n in same if all(n.get(k) == v for k, v in tests)] == [target]:
+                return tests
     return None
 
 
@@ -284,7 +401,9 @@ def spec_edits(doc: XmlDocument, spec: etree._Element, plan: Plan) -> list[Edit]
     locating = list(locating_attributes(spec))
     if spec.tag == "xpath" and "expr" in tags.attributes:
         edits.append(set_value(doc, spec, "expr", plan.expr, RULE))
-    elif spec.tag == tag and attribute == "name" and (locating == ["name"] or tag == "field"):
+    elif (
+        spec.tag == tag and attribute == "name" and (locating == ["name"] or tag == "field") and not plan.more
+    ):
         edits.append(set_value(doc, spec, "name", value, RULE))
     else:
         edits += rename(doc, spec, "xpath", RULE)

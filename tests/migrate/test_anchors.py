@@ -415,3 +415,66 @@ def test_after_a_gone_end_of_a_settings_box_is_at_the_settings_end(tmp_path: Pat
         '<xpath expr="//setting[@id=\'billing\']" position="inside"><div name="mine"/></xpath>'
         in (module / "views" / "v.xml").read_text()
     )
+
+
+_PARTNER_OLD = (
+    '<form><div class="oe_title"><h1>'
+    '<field id="company" name="name" placeholder="Lumber" invisible="not is_company" required="1"/>'
+    '<field id="individual" name="name" placeholder="Brandon" invisible="is_company" required="1"/>'
+    '</h1></div><field name="child_ids"><form><field name="name"/></form></field>'
+    '<field id="left" name="ref" placeholder="L"/><field id="right" name="ref" placeholder="R"/>'
+    '<group string="Menus" groups="base.group_no_one"><field name="action_id"/></group>'
+    '<field name="signature"/></form>'
+)
+_PARTNER_NEW = (
+    '<form><div class="mb8"><h1 class="mb-0">'
+    '<field name="name" placeholder="Lumber" invisible="not is_company" required="1"/>'
+    '<field name="name" placeholder="Brandon" invisible="is_company" required="1"/>'
+    '</h1></div><field name="child_ids"><form><field name="name"/></form></field>'
+    '<field name="ref" placeholder="L"/><field name="ref" placeholder="R"/><field name="signature"/></form>'
+)
+
+
+def _partner_module(tmp_path: Path, specs: str) -> tuple[Path, dict[int, Path]]:
+    """19.0's partner form lost the ids of its two name fields (custom partner_firstname's
+    //field[@id='individual'] failed its install) and its user form the action_id field."""
+    old = {"base_app": {"partner": ("", _PARTNER_OLD)}}
+    new = {"base_app": {"partner": ("", _PARTNER_NEW)}}
+    both = {17: _source(tmp_path / "odoo17", 17, old), 18: _source(tmp_path / "odoo18", 18, new)}
+    return _module(tmp_path, [("base_app.partner", specs)], depends="'base_app'"), both
+
+
+def test_a_field_that_lost_its_id_is_told_apart_by_untranslated_attributes(tmp_path: Path) -> None:
+    specs = (
+        '<xpath expr="//field[@id=\'individual\']" position="attributes"><attribute name="x">1</attribute>'
+        "</xpath>\n"
+        "            <xpath expr=\"//div[hasclass('oe_title')]//field[@id='company']/..\" position=\"after\">"
+        "<group/></xpath>\n"
+        '            <field name="name" position="attributes"/>\n'
+    )
+    module, both = _partner_module(tmp_path, specs)
+    assert _findings(module, both) == [("retargeted-view-anchor", 5), ("retargeted-view-anchor", 6)]
+    text = (module / "views" / "v.xml").read_text()
+    assert "<xpath expr=\"//field[@name='name'][@invisible='is_company']\" position=\"attributes\">" in text
+    assert "<xpath expr=\"//field[@name='name'][@invisible='not is_company']/..\" position=\"after\">" in text
+    assert '<field name="name" position="attributes"/>' in text  # found as it is: untouched
+
+
+def test_fields_told_apart_only_by_a_translated_attribute_stay_a_finding(tmp_path: Path) -> None:
+    module, both = _partner_module(tmp_path, '<xpath expr="//field[@id=\'left\']" position="after"/>\n')
+    before = snapshot(module)
+    assert _findings(module, both, write=False) == [("gone-view-anchor", 5)]
+    assert snapshot(module) == before
+
+
+def test_what_sat_beside_a_field_the_view_no_longer_shows_is_removed(tmp_path: Path) -> None:
+    """19.0's user form shows no action_id (custom web_responsive added is_redirect_home after it)."""
+    module, both = _partner_module(
+        tmp_path,
+        '<field name="action_id" position="after"><field name="mine" invisible="action_id"/></field>\n',
+    )
+    [migrated] = migrate([module], "18.0", odoo_sources=both, write=True).modules
+    [finding] = [f for f in migrated.findings if "view" in f.code]
+    assert (finding.code, finding.line, finding.severity) == ("removed-view-spec", 5, "warning")
+    assert "shows no field action_id" in finding.message and "not shown" in finding.message
+    assert "action_id" not in (module / "views" / "v.xml").read_text()  # with its emptied record
