@@ -6,7 +6,9 @@ but 4 were given"), and the override reads the default it always got. OCA accoun
 overrode 16.0's ``_get_last_sequence(relaxed, with_prefix, lock=True)``, which 17.0 calls without
 ``lock``. A parameter the step added after the old ones joins the override's signature with core's
 default and is passed on to ``super()`` (19.0 calls ``_notify_get_reply_to(default, author_id=...)``:
-an 18.0 override "got an unexpected keyword argument 'author_id'").
+an 18.0 override "got an unexpected keyword argument 'author_id'"). A method the new series
+annotates ``-> Domain`` (a list before) gets ``Domain(...)`` around what the override returns (19.0's
+ir.rule ``_compute_domain``: "'list' object has no attribute 'optimize_full'").
 """
 
 from __future__ import annotations
@@ -16,15 +18,24 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import libcst as cst
+from libcst.codemod import CodemodContext
+from libcst.codemod.visitors import AddImportsVisitor
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from odoo_tools.migrate._module_files import ModuleFiles
 from odoo_tools.migrate._python_rules import VariableNames, class_model
 from odoo_tools.migrate._report import StepReport
-from odoo_tools.migrate._signatures import CoreMethods, added_parameters, core_methods, removed_parameters
+from odoo_tools.migrate._signatures import (
+    CoreMethods,
+    added_parameters,
+    core_methods,
+    removed_parameters,
+    returns_domain,
+)
 
 RULE = "removed-method-parameter"
 ADDED = "added-method-parameter"
+DOMAIN = "domain-return-value"
 
 
 def drop_removed_parameters(
@@ -39,7 +50,12 @@ def drop_removed_parameters(
         except cst.ParserSyntaxError:
             continue  # the rule pass already said so
         rewriter = _Overrides(old, new, report, files.site_path(rel))
-        files.texts[rel] = MetadataWrapper(module).visit(rewriter).code
+        module = MetadataWrapper(module).visit(rewriter)
+        if rewriter.wrapped:
+            context = CodemodContext()
+            AddImportsVisitor.add_needed_import(context, "odoo.fields", "Domain")
+            module = AddImportsVisitor(context).transform_module(module)
+        files.texts[rel] = module.code
 
 
 @dataclass
@@ -48,6 +64,8 @@ class _Override:
     gone: dict[str, str | None]  # parameter -> the default the override reads instead (None: unknown)
     positions: tuple[int, ...]  # of the gone parameters in the core signature (super() arguments)
     added: dict[str, str] = field(default_factory=dict)  # parameter -> core's default
+    domain: bool = False  # core now returns a Domain: so must the override
+    wrapped: int = 0  # return statements given Domain(...)
 
 
 class _Overrides(VariableNames):
@@ -59,6 +77,8 @@ class _Overrides(VariableNames):
         self._models: list[str] = []
         self._in_class: list[bool] = []  # per scope: a class body (True) or a function (False)
         self._functions: list[_Override | None] = []
+        self._own: list[bool] = []  # per function: the override itself (not a function inside it)
+        self.wrapped = False
 
     def visit_ClassDef(self, node: cst.ClassDef) -> None:
         self._models.append(class_model(node))
@@ -75,6 +95,7 @@ class _Overrides(VariableNames):
         method = bool(self._in_class) and self._in_class[-1] and bool(self._models[-1])
         override = self._override(node) if method else None
         self._in_class.append(False)
+        self._own.append(override is not None)
         self._functions.append(override or (self._functions[-1] if self._functions else None))
 
     def _override(self, node: cst.FunctionDef) -> _Override | None:
@@ -85,7 +106,8 @@ class _Overrides(VariableNames):
         mine = {p.name.value: p for p in (*node.params.params, *node.params.kwonly_params)}
         gone = [p for p in removed_parameters(old, new) if p in mine]
         added = added_parameters(old, new) if _takes_exactly(node.params, old.params) else {}
-        if not gone and not added:
+        domain = returns_domain(old, new)
+        if not gone and not added and not domain:
             return None
         defaults = {}
         for name in gone:
@@ -93,17 +115,28 @@ class _Overrides(VariableNames):
             defaults[name] = (
                 cst.Module([]).code_for_node(default) if default is not None else old.default(name)
             )
-        return _Override(method, defaults, tuple(old.params.index(p) for p in gone), added)
+        return _Override(method, defaults, tuple(old.params.index(p) for p in gone), added, domain)
 
     def leave_FunctionDef(self, original: cst.FunctionDef, updated: cst.FunctionDef) -> cst.FunctionDef:
         self._in_class.pop()
+        self._own.pop()
         override = self._functions.pop()
         outer = self._functions[-1] if self._functions else None
         if override is None or override is outer:
             return updated
         line = self.get_metadata(PositionProvider, original).start.line
+        if override.wrapped:
+            self.report.count(DOMAIN)
+            self.report.find(
+                DOMAIN, self.path, line,
+                f"{override.method}() returns a Domain in {self.report.target_series} and its callers use "
+                "it as one: what this override returns is wrapped in Domain(...).",
+                "Build the domain with Domain operators (&, |, ~) instead of lists where you touch it.",
+            )  # fmt: skip
         if override.added:
             return self._with_added(updated, override, line)
+        if not override.gone:
+            return updated
         names = ", ".join(override.gone)
         if any(default is None for default in override.gone.values()):
             self.report.find(
@@ -130,6 +163,17 @@ class _Overrides(VariableNames):
                 kwonly_params=_without(params.kwonly_params, override.gone),
             )
         )
+
+    def leave_Return(self, original: cst.Return, updated: cst.Return) -> cst.Return:
+        override = self._functions[-1] if self._functions else None
+        if override is None or not override.domain or not self._own[-1] or updated.value is None:
+            return updated
+        value = updated.value
+        if isinstance(value, cst.Call) and _called(value) in ("Domain", override.method):
+            return updated  # already a Domain, or super()'s: a Domain on the new series
+        override.wrapped += 1
+        self.wrapped = True
+        return updated.with_changes(value=cst.Call(func=cst.Name("Domain"), args=[cst.Arg(value)]))
 
     def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.BaseExpression:
         override = self._functions[-1] if self._functions else None
@@ -215,3 +259,15 @@ def _followed_by(params: Sequence[cst.Param], new: list[cst.Param]) -> list[cst.
     if trailing:
         new = [*new[:-1], new[-1].with_changes(comma=last)]
     return head + new
+
+
+def _called(call: cst.Call) -> str:
+    """``Domain(...)`` -> "Domain"; ``super().m(...)`` -> "m"; else ''."""
+    func = call.func
+    if isinstance(func, cst.Name):
+        return func.value
+    if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Call):
+        inner = func.value.func
+        if isinstance(inner, cst.Name) and inner.value == "super":
+            return func.attr.value
+    return ""

@@ -15,7 +15,7 @@ from typing import Any
 from odoo_tools.storage import atomic_write_json, default_cache_dir
 
 MAX_BYTES = 2_000_000
-READING = 2  # how signatures are read: part of the cache key, raised when the reading changes
+READING = 3  # how signatures are read: part of the cache key, raised when the reading changes
 # Where BaseModel lives: every model inherits its methods (search, _search, write...)
 BASE_MODEL_FILES = ("odoo/models.py", "odoo/orm/models.py")
 
@@ -25,6 +25,7 @@ class Signature:
     params: tuple[str, ...]  # after self, positional-or-keyword then keyword-only, in order
     defaults: tuple[tuple[str, str], ...] = ()  # (parameter, its default as written)
     open_ended: bool = False  # *args or **kwargs: takes whatever it is given
+    returns: str = ""  # the return annotation as written ("Domain"), '' when there is none
 
     def default(self, name: str) -> str | None:
         return dict(self.defaults).get(name)
@@ -93,7 +94,7 @@ def _python_files(source: Path) -> list[Path]:
 
 def _encode(found: CoreMethods) -> dict[str, Any]:
     return {
-        "methods": [[m, f, list(s.params), [list(d) for d in s.defaults], s.open_ended]
+        "methods": [[m, f, list(s.params), [list(d) for d in s.defaults], s.open_ended, s.returns]
                     for (m, f), s in found.methods.items()],
         "parents": {m: sorted(p) for m, p in found.parents.items()},
     }  # fmt: skip
@@ -102,8 +103,10 @@ def _encode(found: CoreMethods) -> dict[str, Any]:
 def _decode(data: dict[str, Any]) -> CoreMethods:
     return CoreMethods(
         methods={
-            (m, f): Signature(tuple(params), tuple((n, d) for n, d in defaults), bool(open_ended))
-            for m, f, params, defaults, open_ended in data["methods"]
+            (m, f): Signature(
+                tuple(params), tuple((n, d) for n, d in defaults), bool(open_ended), str(returns)
+            )
+            for m, f, params, defaults, open_ended, returns in data["methods"]
         },
         parents={m: set(p) for m, p in data["parents"].items()},
     )
@@ -158,6 +161,7 @@ def _signature(node: ast.FunctionDef) -> Signature:
         params=tuple(positional + [a.arg for a in args.kwonlyargs]),
         defaults=tuple((name, ast.unparse(value)) for name, value in defaults),
         open_ended=args.vararg is not None or args.kwarg is not None,
+        returns=ast.unparse(node.returns) if node.returns is not None else "",
     )
 
 
@@ -184,6 +188,13 @@ def added_parameters(old: Signature, new: Signature) -> dict[str, str]:
     defaults = {name: new.default(name) for name in extra}
     literal = {name: d for name, d in defaults.items() if d is not None and _is_literal(d)}
     return literal if len(literal) == len(extra) else {}
+
+
+def returns_domain(old: Signature, new: Signature) -> bool:
+    """The new series' method returns a ``Domain`` where the old one returned a list: callers on
+    the new series use it as one (19.0's ir.rule ``_compute_domain(...) -> Domain``, its caller's
+    ``.optimize_full()``: "'list' object has no attribute 'optimize_full'")."""
+    return new.returns.rsplit(".", 1)[-1] == "Domain" and "Domain" not in old.returns
 
 
 def _is_literal(text: str) -> bool:

@@ -198,3 +198,49 @@ def test_added_parameters_need_every_old_one_kept_and_literal_defaults() -> None
     assert added_parameters(old, computed) == {}
     assert added_parameters(old, Signature(("other", "author_id"), (("author_id", "1"),))) == {}
     assert added_parameters(Signature(("default",), open_ended=True), new) == {}
+
+
+RULE_SOURCE = """class IrRule(models.Model):
+    _name = "ir.rule"
+
+    def _compute_domain(self, model_name, mode="read"){returns}:
+        return []
+"""
+
+
+def test_an_override_of_a_method_now_returning_a_domain_returns_one(tmp_path: Path) -> None:
+    """19.0's ir.rule._compute_domain() -> Domain, whose caller calls .optimize_full(): an 18.0
+    override returning expression.AND([...]) failed "'list' object has no attribute
+    'optimize_full'" (analytic_hr_department_restriction's tests)."""
+    old = _source(tmp_path / "odoo18", "", "")
+    new = _source(tmp_path / "odoo19", "", "")
+    for root, returns in ((old, ""), (new, " -> Domain")):
+        (root / "addons" / "account" / "models" / "rule.py").write_text(RULE_SOURCE.format(returns=returns))
+    module = tmp_path / "ruling"
+    module.mkdir()
+    (module / "__manifest__.py").write_text(
+        "{'name': 'r', 'version': '18.0.1.0.0', 'depends': ['account']}\n"
+    )
+    (module / "rule.py").write_text(
+        "from odoo import models\n"
+        "from odoo.osv import expression\n\n\n"
+        "class IrRule(models.Model):\n"
+        '    _inherit = "ir.rule"\n\n'
+        '    def _compute_domain(self, model_name, mode="read"):\n'
+        "        res = super()._compute_domain(model_name, mode=mode)\n"
+        "        if model_name != 'x':\n"
+        "            return super()._compute_domain(model_name, mode=mode)\n"
+        "        def inner():\n"
+        "            return [('a', '=', 1)]\n"
+        "        return expression.AND([inner(), res])\n"
+    )
+    [migrated] = migrate([module], "19.0", write=True, odoo_sources={18: old, 19: new}).modules
+    text = (module / "rule.py").read_text()
+    assert text.startswith(
+        "from odoo import models\nfrom odoo.osv import expression\nfrom odoo.fields import Domain\n"
+    )
+    assert "        return Domain(expression.AND([inner(), res]))\n" in text
+    assert "            return [('a', '=', 1)]\n" in text  # a function inside the override is its own
+    assert "            return super()._compute_domain(model_name, mode=mode)\n" in text
+    assert migrated.steps[0].rules_applied["domain-return-value"] == 1
+    assert [f.line for f in migrated.findings if f.code == "domain-return-value"] == [8]
