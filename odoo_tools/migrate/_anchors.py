@@ -26,6 +26,7 @@ from lxml import etree
 from odoo_tools.migrate._core_views import CoreViews, combined, core_views, derived
 from odoo_tools.migrate._edits import Edit, apply_edits
 from odoo_tools.migrate._module_files import ModuleFiles
+from odoo_tools.migrate._python_renames import renamed_field_names
 from odoo_tools.migrate._report import StepReport
 from odoo_tools.migrate._retarget import MODULE, Plan, describe, plan_for, spec_edits
 from odoo_tools.migrate._view_inheritance import FROM, Unreadable, apply_spec, locate, spec_elements
@@ -47,6 +48,7 @@ class _Series:
     views: CoreViews
     modules: frozenset[str] | None  # the core modules installed with it; None: any may be
     sure: frozenset[str]  # the core modules installed with it whatever else it depends on
+    renamed_fields: dict[str, str] = field(default_factory=dict)  # old -> new, renamed on this series
     trees: dict[str, etree._Element | None] = field(default_factory=dict)
 
     def surely_there(self, node: etree._Element) -> bool:
@@ -86,6 +88,7 @@ def check_core_anchors(
 ) -> None:
     """Find (and where it is safe, fix) the specs whose anchor is gone from the target's core."""
     new = _series(source, _depends(files.texts.get("__manifest__.py")))
+    new.renamed_fields = renamed_field_names(report.target_series)
     old = _series(old_source, _depends(files.original.get("__manifest__.py"))) if old_source else None
     for rel in sorted(files.texts):
         if rel.endswith(".xml"):
@@ -121,37 +124,48 @@ def _check_file(files: ModuleFiles, rel: str, new: _Series, old: _Series | None,
     except XmlParseError:
         return text
     edits: list[Edit] = []
+    for record, ref, arch, primary in _extensions(doc):
+        if "." not in ref or ref.split(".")[0] == files.name:
+            continue
+        tree = new.tree(ref, primary)
+        if tree is None:
+            continue  # not a core view of the target series: not ours to judge
+        old_tree = old.tree(ref, primary) if old is not None else None
+        edits += _check_record(files, rel, doc, (record, arch), ref, (tree, old_tree), (new, old), report)
+    return apply_edits(text, edits)[0] if edits else text
+
+
+def _extensions(doc: XmlDocument) -> list[tuple[etree._Element, str, etree._Element, bool]]:
+    """The views of the file that extend another: (the record or ``<template>``, the view it
+    extends, the element holding its specs, whether it is a view of its own: mode primary)."""
+    found = []
     for record in doc.root.iter("record"):
         inherit = record.find("field[@name='inherit_id']")
         ref = str(inherit.get("ref") or "") if inherit is not None else ""
         arch = record.find("field[@name='arch']")
-        if "." not in ref or ref.split(".")[0] == files.name or arch is None:
-            continue
-        if record_model(arch) != "ir.ui.view":
-            continue
-        mode = record.find("field[@name='mode']")
-        primary = mode is not None and (mode.text or "").strip() == "primary"
-        tree = new.tree(ref, primary)
-        if tree is None:
-            continue  # not a core view of the target series (or a template): not ours to judge
-        old_tree = old.tree(ref, primary) if old is not None else None
-        edits += _check_record(files, rel, doc, record, ref, (tree, old_tree), (new, old), report)
-    return apply_edits(text, edits)[0] if edits else text
+        if ref and arch is not None and record_model(arch) == "ir.ui.view":
+            mode = record.find("field[@name='mode']")
+            found.append((record, ref, arch, mode is not None and (mode.text or "").strip() == "primary"))
+    for template in doc.root.iter("template"):
+        ref = str(template.get("inherit_id") or "")
+        if ref:  # its children are the specs, as in the <data> Odoo makes of it
+            found.append((template, ref, template, template.get("primary") == "True"))
+    return found
 
 
 def _check_record(
     files: ModuleFiles,
     rel: str,
     doc: XmlDocument,
-    record: etree._Element,
+    view: tuple[etree._Element, etree._Element],
     ref: str,
     trees: tuple[etree._Element, etree._Element | None],
     series: tuple[_Series, _Series | None],
     report: StepReport,
 ) -> list[Edit]:
-    (tree, old_tree), (new, old) = trees, series
-    arch = record.find("field[@name='arch']")
-    specs = spec_elements(arch) if arch is not None else []
+    """``view``: the record (or template) and the element holding its specs."""
+    (tree, old_tree), (new, old), (record, arch) = trees, series, view
+    specs = spec_elements(arch)
     plans: list[tuple[etree._Element, Plan | None]] = []
     for spec in specs:
         try:
@@ -161,7 +175,11 @@ def _check_record(
             continue
         if node is None and old_tree is not None and old_node is None:
             continue  # not a core anchor of the source series either: this series' change did not take it
-        plan = plan_for(spec, old_node, tree, old_tree, new.surely_there) if node is None else None
+        plan = (
+            plan_for(spec, old_node, tree, old_tree, new.surely_there, new.renamed_fields)
+            if node is None
+            else None
+        )
         if old_node is not None and old is not None and old_tree is not None:
             old.apply(ref, old_tree, spec, old_node)  # after planning: the plan reads the element as it was
         if node is not None:

@@ -1,6 +1,7 @@
-"""The core views of an Odoo source, combined as Odoo combines them: a primary view's arch with
-every core view extending it applied (only the core modules a given module can have installed
-with it, when its dependencies are all core), so an anchor is looked up where Odoo looks it up."""
+"""The core views of an Odoo source (``ir.ui.view`` records and QWeb ``<template>``s), combined
+as Odoo combines them: a primary view's arch with every core view extending it applied (only
+the core modules a given module can have installed with it, when its dependencies are all
+core), so an anchor is looked up where Odoo looks it up."""
 
 from __future__ import annotations
 
@@ -118,6 +119,8 @@ def _read(views: CoreViews, module: str, path: Path) -> None:
         root = etree.parse(str(path), _PARSER).getroot()
     except (etree.XMLSyntaxError, OSError):
         return
+    for template in list(root.iter("template")):
+        _read_template(views, module, template)
     for record in root.iter("record"):
         xml_id = record.get("id")
         arch = record.find("field[@name='arch']")
@@ -137,6 +140,31 @@ def _read(views: CoreViews, module: str, path: Path) -> None:
         views.views[full] = CoreView(full, module, arch, parent, primary, rank, len(views.views))
         if parent:
             views.extensions.setdefault(parent, []).append(full)
+
+
+def _read_template(views: CoreViews, module: str, template: etree._Element) -> None:
+    """A ``<template>``: the view Odoo makes of it (odoo/tools/convert.py): its element, renamed
+    ``<t t-name="module.id">`` (or ``<data>`` for an extension), is the arch."""
+    xml_id = template.get("id")
+    if not xml_id or template.get("active") == "False":
+        return  # an inactive one (a website option...) changes nothing until someone turns it on
+    full = xml_id if "." in xml_id else f"{module}.{xml_id}"
+    parent = template.get("inherit_id")
+    parent = (parent if "." in parent else f"{module}.{parent}") if parent else None
+    try:
+        rank = int(template.get("priority") or 16)
+    except ValueError:
+        rank = 16
+    primary = parent is None or template.get("primary") == "True"
+    arch = etree.Element("field", name="arch")
+    arch.append(template)  # moved out of its file's tree: nothing else reads that tree
+    template.tag = "t" if parent is None else "data"
+    template.attrib.clear()
+    if parent is None:
+        template.set("t-name", full)
+    views.views[full] = CoreView(full, module, arch, parent, primary, rank, len(views.views))
+    if parent:
+        views.extensions.setdefault(parent, []).append(full)
 
 
 @lru_cache(maxsize=128)  # a few MB each for the big settings views: bounded in a long-lived server

@@ -14,7 +14,7 @@ from odoo_tools.migrate._python_rules import PythonRule, same_quotes, string_val
 from odoo_tools.migrate._report import Site
 from odoo_tools.migrate._xml_edit import set_value
 from odoo_tools.migrate._xml_tags import XmlDocument
-from odoo_tools.series import api_change
+from odoo_tools.series import api_change, api_changes
 
 
 def _renamed_field(change_id: str) -> tuple[str, str, str]:
@@ -23,6 +23,18 @@ def _renamed_field(change_id: str) -> tuple[str, str, str]:
     change = api_change(change_id)
     model, old = change.old.split()
     return model, old, change.new
+
+
+def renamed_field_names(series: str) -> dict[str, str]:
+    """Old name -> new name of the core fields the step to ``series`` renamed (the registry's
+    ``renamed-*`` entries whose ``old`` says "model field" and ``new`` a field name)."""
+    renamed = {}
+    for change in api_changes(series):
+        parts = change.old.split()
+        field_rename = change.id.startswith("renamed-") and len(parts) == 2 and change.new.isidentifier()
+        if change.since == series and field_rename:
+            renamed[parts[1]] = change.new
+    return renamed
 
 
 # change id -> (model, old name, new name), as the series registry has them

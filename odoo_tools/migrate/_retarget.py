@@ -22,7 +22,7 @@ from __future__ import annotations
 import copy
 import itertools
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from lxml import etree
@@ -81,9 +81,11 @@ def plan_for(
     tree: etree._Element,
     old_tree: etree._Element | None,
     sure: Callable[[etree._Element], bool] = lambda node: True,
+    renamed_fields: Mapping[str, str] | None = None,
 ) -> Plan | None:
     """``sure`` tells the elements of ``tree`` the module surely has (added by a view of a
-    module it depends on): the only ones it may be retargeted to."""
+    module it depends on): the only ones it may be retargeted to; ``renamed_fields`` (old name
+    -> new) the core fields the step renamed, whose names an element's name may carry."""
     position = str(spec.get("position") or "inside")
     parents = _PARENT_STEPS.search(str(spec.get("expr") or "")) if spec.tag == "xpath" else None
     if parents is not None and old_tree is not None:  # the anchor's parent: follow the anchor
@@ -92,7 +94,7 @@ def plan_for(
         old_inner = locate(old_tree, inner)
         if old_inner is not None and locate(tree, inner) is None:
             try:
-                plan = _renamed_plan(inner, old_inner, tree, old_tree, sure, position)
+                plan = _renamed_plan(inner, old_inner, tree, old_tree, sure, position, renamed_fields or {})
             except _Ambiguous:
                 return None
             target = plan.target if plan is not None else None
@@ -103,7 +105,7 @@ def plan_for(
             return Plan(target, position, f"{plan.why} (the spec's anchor is its parent)", plan.locator,
                         plan.more, parents.group(0))  # fmt: skip
     try:
-        renamed = _renamed_plan(spec, old_node, tree, old_tree, sure, position)
+        renamed = _renamed_plan(spec, old_node, tree, old_tree, sure, position, renamed_fields or {})
     except _Ambiguous:
         return None
     if renamed is not None:
@@ -152,10 +154,11 @@ def _renamed_plan(
     old_tree: etree._Element | None,
     sure: Callable[[etree._Element], bool],
     position: str,
+    renamed_fields: Mapping[str, str],
 ) -> Plan | None:
     """The plan to the element the anchor became; raises _Ambiguous when it cannot be told (or
     found alone by an expression)."""
-    renamed = _renamed(spec, old_node, tree, old_tree, sure)
+    renamed = _renamed(spec, old_node, tree, old_tree, sure, renamed_fields)
     if renamed is None:
         return None
     target, why = renamed
@@ -221,6 +224,7 @@ def _renamed(
     tree: etree._Element,
     old_tree: etree._Element | None,
     sure: Callable[[etree._Element], bool],
+    renamed_fields: Mapping[str, str],
 ) -> tuple[etree._Element, str] | None:
     """The element of ``tree`` that the anchor became; raises _Ambiguous when several could be."""
     candidates = [
@@ -247,6 +251,8 @@ def _renamed(
     where = f"in {origin}" if origin else "in the view"
     if old.get("name"):
         found = _by_name(str(old.tag), str(old.get("name")), scope, old_tree, where)
+        if found is None:
+            found = _by_field_rename(old, scope, old_tree, renamed_fields, where)
         if found is not None:
             return found
     for old_attribute, new_attribute in _SAME_IDENTITY:
@@ -348,6 +354,31 @@ def _by_name(
         raise _Ambiguous
     if longer:
         return longer[0], f"{old} became {describe(longer[0])} {where}"
+    return None
+
+
+def _by_field_rename(
+    old: etree._Element,
+    scope: list[etree._Element],
+    old_tree: etree._Element | None,
+    renamed_fields: Mapping[str, str],
+    where: str,
+) -> tuple[etree._Element, str] | None:
+    """The one element of the old one's tag whose name is the old name with a renamed field's
+    old name (a whole ``_``-separated part of it) replaced by the new one: 16.0's report cell
+    ``<td name="move_line_aggregated_qty_done">`` is 17.0's ``move_line_aggregated_quantity``,
+    as stock.move.line's qty_done became quantity."""
+    name = str(old.get("name"))
+    for before, after in renamed_fields.items():
+        new_name = re.sub(rf"(?<![^_]){re.escape(before)}(?![^_])", after, name)
+        if new_name == name:
+            continue
+        matches = [n for n in scope if n.tag == old.tag and n.get("name") == new_name]
+        if len(matches) > 1:
+            raise _Ambiguous
+        if matches and not _existed(matches[0], old_tree):
+            why = f"{describe(old)} is {describe(matches[0])} {where} (the field {before} is {after})"
+            return matches[0], why
     return None
 
 

@@ -478,3 +478,55 @@ def test_what_sat_beside_a_field_the_view_no_longer_shows_is_removed(tmp_path: P
     assert (finding.code, finding.line, finding.severity) == ("removed-view-spec", 5, "warning")
     assert "shows no field action_id" in finding.message and "not shown" in finding.message
     assert "action_id" not in (module / "views" / "v.xml").read_text()  # with its emptied record
+
+
+def _templates_source(root: Path, major: int, body: str) -> Path:
+    (root / "odoo").mkdir(parents=True)
+    (root / "odoo" / "release.py").write_text(f"version_info = ({major}, 0, 0, 'final', 0, '')\n")
+    folder = root / "addons" / "base_app"
+    (folder / "report").mkdir(parents=True)
+    (folder / "__manifest__.py").write_text("{'name': 'base_app', 'depends': []}\n")
+    (folder / "report" / "slip.xml").write_text(f"<odoo>{body}</odoo>\n")
+    return root
+
+
+def test_a_template_extending_a_core_template_follows_a_renamed_field(tmp_path: Path) -> None:
+    """17.0 renamed stock.move.line's qty_done to quantity and the delivery slip's cells with it:
+    OCA stock_move_packaging_qty's <template> extending it failed its 17.0 install on
+    //td[@name='move_line_aggregated_qty_done']. An inactive core template changes nothing."""
+    old = _templates_source(
+        tmp_path / "odoo16",
+        16,
+        '<template id="slip"><table><tr><td name="line_qty_ordered"/><td name="line_qty_done"/>'
+        "</tr></table></template>",
+    )
+    new = _templates_source(
+        tmp_path / "odoo17",
+        17,
+        '<template id="slip"><table><tr><td name="line_qty_ordered"/><td name="line_quantity"/>'
+        "</tr></table></template>"
+        '<template id="option" inherit_id="base_app.slip" active="False">'
+        '<xpath expr="//td[@name=\'line_qty_ordered\']" position="replace"/></template>',
+    )
+    module = tmp_path / "addons" / "mine"
+    (module / "views").mkdir(parents=True)
+    (module / "__manifest__.py").write_text(
+        "{'version': '16.0.1.0.0', 'depends': ['base_app'], 'data': ['views/slip.xml']}\n"
+    )
+    (module / "views" / "slip.xml").write_text(
+        "<odoo>\n"
+        '    <template id="slip" inherit_id="base_app.slip">\n'
+        '        <xpath expr="//td[@name=\'line_qty_ordered\']" position="inside"><span/></xpath>\n'
+        '        <xpath expr="//td[@name=\'line_qty_done\']" position="inside"><span/></xpath>\n'
+        "    </template>\n"
+        "</odoo>\n"
+    )
+    [migrated] = migrate([module], "17.0", odoo_sources={16: old, 17: new}, write=True).modules
+    assert [(f.code, f.line) for f in migrated.findings if "view" in f.code] == [
+        ("retargeted-view-anchor", 4)
+    ]
+    text = (module / "views" / "slip.xml").read_text()
+    assert '<xpath expr="//td[@name=\'line_quantity\']" position="inside"><span/></xpath>' in text
+    assert "//td[@name='line_qty_ordered']" in text
+    [finding] = [f for f in migrated.findings if f.code == "retargeted-view-anchor"]
+    assert "(the field qty_done is quantity)" in finding.message
