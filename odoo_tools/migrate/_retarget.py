@@ -20,7 +20,6 @@ or, when another tag is needed, the spec becomes an ``<xpath>``."""
 from __future__ import annotations
 
 import copy
-import itertools
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -28,6 +27,7 @@ from dataclasses import dataclass
 from lxml import etree
 
 from odoo_tools.migrate._edits import Edit
+from odoo_tools.migrate._same_name_fields import Ambiguous, field_locator, quotable, told_apart
 from odoo_tools.migrate._view_inheritance import FROM, locate, locating_attributes
 from odoo_tools.migrate._xml_edit import attribute_text, rename, replace_attribute, set_value
 from odoo_tools.migrate._xml_tags import XmlDocument
@@ -42,7 +42,6 @@ _SAME_IDENTITY = (("id", "id"), ("data-key", "name"), ("data-string", "data-stri
 # Never a translated attribute (string, title, help...): Odoo refuses a view inheriting through
 # one ("View inheritance may not use attribute 'string' as a selector", ir_ui_view.py)
 _LOCATORS = ("name", "id", "for")
-_TRANSLATED = frozenset({"string", "placeholder", "title", "help", "confirm", "alt", "aria-label"})
 _PARENT_STEPS = re.compile(r"(?:/\.\.)+$")  # an xpath ending on its anchor's parent: ...//field[@id='x']/..
 _NAMED_STEP = re.compile(r"""(?:^|/)([\w:-]+)\[@name\s*=\s*(['"])([\w.-]+)\2\]$""")
 
@@ -71,10 +70,6 @@ def _quoted(value: str) -> str:
     return f"{quote}{value}{quote}"
 
 
-class _Ambiguous(Exception):
-    pass
-
-
 def plan_for(
     spec: etree._Element,
     old_node: etree._Element | None,
@@ -88,25 +83,13 @@ def plan_for(
     -> new) the core fields the step renamed, whose names an element's name may carry."""
     position = str(spec.get("position") or "inside")
     parents = _PARENT_STEPS.search(str(spec.get("expr") or "")) if spec.tag == "xpath" else None
-    if parents is not None and old_tree is not None:  # the anchor's parent: follow the anchor
-        inner = copy.copy(spec)
-        inner.set("expr", str(spec.get("expr"))[: parents.start()])
-        old_inner = locate(old_tree, inner)
-        if old_inner is not None and locate(tree, inner) is None:
-            try:
-                plan = _renamed_plan(inner, old_inner, tree, old_tree, sure, position, renamed_fields or {})
-            except _Ambiguous:
-                return None
-            target = plan.target if plan is not None else None
-            for _ in range(parents.group(0).count("/..")):
-                target = target.getparent() if target is not None else None
-            if plan is None or target is None:
-                return None
-            return Plan(target, position, f"{plan.why} (the spec's anchor is its parent)", plan.locator,
-                        plan.more, parents.group(0))  # fmt: skip
+    if parents is not None and old_tree is not None:  # the anchor's parent: follow the anchor first
+        followed = _through_child(spec, parents, (tree, old_tree), sure, position, renamed_fields or {})
+        if followed is not None:
+            return followed
     try:
         renamed = _renamed_plan(spec, old_node, tree, old_tree, sure, position, renamed_fields or {})
-    except _Ambiguous:
+    except Ambiguous:
         return None
     if renamed is not None:
         return renamed
@@ -147,6 +130,34 @@ def _nowhere(name: str | None, tree: etree._Element) -> bool:
     return bool(name) and not any(n.get("name") == name for n in tree.iter("field"))
 
 
+def _through_child(
+    spec: etree._Element,
+    parents: re.Match[str],
+    trees: tuple[etree._Element, etree._Element],
+    sure: Callable[[etree._Element], bool],
+    position: str,
+    renamed_fields: Mapping[str, str],
+) -> Plan | None:
+    """For ``<path to X>/..``: X renamed (or told apart) in the new view, then its parent."""
+    tree, old_tree = trees
+    inner = copy.copy(spec)
+    inner.set("expr", str(spec.get("expr"))[: parents.start()])
+    old_inner = locate(old_tree, inner)
+    if old_inner is None or locate(tree, inner) is not None:
+        return None
+    try:
+        plan = _renamed_plan(inner, old_inner, tree, old_tree, sure, position, renamed_fields)
+    except Ambiguous:
+        return None
+    target = plan.target if plan is not None else None
+    for _ in range(parents.group(0).count("/..")):
+        target = target.getparent() if target is not None else None
+    if plan is None or target is None:
+        return None
+    why = f"{plan.why} (the spec's anchor is its parent)"
+    return Plan(target, position, why, plan.locator, plan.more, parents.group(0))
+
+
 def _renamed_plan(
     spec: etree._Element,
     old_node: etree._Element | None,
@@ -156,7 +167,7 @@ def _renamed_plan(
     position: str,
     renamed_fields: Mapping[str, str],
 ) -> Plan | None:
-    """The plan to the element the anchor became; raises _Ambiguous when it cannot be told (or
+    """The plan to the element the anchor became; raises Ambiguous when it cannot be told (or
     found alone by an expression)."""
     renamed = _renamed(spec, old_node, tree, old_tree, sure, renamed_fields)
     if renamed is None:
@@ -165,9 +176,9 @@ def _renamed_plan(
     locator = _locator(target, tree)
     if locator is not None:
         return Plan(target, position, why, locator)
-    more = _field_locator(target, tree) if target.tag == "field" else None
+    more = field_locator(target, tree) if target.tag == "field" else None
     if more is None:
-        raise _Ambiguous
+        raise Ambiguous
     return Plan(target, position, why, ("field", "name", str(target.get("name"))), more)
 
 
@@ -196,7 +207,7 @@ def _counterpart(
         value = old.get(attribute)
         if value:
             matches = [n for n in tree.iter(old.tag) if n.get(attribute) == value]
-            if len(matches) == 1 and _quotable(value) and sure(matches[0]):
+            if len(matches) == 1 and quotable(value) and sure(matches[0]):
                 return matches[0], (str(old.tag), attribute, value)
             if matches:
                 return None
@@ -204,7 +215,7 @@ def _counterpart(
         return None
     for old_attribute, new_attribute in (("name", "name"), *_SAME_IDENTITY):
         value = old.get(old_attribute)
-        if not value or not _quotable(value):
+        if not value or not quotable(value):
             continue
         matches = [n for n in tree.iter() if n.get(new_attribute) == value and n.tag != "field"]
         if len(matches) == 1 and isinstance(matches[0].tag, str):
@@ -226,7 +237,7 @@ def _renamed(
     sure: Callable[[etree._Element], bool],
     renamed_fields: Mapping[str, str],
 ) -> tuple[etree._Element, str] | None:
-    """The element of ``tree`` that the anchor became; raises _Ambiguous when several could be."""
+    """The element of ``tree`` that the anchor became; raises Ambiguous when several could be."""
     candidates = [
         n
         for n in tree.iter()
@@ -242,9 +253,9 @@ def _renamed(
     if old.tag == "field":  # its identity is its name (a renamed field is a model change): moved?
         moved = [n for n in tree.iter("field") if n.get("name") == old.get("name") and n.get(FROM) != MODULE]
         if len(moved) > 1 and old_tree is not None:
-            return _told_apart(old, old_tree, moved, sure)
+            return told_apart(old, old_tree, moved, sure)
         if len(moved) > 1 or (moved and not sure(moved[0])):
-            raise _Ambiguous
+            raise Ambiguous
         return (moved[0], f"{describe(old)} is elsewhere in the view") if moved else None
     origin = str(old.get(FROM) or "")
     scope = [n for n in candidates if n.get(FROM) == origin] or candidates
@@ -259,7 +270,7 @@ def _renamed(
         value = old.get(old_attribute)
         matches = [n for n in scope if n.get(new_attribute) == value] if value else []
         if len(matches) > 1:
-            raise _Ambiguous
+            raise Ambiguous
         if matches:
             return matches[0], f"{describe(old)} is {describe(matches[0])} {where}"
     for attribute in _SAME_CONTENT:
@@ -271,65 +282,9 @@ def _renamed(
             if n.tag == old.tag and _normal(n.get(attribute)) == value and not _existed(n, old_tree)
         ]  # fmt: skip
         if len(matches) > 1:
-            raise _Ambiguous
+            raise Ambiguous
         if matches:
             return matches[0], f"{describe(old)} became {describe(matches[0])} (same {attribute}) {where}"
-    return None
-
-
-def _told_apart(
-    old: etree._Element,
-    old_tree: etree._Element,
-    candidates: list[etree._Element],
-    sure: Callable[[etree._Element], bool],
-) -> tuple[etree._Element, str]:
-    """Of several fields of the old field's name, the one that keeps what told the old field
-    from the others of its name in the old view: one or two of its attributes (never a translated
-    one: 18.0's ``<field id="individual" name="name" invisible="is_company">`` is 19.0's only
-    name field with ``invisible="is_company"``). Every telling set must point to that one."""
-    same = [n for n in old_tree.iter("field") if n.get("name") == old.get("name")]
-    attributes = [(str(k), str(v)) for k, v in old.attrib.items() if _telling(str(k))]
-    found: set[etree._Element] = set()
-    told: tuple[tuple[str, str], ...] = ()
-    for size in (1, 2):
-        for tests in itertools.combinations(attributes, size):
-            if [n for n in same if all(n.get(k) == v for k, v in tests)] != [old]:
-                continue  # does not tell it apart in the old view
-            matches = [n for n in candidates if all(n.get(k) == v for k, v in tests)]
-            if len(matches) > 1:
-                raise _Ambiguous
-            found.update(matches)
-            told = told or (tests if matches else ())
-        if found:
-            break
-    if len(found) != 1 or not sure(next(iter(found))):
-        raise _Ambiguous
-    target = next(iter(found))
-    was = " ".join(f'{k!s}="{v!s}"' for k, v in old.attrib.items() if k in ("id", "name"))
-    now = " ".join(f'{k}="{v}"' for k, v in told)
-    return target, f'<field {was}> is the one <field name="{old.get("name")}"> with {now} in the view'
-
-
-def _telling(attribute: str) -> bool:
-    return (
-        attribute not in _TRANSLATED
-        and attribute not in ("name", "id", FROM)
-        and not attribute.startswith("{")
-    )
-
-
-def _field_locator(target: etree._Element, tree: etree._Element) -> tuple[tuple[str, str], ...] | None:
-    """Attributes that, with its name, find the field ``target`` and nothing else in ``tree``
-    (never a translated one: Odoo refuses those as selectors)."""
-    name = target.get("name")
-    same = [n for n in tree.iter("field") if n.get("name") == name]
-    attributes = [
-        (str(k), str(v)) for k, v in target.attrib.items() if _telling(str(k)) and _quotable(str(v))
-    ]
-    for size in (1, 2):
-        for tests in itertools.combinations(attributes, size):
-            if [n for n in same if all(n.get(k) == v for k, v in tests)] == [target]:
-                return tests
     return None
 
 
@@ -341,7 +296,7 @@ def _by_name(
     old = f'<{tag} name="{name}">'
     same = [n for n in scope if n.get("name") == name]
     if len(same) > 1:
-        raise _Ambiguous
+        raise Ambiguous
     if same:
         now = describe(same[0])
         return same[0], f"{old} is elsewhere {where}" if now == old else f"{old} is {now} {where}"
@@ -351,7 +306,7 @@ def _by_name(
         if n.tag in kinds and _extends(str(n.get("name") or ""), name) and not _existed(n, old_tree)
     ]  # fmt: skip
     if len(longer) > 1:
-        raise _Ambiguous
+        raise Ambiguous
     if longer:
         return longer[0], f"{old} became {describe(longer[0])} {where}"
     return None
@@ -375,7 +330,7 @@ def _by_field_rename(
             continue
         matches = [n for n in scope if n.tag == old.tag and n.get("name") == new_name]
         if len(matches) > 1:
-            raise _Ambiguous
+            raise Ambiguous
         if matches and not _existed(matches[0], old_tree):
             why = f"{describe(old)} is {describe(matches[0])} {where} (the field {before} is {after})"
             return matches[0], why
@@ -410,16 +365,12 @@ def _normal(value: str | None) -> str:
     return " ".join((value or "").split())
 
 
-def _quotable(value: str) -> bool:
-    return not ("'" in value and '"' in value)
-
-
 def _locator(target: etree._Element, tree: etree._Element) -> tuple[str, str, str] | None:
     """A tag and attribute value that find ``target`` and nothing else in ``tree``."""
     for attribute in _LOCATORS:
         value = target.get(attribute)
         alone = value and [n for n in tree.iter(target.tag) if n.get(attribute) == value] == [target]
-        if value and alone and _quotable(value):
+        if value and alone and quotable(value):
             return str(target.tag), attribute, value
     return None
 

@@ -530,3 +530,18 @@ def test_a_template_extending_a_core_template_follows_a_renamed_field(tmp_path: 
     assert "//td[@name='line_qty_ordered']" in text
     [finding] = [f for f in migrated.findings if f.code == "retargeted-view-anchor"]
     assert "(the field qty_done is quantity)" in finding.message
+
+
+def test_the_parent_of_a_gone_element_is_followed_as_the_parent(
+    tmp_path: Path, sources: dict[int, Path]
+) -> None:
+    """``X/..`` whose X has no counterpart: the anchor is X's parent, followed as any anchor."""
+    module = _module(
+        tmp_path,
+        [("base_app.form", '<xpath expr="//div[@name=\'dates\']/.." position="inside"><p/></xpath>\n')],
+    )
+    assert _findings(module, sources) == [("retargeted-view-anchor", 5)]
+    assert (
+        '<xpath expr="//group[@name=\'main\']" position="inside"><p/></xpath>'
+        in (module / "views" / "v.xml").read_text()
+    )
