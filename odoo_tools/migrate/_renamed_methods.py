@@ -2,10 +2,14 @@
 the model, the new one has exactly its parameters and differs only by a leading underscore
 (``price_compute`` in 16.0 is ``_price_compute`` in 17.0, same parameters). An override of the old
 name is never called by the new series and its ``super()`` fails: the module's overrides and, in
-the same file, ``self.``/``super().`` calls take the new name."""
+the same file, ``self.``/``super().`` calls take the new name; a method renamed on every model
+that had it takes its new name in every call of the module (its tests call it on records)."""
 
 from __future__ import annotations
 
+import functools
+import re
+from collections import defaultdict
 from pathlib import Path
 
 import libcst as cst
@@ -17,6 +21,9 @@ from odoo_tools.migrate._report import StepReport
 from odoo_tools.migrate._signatures import CoreMethods, core_methods
 
 RULE = "renamed-core-method"
+_DEF = re.compile(r"^\s*def\s+(\w+)\s*\(", re.MULTILINE)
+# A method of one of these is not a record's: its name is never taken for a renamed core method
+_PLAIN_TYPES = (object, str, bytes, int, float, list, tuple, dict, set, frozenset)
 
 
 def rename_core_methods(files: ModuleFiles, report: StepReport, old_source: Path, new_source: Path) -> None:
@@ -33,6 +40,51 @@ def rename_core_methods(files: ModuleFiles, report: StepReport, old_source: Path
             files.texts[rel] = (
                 MetadataWrapper(module).visit(_Renamer(renamed, report, files.site_path(rel))).code
             )
+    rename_calls(files, report, renamed_everywhere(old_source, new_source))
+
+
+@functools.cache
+def _renamed_everywhere(old_source: Path, new_source: Path) -> tuple[tuple[str, str], ...]:
+    old, new = core_methods(old_source), core_methods(new_source)
+    by_name: dict[str, set[str]] = defaultdict(set)
+    for model, method in old.methods:
+        by_name[method].add(model)
+    still = {method for _, method in new.methods}
+    found = []
+    for method, models in sorted(by_name.items()):
+        if method in still or any(hasattr(kind, method) for kind in _PLAIN_TYPES):
+            continue
+        targets = {renamed_to(old, new, model, method) for model in models}
+        if len(targets) == 1 and None not in targets:
+            found.append((method, str(targets.pop())))
+    return tuple(found)
+
+
+def renamed_everywhere(old_source: Path, new_source: Path) -> dict[str, str]:
+    """Old name -> new name of the core methods renamed on every model that had them, whose old
+    name no model of the new core has any more (``price_compute`` of product.product and
+    product.template): a call of it on any record fails there, whatever the record's model."""
+    return dict(_renamed_everywhere(old_source, new_source))
+
+
+def rename_calls(files: ModuleFiles, report: StepReport, renamed: dict[str, str]) -> None:
+    """``x.price_compute(...)`` anywhere in the module (its tests call it on their records): the
+    old name exists on no model any more, and a name of that kind (no method of a plain Python
+    type) is a record's. Not when the module defines a function of that name itself."""
+    own = {
+        m.group(1) for rel, text in files.texts.items() if rel.endswith(".py") for m in _DEF.finditer(text)
+    }
+    wanted = {name: new for name, new in renamed.items() if name not in own}
+    for rel, text in sorted(files.texts.items()):
+        if not rel.endswith(".py") or not any(f".{name}(" in text for name in wanted):
+            continue
+        try:
+            module = cst.parse_module(text)
+        except cst.ParserSyntaxError:
+            continue
+        files.texts[rel] = (
+            MetadataWrapper(module).visit(_CallRenamer(wanted, report, files.site_path(rel))).code
+        )
 
 
 def renamed_to(old: CoreMethods, new: CoreMethods, model: str, method: str) -> str | None:
@@ -93,3 +145,26 @@ class _Renamer(cst.CSTTransformer):
         return (
             updated.with_changes(attr=cst.Name(new_name)) if new_name and (is_self or is_super) else updated
         )
+
+
+class _CallRenamer(cst.CSTTransformer):
+    METADATA_DEPENDENCIES = (PositionProvider,)
+
+    def __init__(self, renamed: dict[str, str], report: StepReport, path: str) -> None:
+        super().__init__()
+        self.renamed, self.report, self.path = renamed, report, path
+
+    def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+        func = updated.func
+        new_name = self.renamed.get(func.attr.value) if isinstance(func, cst.Attribute) else None
+        if new_name is None or not isinstance(func, cst.Attribute):
+            return updated
+        line = self.get_metadata(PositionProvider, original).start.line
+        self.report.count(RULE)
+        self.report.find(
+            RULE, self.path, line,
+            f"{func.attr.value}() is {new_name}() in {self.report.target_series} on every model that had "
+            "it (the same parameters): this call was renamed.",
+            "Check that the call is on a record (not another object with a method of that name).",
+        )  # fmt: skip
+        return updated.with_changes(func=func.with_changes(attr=cst.Name(new_name)))

@@ -244,3 +244,47 @@ def test_an_override_of_a_method_now_returning_a_domain_returns_one(tmp_path: Pa
     assert "            return super()._compute_domain(model_name, mode=mode)\n" in text
     assert migrated.steps[0].rules_applied["domain-return-value"] == 1
     assert [f.line for f in migrated.findings if f.code == "domain-return-value"] == [8]
+
+
+def test_a_method_renamed_on_every_model_is_renamed_in_every_call(tmp_path: Path) -> None:
+    """OCA product_supplierinfo_for_customer's tests call price_compute() on their products:
+    "'product.product' object has no attribute 'price_compute'" on 17.0, where every model that
+    had it has _price_compute. A module's own function of that name keeps its calls."""
+    old = _source(tmp_path / "odoo16", "", "")
+    new = _source(tmp_path / "odoo17", "", "")
+    for root, name in ((old, "price_compute"), (new, "_price_compute")):
+        (root / "addons" / "account" / "models" / "product.py").write_text(
+            "class P(models.Model):\n    _name = 'product.product'\n\n"
+            f"    def {name}(self, price_type, uom=None):\n        return {{}}\n\n"
+            "class T(models.Model):\n    _name = 'product.template'\n\n"
+            f"    def {name}(self, price_type, uom=None):\n        return {{}}\n"
+        )
+    module = tmp_path / "pricing"
+    (module / "tests").mkdir(parents=True)
+    (module / "__manifest__.py").write_text(
+        "{'name': 'p', 'version': '16.0.1.0.0', 'depends': ['account']}\n"
+    )
+    test = (
+        "class T(TransactionCase):\n"
+        "    def test_price(self):\n"
+        "        res = self.product.with_context(partner_id=1).price_compute(\n"
+        '            "partner", self.product.uom_id\n'
+        "        )\n"
+        "        return res, self.product.price_compute\n"
+    )
+    (module / "tests" / "test_price.py").write_text(test)
+    [migrated] = migrate([module], "17.0", write=True, odoo_sources={16: old, 17: new}).modules
+    assert (module / "tests" / "test_price.py").read_text() == test.replace(
+        ").price_compute(", ")._price_compute("
+    )  # a call only: a bare attribute may be anything's
+    found = [(f.code, f.line, f.severity) for f in migrated.findings if f.code == "renamed-core-method"]
+    assert found == [("renamed-core-method", 3, "warning")]
+    assert migrated.steps[0].rules_applied["renamed-core-method"] == 1
+
+    own = "def price_compute(x):\n    return x\n\n\nprice_compute(1)\nhelper.price_compute(2)\n"
+    (module / "tests" / "test_price.py").write_text(own)
+    (module / "__manifest__.py").write_text(
+        "{'name': 'p', 'version': '16.0.1.0.0', 'depends': ['account']}\n"
+    )
+    migrate([module], "17.0", write=True, odoo_sources={16: old, 17: new})
+    assert (module / "tests" / "test_price.py").read_text() == own
