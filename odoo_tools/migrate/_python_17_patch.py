@@ -13,6 +13,7 @@ such a call (``super()._patch_method``, a module with its own ``_patch_method``)
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 import libcst as cst
@@ -54,7 +55,7 @@ class PatchMethod(PythonRule):
         for statement in node.body:
             self._taken |= _defined_names(statement)
         for name in (PATCH, REVERT):
-            if f"def {name}" in node.code:  # a method of its own of that name: not Odoo's
+            if re.search(rf"\bdef\s+{name}\s*\(", node.code):  # a method of its own of that name
                 self._taken.add(name)
 
     def visit_Call(self, node: cst.Call) -> None:

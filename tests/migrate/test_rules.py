@@ -251,12 +251,15 @@ def test_16_to_17_patching_left_to_a_person(tmp_path: Path) -> None:
         "    def g(self):\n        self._patch_method(1, 2)\n"
     )
     (module / "b.py").write_text(own)
+    similar = "class C:\n    def _patch_methods(self):\n        self.env['x']._patch_method('a', f)\n"
+    (module / "c.py").write_text(similar)  # a method of another name: Odoo's is still called
     [migrated] = migrate([module], "17.0", write=True).modules
+    assert "        _patch_method(self.env['x'], 'a', f)\n" in (module / "c.py").read_text()
     assert (module / "a.py").read_text() == source
     assert (module / "b.py").read_text() == own
     found = {(f.path.rsplit("/", 1)[-1], f.code, f.line, f.severity) for f in migrated.findings}
     assert ("a.py", "removed-patch-method", 3, "error") in found
-    assert "removed-patch-method" not in migrated.steps[0].rules_applied
+    assert migrated.steps[0].rules_applied["removed-patch-method"] == 1  # c.py's
 
 
 def test_17_to_18_storable_products(tmp_path: Path) -> None:
