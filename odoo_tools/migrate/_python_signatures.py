@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar
 
 import libcst as cst
 from libcst.codemod import CodemodContext
@@ -199,11 +200,12 @@ class _Overrides(VariableNames):
             kept[-1] = kept[-1].with_changes(comma=updated.args[-1].comma)
         if override.added and not any(a.star == "**" for a in kept):
             passed = {a.keyword.value for a in kept if a.keyword is not None}
-            kept += [
+            new_args = [
                 cst.Arg(keyword=cst.Name(name), value=cst.Name(name), equal=_EQUAL)
                 for name in override.added
                 if name not in passed
             ]
+            kept = _followed_by(kept, new_args)
         return updated.with_changes(args=kept)
 
     def _with_added(self, updated: cst.FunctionDef, override: _Override, line: int) -> cst.FunctionDef:
@@ -235,6 +237,7 @@ def _without(params: Sequence[cst.Param], gone: dict[str, str | None]) -> list[c
     return kept
 
 
+_Listed = TypeVar("_Listed", cst.Param, cst.Arg)
 _NO_SPACE = cst.SimpleWhitespace("")
 _EQUAL = cst.AssignEqual(whitespace_before=_NO_SPACE, whitespace_after=_NO_SPACE)
 
@@ -248,17 +251,22 @@ def _takes_exactly(params: cst.Parameters, names: tuple[str, ...]) -> bool:
     return declared[1:] == names if declared[:1] in (("self",), ("cls",)) else False
 
 
-def _followed_by(params: Sequence[cst.Param], new: list[cst.Param]) -> list[cst.Param]:
-    """``params`` and then ``new``: the last old one gets a comma, a trailing comma stays last."""
-    if not params:
-        return new
-    last = params[-1].comma
-    trailing = isinstance(last, cst.Comma)
-    comma = cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
-    head = [*params[:-1], params[-1].with_changes(comma=comma)]
-    if trailing:
-        new = [*new[:-1], new[-1].with_changes(comma=last)]
-    return head + new
+def _followed_by(items: Sequence[_Listed], new: list[_Listed]) -> list[_Listed]:
+    """``items`` (parameters or arguments) and then ``new``, laid out as the others: each takes the
+    comma between the last two (one per line in a multi-line call), the last one the comma that led
+    to the closing parenthesis (a trailing comma, the newline before it)."""
+    result = list(items)
+    if not result or not new:
+        return result + new
+    closing = result[-1].comma
+    between = result[-2].comma if len(result) > 1 else cst.MaybeSentinel.DEFAULT
+    if not isinstance(between, cst.Comma):
+        between = cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
+    result[-1] = result[-1].with_changes(comma=between)
+    for item in new[:-1]:
+        result.append(item.with_changes(comma=between))
+    result.append(new[-1].with_changes(comma=closing))
+    return result
 
 
 def _called(call: cst.Call) -> str:

@@ -153,7 +153,7 @@ def test_a_parameter_the_core_method_gained_joins_the_override(tmp_path: Path) -
         "        other = self.partner_id._get_last_sequence(relaxed)\n"
         "        return super()._get_last_sequence(relaxed, with_prefix=with_prefix) or other\n\n"
         "    def copy(\n        self,\n        default=None,\n        flag=False,\n    ):\n"
-        "        return super().copy(default, flag)\n\n"
+        "        return super().copy(\n            default,\n            flag,\n        )\n\n"
         "    def _get_last_sequence_short(self, relaxed=False):\n"
         "        return super()._get_last_sequence(relaxed)\n"
     )
@@ -162,8 +162,8 @@ def test_a_parameter_the_core_method_gained_joins_the_override(tmp_path: Path) -
     assert (module / "move.py").read_text() == text.replace(
         "with_prefix=None):", "with_prefix=None, lock=True):"
     ).replace("with_prefix=with_prefix) or", "with_prefix=with_prefix, lock=lock) or").replace(
-        "        flag=False,\n    ):", "        flag=False, strict=None,\n    ):"
-    ).replace("copy(default, flag)", "copy(default, flag, strict=strict)")
+        "        flag=False,\n    ):", "        flag=False,\n        strict=None,\n    ):"
+    ).replace("            flag,\n        )", "            flag,\n            strict=strict,\n        )")
     assert migrated.steps[0].rules_applied["added-method-parameter"] == 2
     lines = sorted(f.line or 0 for f in migrated.findings if f.code == "added-method-parameter")
     assert lines == [4, 8]
