@@ -15,8 +15,10 @@ from pathlib import Path
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
+from odoo_tools.lint import core_graph
 from odoo_tools.migrate._module_files import ModuleFiles
 from odoo_tools.migrate._python_rules import class_model
+from odoo_tools.migrate._removed_core import _manifest_depends
 from odoo_tools.migrate._report import StepReport
 from odoo_tools.migrate._signatures import CoreMethods, core_methods
 
@@ -70,7 +72,12 @@ def renamed_everywhere(old_source: Path, new_source: Path) -> dict[str, str]:
 def rename_calls(files: ModuleFiles, report: StepReport, renamed: dict[str, str]) -> None:
     """``x.price_compute(...)`` anywhere in the module (its tests call it on their records): the
     old name exists on no model any more, and a name of that kind (no method of a plain Python
-    type) is a record's. Not when the module defines a function of that name itself."""
+    type) is a record's. Not when the module defines a function of that name itself, nor when it
+    depends on a module outside the core (which may define one)."""
+    depends = _manifest_depends(files)
+    core = core_graph(f"{report.source}.0").depends
+    if depends is None or any(name not in core for name in depends):
+        return
     own = {
         m.group(1) for rel, text in files.texts.items() if rel.endswith(".py") for m in _DEF.finditer(text)
     }

@@ -281,6 +281,13 @@ def test_a_method_renamed_on_every_model_is_renamed_in_every_call(tmp_path: Path
     assert found == [("renamed-core-method", 3, "warning")]
     assert migrated.steps[0].rules_applied["renamed-core-method"] == 1
 
+    (module / "tests" / "test_price.py").write_text(test)  # a dependency outside the core may define it
+    (module / "__manifest__.py").write_text(
+        "{'name': 'p', 'version': '16.0.1.0.0', 'depends': ['pricing_x']}\n"
+    )
+    migrate([module], "17.0", write=True, odoo_sources={16: old, 17: new})
+    assert (module / "tests" / "test_price.py").read_text() == test
+
     own = "def price_compute(x):\n    return x\n\n\nprice_compute(1)\nhelper.price_compute(2)\n"
     (module / "tests" / "test_price.py").write_text(own)
     (module / "__manifest__.py").write_text(
