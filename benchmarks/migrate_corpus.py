@@ -161,7 +161,10 @@ def cell(result: dict[str, Any]) -> str:
         return "install-fail"
     failed = proof["tests_failed"]
     run = max(proof["tests_run"], failed)
-    return f"ok {run - failed}/{run}" if run else "ok (no tests)"
+    if run:
+        return f"ok {run - failed}/{run}"
+    # installed, no test ran: none to run, or tests that failed before running (an import error)
+    return "ok, tests fail" if verdict == "tests-failed" else "ok (no tests)"
 
 
 _ENVIRONMENT_GAP = re.compile(r"No module named '(?!odoo['.])|external dependency is not met")

@@ -1,0 +1,43 @@
+"""What benchmarks/migrate_corpus.py prints and counts for a module is what its proof says."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _bench() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("migrate_corpus", REPO / "benchmarks" / "migrate_corpus.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def _result(verdict: str, installed: bool, run: int, failed: int, first: str = "") -> dict[str, Any]:
+    proof = {"verdict": verdict, "installed": installed, "tests_run": run, "tests_failed": failed}
+    return {"proof": {**proof, "first_failure": first, "seconds": 1.0}, "migrate_seconds": 0.1}
+
+
+def test_a_module_whose_tests_fail_to_load_is_neither_shown_nor_counted_green() -> None:
+    """auditlog's 18.0 tests import a name 19.0 removed: installed, no test ran, tests failed."""
+    bench = _bench()
+    broken = _result("tests-failed", True, 0, 0, "auditlog/tests/test_auditlog.py:7: ImportError: x")
+    assert bench.cell(broken) == "ok, tests fail"
+    assert bench.cell(_result("passed", True, 0, 0)) == "ok (no tests)"
+    assert bench.cell(_result("tests-failed", True, 4, 1)) == "ok 3/4"
+    assert bench.cell(_result("install-failed", False, 0, 0)) == "install-fail"
+    entries = {
+        "a": {"has_tests": True, "ours": broken},
+        "b": {"has_tests": True, "ours": _result("passed", True, 2, 0)},
+        "c": {"has_tests": True, "ours": _result("blocked", False, 0, 0, "No module named 'phonenumbers'")},
+    }
+    counted = bench.totals(entries, [Path(name) for name in entries], "ours", ["ours"])
+    kept = ("measured", "installed", "with_tests", "green")
+    assert [counted[key] for key in kept] == [2, 2, 2, 1]
