@@ -19,6 +19,7 @@ from collections.abc import Sequence
 import libcst as cst
 
 from odoo_tools.migrate._python_rules import PythonRule, string_value
+from odoo_tools.migrate._report import Site
 
 PATCH, REVERT = "_patch_method", "_revert_method"
 _HELPERS = {
@@ -45,8 +46,8 @@ class PatchMethod(PythonRule):
     rule = "removed-patch-method"
     triggers = (PATCH, REVERT)
 
-    def __init__(self, *args: object, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+    def __init__(self, site: Site) -> None:
+        super().__init__(site)
         self._taken: set[str] = set()  # names the file itself defines or imports
         self._needed: set[str] = set()
         self._calls: set[int] = set()  # ids of the attributes a rewritten call holds

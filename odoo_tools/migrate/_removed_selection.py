@@ -31,9 +31,10 @@ def complete_selections(
     old_source: Path | None,
     shifts: dict[str, list[tuple[int, int]]],
 ) -> None:
-    """Give the old values to each removed core Selection field the module only extends (one
-    class of the module doing so: with several, which one loads first decides); a finding at each.
-    ``shifts`` gets (line after which, number of lines) for each insertion."""
+    """Give the old values to each removed core Selection field the module only extends, when
+    one class of the module does (with several, the one Odoo loads first must hold them: left to
+    a person); a finding at each. ``shifts`` gets (line after which, number of lines) for each
+    insertion."""
     extending: dict[tuple[str, str], list[tuple[str, FieldDef]]] = {}
     for rel, cls in models.classes:
         for fdef in cls.fields:
