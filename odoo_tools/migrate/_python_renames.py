@@ -43,6 +43,12 @@ RENAMED_17 = {
     for cid in ("renamed-qty-done", "renamed-quantity-done", "renamed-move-line-nosuggest-ids")
 }
 _PATH = re.compile(r"^\w+(\.\w+)*$")
+# The renames whose old field was the DONE quantity: 17.0's quantity is also what is reserved, and
+# picked says it is done (the registry entries' hint). Where the module writes a done quantity or
+# filters on one being there, picked=True goes with it.
+_DONE = frozenset({"renamed-qty-done", "renamed-quantity-done"})
+PICKED = "picked"
+_NONZERO = frozenset({">", "!="})
 
 
 class RenamedFields17(PythonRule):
@@ -56,6 +62,68 @@ class RenamedFields17(PythonRule):
         """old name -> (new name, change id), but those the module declares itself."""
         own = self.site.report.own_fields
         return {old: (new, cid) for cid, (_m, old, new) in self.RENAMED.items() if old not in own}
+
+    def __init__(self, site: Site) -> None:
+        super().__init__(site)
+        self._values: set[int] = set()  # the dicts a write()/create() writes (original nodes)
+
+    def _done_names(self) -> set[str]:
+        return {old for old, (_new, cid) in self._renamed().items() if cid in _DONE}
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if isinstance(node.func, cst.Attribute) and node.func.attr.value in ("write", "create") and node.args:
+            values = node.args[0].value
+            dicts = (
+                [e.value for e in values.elements] if isinstance(values, cst.List | cst.Tuple) else [values]
+            )
+            self._values |= {id(d) for d in dicts if isinstance(d, cst.Dict)}
+
+    def leave_Dict(self, original: cst.Dict, updated: cst.Dict) -> cst.BaseExpression:
+        """``write({"qty_done": 5})`` -> ``write({"quantity": 5, "picked": True})``."""
+        if id(original) not in self._values:
+            return updated
+        keys = [string_value(e.key) if isinstance(e, cst.DictElement) else None for e in original.elements]
+        done = [
+            i
+            for i, (key, element) in enumerate(zip(keys, original.elements, strict=True))
+            if key in self._done_names() and not _is_zero(element.value)
+        ]
+        if not done or PICKED in keys:
+            return updated
+        first = original.elements[done[0]]
+        assert isinstance(first, cst.DictElement) and isinstance(first.key, cst.SimpleString)
+        self.site.report.count(self._renamed()[str(keys[done[0]])][1])
+        added = cst.DictElement(same_quotes(first.key, PICKED), cst.Name("True"))
+        return updated.with_changes(elements=_appended(list(updated.elements), added))
+
+    def leave_List(self, original: cst.List, updated: cst.List) -> cst.BaseExpression:
+        """``[("qty_done", ">", 0)]`` -> ``[("quantity", ">", 0), ("picked", "=", True)]``, in a
+        domain of leaves joined by AND only (one with "|" or "!" is left as it is)."""
+        leaves = [_done_leaf(e.value, self._done_names()) for e in original.elements]
+        operators = [string_value(e.value) for e in original.elements]
+        if (
+            not any(leaves)
+            or "|" in operators
+            or "!" in operators
+            or any(_names_picked(e.value) for e in original.elements)
+        ):
+            return updated
+        elements = list(updated.elements)
+        at = max(i for i, leaf in enumerate(leaves) if leaf is not None)
+        leaf = leaves[at]
+        assert leaf is not None
+        self.site.report.count(self._renamed()[str(string_value(_first_string(leaf)))][1])
+        picked = leaf.with_changes(
+            elements=[
+                leaf.elements[0].with_changes(value=same_quotes(_first_string(leaf), PICKED)),
+                leaf.elements[1].with_changes(value=same_quotes(_second_string(leaf), "=")),
+                leaf.elements[2].with_changes(value=cst.Name("True")),
+            ]
+        )
+        more = elements[at + 1 :]
+        return updated.with_changes(
+            elements=_appended(elements[: at + 1], cst.Element(picked), bool(more)) + more
+        )
 
     def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute) -> cst.BaseExpression:
         renamed = self._renamed().get(updated.attr.value)
@@ -77,6 +145,62 @@ class RenamedFields17(PythonRule):
             if part in renamed:
                 self.site.report.count(renamed[part][1])
         return same_quotes(updated, ".".join(new_parts))
+
+
+def _done_leaf(node: cst.BaseExpression, names: set[str]) -> cst.Tuple | cst.List | None:
+    """``("qty_done", ">", 0)`` (or ``!=``): a leaf that holds when some quantity is done."""
+    if not isinstance(node, cst.Tuple | cst.List) or len(node.elements) != 3:
+        return None
+    name, operator, value = (e.value for e in node.elements)
+    if string_value(name) in names and string_value(operator) in _NONZERO and _is_zero(value):
+        return node
+    return None
+
+
+def _names_picked(node: cst.BaseExpression) -> bool:
+    return (
+        isinstance(node, cst.Tuple | cst.List)
+        and bool(node.elements)
+        and (string_value(node.elements[0].value) == PICKED)
+    )
+
+
+def _first_string(leaf: cst.Tuple | cst.List) -> cst.SimpleString:
+    value = leaf.elements[0].value
+    assert isinstance(value, cst.SimpleString)
+    return value
+
+
+def _second_string(leaf: cst.Tuple | cst.List) -> cst.SimpleString:
+    value = leaf.elements[1].value
+    assert isinstance(value, cst.SimpleString)
+    return value
+
+
+def _is_zero(node: cst.BaseExpression) -> bool:
+    return (isinstance(node, cst.Integer | cst.Float) and float(node.value) == 0) or (
+        isinstance(node, cst.Name) and node.value == "False"
+    )
+
+
+def _appended(elements: list, added: cst.CSTNode, more: bool = False) -> list:  # type: ignore[type-arg]
+    """``elements`` with ``added`` after the last, laid out as they are: the separator between
+    two of them (one a line stays one a line) goes before it, and it takes the last's own
+    trailing comma, if any (a separator when ``more`` elements follow)."""
+    last = elements[-1]
+    previous = elements[-2].comma if len(elements) > 1 else None
+    if isinstance(previous, cst.Comma):
+        between = previous
+    elif isinstance(last.comma, cst.Comma) and (more or _breaks_line(last.comma)):
+        between = last.comma
+    else:
+        between = cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
+    trailing = between if more else last.comma
+    return [*elements[:-1], last.with_changes(comma=between), added.with_changes(comma=trailing)]
+
+
+def _breaks_line(comma: cst.Comma) -> bool:
+    return isinstance(comma.whitespace_after, cst.ParenthesizedWhitespace)
 
 
 def fix_renamed_fields_17(doc: XmlDocument, site: Site) -> list[Edit]:

@@ -639,13 +639,13 @@ def test_16_to_17_done_quantities_are_quantity(tmp_path: Path) -> None:
     )
     (module / "views" / "v.xml").write_text(view)
     [migrated] = migrate([module], "17.0", write=True).modules
-    assert (module / "t.py").read_text() == (
-        "picking.move_line_ids.write({'quantity': 1})\n"
+    assert (module / "t.py").read_text() == (  # a done quantity written or looked for is picked in 17.0
+        "picking.move_line_ids.write({'quantity': 1, 'picked': True})\n"
         "done = move.quantity + sum(picking.mapped('move_line_ids.quantity'))\n"
-        "domain = [('quantity', '>', 0.0)]\n"
+        "domain = [('quantity', '>', 0.0), ('picked', '=', True)]\n"
     )
     assert '<field name="quantity"/>' in (module / "views" / "v.xml").read_text()
-    assert migrated.steps[0].rules_applied["renamed-qty-done"] == 4
+    assert migrated.steps[0].rules_applied["renamed-qty-done"] == 4 + 2  # renames, picked added
     assert migrated.steps[0].rules_applied["renamed-quantity-done"] == 1
     # a module with a qty_done field of its own keeps its name
     (module / "t.py").write_text(
@@ -654,6 +654,48 @@ def test_16_to_17_done_quantities_are_quantity(tmp_path: Path) -> None:
     (module / "__manifest__.py").write_text("{'version': '16.0.1.0.0', 'depends': ['stock']}\n")
     migrate([module], "17.0", write=True)
     assert (module / "t.py").read_text().endswith("x = line.qty_done\n")
+
+
+def test_16_to_17_a_done_quantity_is_a_picked_one(tmp_path: Path) -> None:
+    """17.0's quantity of a move line is also what is reserved: OCA stock_quant_safe_inventory
+    looked for lines with qty_done > 0 and found every reserved one on 17.0 (its test failed);
+    its test wrote qty_done to mark a line done. Where a domain has OR, a zero is compared or
+    picked is given already, nothing is added."""
+    module = tmp_path / "safe"
+    module.mkdir()
+    (module / "__manifest__.py").write_text("{'version': '16.0.1.0.0', 'depends': ['stock']}\n")
+    (module / "t.py").write_text(
+        "lines = env['stock.move.line'].search(\n"
+        "    [\n"
+        "        ('state', '!=', 'done'),\n"
+        "        ('qty_done', '>', 0.0),\n"
+        "    ]\n"
+        ")\n"
+        "other = lines.filtered_domain([('qty_done', '!=', 0), ('x', '=', 1)])\n"
+        "orred = lines.filtered_domain(['|', ('qty_done', '>', 0), ('x', '=', 1)])\n"
+        "zero = lines.filtered_domain([('qty_done', '=', 0)])\n"
+        "moves.create([{'quantity_done': 1}, {'quantity_done': 0}])\n"
+        "report = {'qty_done': 5}\n"
+        "line.write({'qty_done': 1, 'picked': False})\n"
+    )
+    [migrated] = migrate([module], "17.0", write=True).modules
+    assert (module / "t.py").read_text() == (
+        "lines = env['stock.move.line'].search(\n"
+        "    [\n"
+        "        ('state', '!=', 'done'),\n"
+        "        ('quantity', '>', 0.0),\n"
+        "        ('picked', '=', True),\n"
+        "    ]\n"
+        ")\n"
+        "other = lines.filtered_domain([('quantity', '!=', 0), ('picked', '=', True), ('x', '=', 1)])\n"
+        "orred = lines.filtered_domain(['|', ('quantity', '>', 0), ('x', '=', 1)])\n"
+        "zero = lines.filtered_domain([('quantity', '=', 0)])\n"
+        "moves.create([{'quantity': 1, 'picked': True}, {'quantity': 0}])\n"
+        "report = {'quantity': 5}\n"
+        "line.write({'quantity': 1, 'picked': False})\n"
+    )
+    assert migrated.steps[0].rules_applied["renamed-qty-done"] == 6 + 2  # renames, picked added
+    assert migrated.steps[0].rules_applied["renamed-quantity-done"] == 2 + 1
 
 
 def test_16_to_17_unsuggested_lines_are_the_lines(tmp_path: Path) -> None:
