@@ -70,6 +70,8 @@ def difference_of(
     old: str, before: dict[str, ModelClass], new: str, after: dict[str, ModelClass]
 ) -> CoreDifference:
     """What ``after`` (series ``new``) no longer has from ``before``: nothing when either is empty."""
+    from odoo_tools.lint._static.orm_rules import MAGIC_FIELDS  # the static checks import this module
+
     if not before or not after:
         return CoreDifference(old, new, frozenset(), {}, {}, {})
     removed_models = frozenset(m for m, cls in before.items() if m not in after and not cls.opaque)
@@ -82,8 +84,10 @@ def difference_of(
         new_fields = _all_fields(after, model)
         for fdef in _all_fields(before, model).values():
             later = new_fields.get(fdef.name)
-            if fdef.type == "Field":
-                continue  # a name the class binds, not known to be a field
+            if fdef.type == "Field" or fdef.name in MAGIC_FIELDS:
+                # a name the class binds, not known to be a field; or one BaseModel gives every
+                # model (19.0's project.project no longer declares display_name: it still has it)
+                continue
             if later is None:
                 removed_fields.setdefault(model, {})[fdef.name] = RemovedField(
                     model, fdef.name, fdef.type, fdef.comodel

@@ -188,6 +188,37 @@ def test_a_many2one_is_declared_only_when_its_comodel_is_among_the_dependencies(
         assert found == [("removed-core-field", "team_use/models.py", 10, "error")]
 
 
+PROJECT = """from odoo import api, models
+
+
+class ProjectProject(models.Model):
+    _inherit = "project.project"
+
+    @api.depends("name")
+    def _compute_display_name(self):
+        super()._compute_display_name()
+        for project in self:
+            project.display_name = f"[{project.id}] {project.display_name}"
+"""
+
+
+def test_a_field_every_model_has_is_never_removed(tmp_path: Path) -> None:
+    """18.0's project.project declared display_name itself, 19.0's takes BaseModel's: the field is
+    still there. OCA project_key sets it in its _compute_display_name; declaring
+    ``display_name = fields.Char()`` would replace the computed name with an empty column."""
+    assert core_difference("18.0", "19.0").removed_field("project.project", "display_name") is None
+    assert core_difference("16.0", "17.0").removed_field("res.partner", "display_name") is None
+    module = tmp_path / "project_named"
+    module.mkdir()
+    manifest = {"name": "t", "version": "18.0.1.0.0", "license": "LGPL-3", "depends": ["project"]}
+    (module / "__manifest__.py").write_text(repr(manifest))
+    (module / "__init__.py").write_text("from . import models\n")
+    (module / "models.py").write_text(PROJECT)
+    report = migrate([module], "19.0", write=True)
+    assert (module / "models.py").read_text() == PROJECT
+    assert [f for f in report.modules[0].findings if f.code.startswith("removed-core")] == []
+
+
 def _old_account(root: Path, field: str) -> Path:
     """A 16.0 source whose account module gives account.move.reversal the field ``field``."""
     (root / "odoo").mkdir(parents=True)
