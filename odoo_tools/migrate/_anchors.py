@@ -27,8 +27,9 @@ from odoo_tools.migrate._core_views import CoreViews, combined, core_views, deri
 from odoo_tools.migrate._edits import Edit, apply_edits
 from odoo_tools.migrate._module_files import ModuleFiles
 from odoo_tools.migrate._python_renames import renamed_field_names
+from odoo_tools.migrate._renamed_anchors import MODULE, describe
 from odoo_tools.migrate._report import StepReport
-from odoo_tools.migrate._retarget import MODULE, Plan, describe, plan_for, spec_edits
+from odoo_tools.migrate._retarget import Plan, plan_for, spec_edits
 from odoo_tools.migrate._view_inheritance import FROM, Unreadable, apply_spec, locate, spec_elements
 from odoo_tools.migrate._xml_edit import record_model
 from odoo_tools.migrate._xml_tags import XmlDocument, XmlParseError, read_xml

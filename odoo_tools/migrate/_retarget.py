@@ -15,7 +15,8 @@ source series' Odoo source is given) the element it anchored on in the source se
 
 Without the source series' view only a rename the new view alone makes unambiguous is taken.
 The spec is rewritten in place: its ``expr`` (or its ``name``), its ``position`` when it changes,
-or, when another tag is needed, the spec becomes an ``<xpath>``."""
+or, when another tag is needed, the spec becomes an ``<xpath>``. What a renamed or moved anchor
+became is told by ``_renamed_anchors``."""
 
 from __future__ import annotations
 
@@ -27,23 +28,23 @@ from dataclasses import dataclass
 from lxml import etree
 
 from odoo_tools.migrate._edits import Edit
-from odoo_tools.migrate._same_name_fields import Ambiguous, field_locator, quotable, told_apart
+from odoo_tools.migrate._renamed_anchors import (
+    IDENTITIES,
+    MODULE,
+    SAME_IDENTITY,
+    describe,
+    renamed_element,
+)
+from odoo_tools.migrate._same_name_fields import Ambiguous, field_locator, quotable
 from odoo_tools.migrate._view_inheritance import FROM, locate, locating_attributes
 from odoo_tools.migrate._xml_edit import attribute_text, rename, replace_attribute, set_value
 from odoo_tools.migrate._xml_tags import XmlDocument
 
 RULE = "retargeted-view-anchor"
-MODULE = "~module"  # what the module's own specs add to a view (never a target of a rename)
-_IDENTITIES = ("name", "id")
-_SAME_CONTENT = ("string", "domain", "help", "title")
-# the same element under another tag: 17.0's settings turned <div data-key="account"
-# data-string="Invoicing"> into <app name="account" data-string="Invoicing">
-_SAME_IDENTITY = (("id", "id"), ("data-key", "name"), ("data-string", "data-string"))
 # Never a translated attribute (string, title, help...): Odoo refuses a view inheriting through
 # one ("View inheritance may not use attribute 'string' as a selector", ir_ui_view.py)
 _LOCATORS = ("name", "id", "for")
 _PARENT_STEPS = re.compile(r"(?:/\.\.)+$")  # an xpath ending on its anchor's parent: ...//field[@id='x']/..
-_NAMED_STEP = re.compile(r"""(?:^|/)([\w:-]+)\[@name\s*=\s*(['"])([\w.-]+)\2\]$""")
 
 
 @dataclass(frozen=True)
@@ -169,7 +170,7 @@ def _renamed_plan(
 ) -> Plan | None:
     """The plan to the element the anchor became; raises Ambiguous when it cannot be told (or
     found alone by an expression)."""
-    renamed = _renamed(spec, old_node, tree, old_tree, sure, renamed_fields)
+    renamed = renamed_element(spec, old_node, tree, old_tree, sure, renamed_fields)
     if renamed is None:
         return None
     target, why = renamed
@@ -180,13 +181,6 @@ def _renamed_plan(
     if more is None:
         raise Ambiguous
     return Plan(target, position, why, ("field", "name", str(target.get("name"))), more)
-
-
-def describe(element: etree._Element) -> str:
-    for attribute in ("name", "id", "data-key", "string", "title", "for", "domain"):
-        if element.get(attribute):
-            return f'<{element.tag} {attribute}="{element.get(attribute)}">'
-    return f"<{element.tag}>"
 
 
 def _has_content(spec: etree._Element) -> bool:
@@ -203,7 +197,7 @@ def _counterpart(
     if old.getparent() is None and old.tag == tree.tag and sure(tree):
         # the view's root (a settings <form> whose 16.0 <div class="settings"> is gone in 17.0)
         return tree, (str(tree.tag), "", "")
-    for attribute in _IDENTITIES:
+    for attribute in IDENTITIES:
         value = old.get(attribute)
         if value:
             matches = [n for n in tree.iter(old.tag) if n.get(attribute) == value]
@@ -213,7 +207,7 @@ def _counterpart(
                 return None
     if old.tag == "field":
         return None
-    for old_attribute, new_attribute in (("name", "name"), *_SAME_IDENTITY):
+    for old_attribute, new_attribute in (("name", "name"), *SAME_IDENTITY):
         value = old.get(old_attribute)
         if not value or not quotable(value):
             continue
@@ -227,142 +221,6 @@ def _counterpart(
         if matches:
             return None
     return None
-
-
-def _renamed(
-    spec: etree._Element,
-    old: etree._Element | None,
-    tree: etree._Element,
-    old_tree: etree._Element | None,
-    sure: Callable[[etree._Element], bool],
-    renamed_fields: Mapping[str, str],
-) -> tuple[etree._Element, str] | None:
-    """The element of ``tree`` that the anchor became; raises Ambiguous when several could be."""
-    candidates = [
-        n
-        for n in tree.iter()
-        if isinstance(n.tag, str) and n.tag != "field" and n.get(FROM) != MODULE and sure(n)
-    ]
-    if old is None:
-        if old_tree is not None:
-            return None  # not a core element of the source series either: not ours to guess
-        tag, name = _spec_identity(spec)
-        if not name or tag == "field":
-            return None
-        return _by_name(tag, name, candidates, None, "the new view alone")
-    if old.tag == "field":  # its identity is its name (a renamed field is a model change): moved?
-        moved = [n for n in tree.iter("field") if n.get("name") == old.get("name") and n.get(FROM) != MODULE]
-        if len(moved) > 1 and old_tree is not None:
-            return told_apart(old, old_tree, moved, sure)
-        if len(moved) > 1 or (moved and not sure(moved[0])):
-            raise Ambiguous
-        return (moved[0], f"{describe(old)} is elsewhere in the view") if moved else None
-    origin = str(old.get(FROM) or "")
-    scope = [n for n in candidates if n.get(FROM) == origin] or candidates
-    where = f"in {origin}" if origin else "in the view"
-    if old.get("name"):
-        found = _by_name(str(old.tag), str(old.get("name")), scope, old_tree, where)
-        if found is None:
-            found = _by_field_rename(old, scope, old_tree, renamed_fields, where)
-        if found is not None:
-            return found
-    for old_attribute, new_attribute in _SAME_IDENTITY:
-        value = old.get(old_attribute)
-        matches = [n for n in scope if n.get(new_attribute) == value] if value else []
-        if len(matches) > 1:
-            raise Ambiguous
-        if matches:
-            return matches[0], f"{describe(old)} is {describe(matches[0])} {where}"
-    for attribute in _SAME_CONTENT:
-        value = _normal(old.get(attribute))
-        if not value:
-            continue
-        matches = [
-            n for n in scope
-            if n.tag == old.tag and _normal(n.get(attribute)) == value and not _existed(n, old_tree)
-        ]  # fmt: skip
-        if len(matches) > 1:
-            raise Ambiguous
-        if matches:
-            return matches[0], f"{describe(old)} became {describe(matches[0])} (same {attribute}) {where}"
-    return None
-
-
-def _by_name(
-    tag: str, name: str, scope: list[etree._Element], old_tree: etree._Element | None, where: str
-) -> tuple[etree._Element, str] | None:
-    """The element named ``name`` (another tag, or moved), else the one whose name extends it
-    (``X`` -> ``sale_X``, a ``<div>`` that became a ``<block>``/``<setting>``)."""
-    old = f'<{tag} name="{name}">'
-    same = [n for n in scope if n.get("name") == name]
-    if len(same) > 1:
-        raise Ambiguous
-    if same:
-        now = describe(same[0])
-        return same[0], f"{old} is elsewhere {where}" if now == old else f"{old} is {now} {where}"
-    kinds = {tag, "block", "setting"} if tag == "div" else {tag}
-    longer = [
-        n for n in scope
-        if n.tag in kinds and _extends(str(n.get("name") or ""), name) and not _existed(n, old_tree)
-    ]  # fmt: skip
-    if len(longer) > 1:
-        raise Ambiguous
-    if longer:
-        return longer[0], f"{old} became {describe(longer[0])} {where}"
-    return None
-
-
-def _by_field_rename(
-    old: etree._Element,
-    scope: list[etree._Element],
-    old_tree: etree._Element | None,
-    renamed_fields: Mapping[str, str],
-    where: str,
-) -> tuple[etree._Element, str] | None:
-    """The one element of the old one's tag whose name is the old name with a renamed field's
-    old name (a whole ``_``-separated part of it) replaced by the new one: 16.0's report cell
-    ``<td name="move_line_aggregated_qty_done">`` is 17.0's ``move_line_aggregated_quantity``,
-    as stock.move.line's qty_done became quantity."""
-    name = str(old.get("name"))
-    for before, after in renamed_fields.items():
-        new_name = re.sub(rf"(?<![^_]){re.escape(before)}(?![^_])", after, name)
-        if new_name == name:
-            continue
-        matches = [n for n in scope if n.tag == old.tag and n.get("name") == new_name]
-        if len(matches) > 1:
-            raise Ambiguous
-        if matches and not _existed(matches[0], old_tree):
-            why = f"{describe(old)} is {describe(matches[0])} {where} (the field {before} is {after})"
-            return matches[0], why
-    return None
-
-
-def _extends(candidate: str, name: str) -> bool:
-    return candidate != name and (candidate.endswith(f"_{name}") or candidate.startswith(f"{name}_"))
-
-
-def _existed(node: etree._Element, old_tree: etree._Element | None) -> bool:
-    """Whether the source series' view had this element already (then it is not a new name)."""
-    if old_tree is None:
-        return False
-    for attribute in _IDENTITIES:
-        value = node.get(attribute)
-        if value:
-            return any(o.get(attribute) == value for o in old_tree.iter(node.tag))
-    return True  # nothing to tell it by: not taken for a rename
-
-
-def _spec_identity(spec: etree._Element) -> tuple[str, str]:
-    if spec.tag == "xpath":
-        match = _NAMED_STEP.search(str(spec.get("expr") or "").strip())
-        return (match.group(1), match.group(3)) if match else ("", "")
-    if set(locating_attributes(spec)) == {"name"}:
-        return str(spec.tag), str(spec.get("name"))
-    return "", ""
-
-
-def _normal(value: str | None) -> str:
-    return " ".join((value or "").split())
 
 
 def _locator(target: etree._Element, tree: etree._Element) -> tuple[str, str, str] | None:
