@@ -51,7 +51,10 @@ def drop_removed_parameters(
         except cst.ParserSyntaxError:
             continue  # the rule pass already said so
         rewriter = _Overrides(old, new, report, files.site_path(rel))
-        module = MetadataWrapper(module).visit(rewriter)
+        rewritten = MetadataWrapper(module).visit(rewriter)
+        if rewritten.deep_equals(module):
+            continue  # left as read: libcst's code drops a last lone carriage return
+        module = rewritten
         if rewriter.wrapped:
             context = CodemodContext()
             AddImportsVisitor.add_needed_import(context, "odoo.fields", "Domain")

@@ -39,7 +39,9 @@ def drop_removed_values(files: ModuleFiles, report: StepReport) -> None:
         bound = _BoundModels()
         module.visit(bound)
         dropper = _Dropper(removed, declared, report, files.site_path(rel), bound.certain())
-        files.texts[rel] = MetadataWrapper(module).visit(dropper).code
+        rewritten = MetadataWrapper(module).visit(dropper)
+        if not rewritten.deep_equals(module):  # else left as read: libcst drops a last lone \r
+            files.texts[rel] = rewritten.code
 
 
 class _Dropper(cst.CSTTransformer):

@@ -189,6 +189,29 @@ def test_an_open_ended_or_partial_override_gains_nothing(tmp_path: Path) -> None
     assert (module / "move.py").read_text() == text
 
 
+def test_a_file_no_rule_changes_is_left_byte_for_byte(tmp_path: Path) -> None:
+    """libcst gives back a file ending in a lone carriage return without it (18.0 custom
+    brodher_product_serial's purchase_order.py): a file whose overrides need nothing is not
+    rewritten, so it keeps its last byte and stays out of the diff."""
+    old = _source(tmp_path / "odoo18", "", ", flag=False")
+    new = _source(tmp_path / "odoo19", "", ", flag=False")
+    module = tmp_path / "naming"
+    module.mkdir()
+    (module / "__manifest__.py").write_text(
+        "{'name': 'n', 'version': '18.0.1.0.0', 'depends': ['account']}\n"
+    )
+    data = (
+        b'class M(models.Model):\r\n    _inherit = "account.move"\r\n\r\n'
+        b"    def copy(self, default=None, flag=False):\r\n"
+        b"        self.env['res.country'].create({'name': 'x'})\r\n"
+        b"        return super().copy(default, flag)\r"
+    )
+    (module / "move.py").write_bytes(data)
+    [migrated] = migrate([module], "19.0", odoo_sources={18: old, 19: new}).modules
+    assert "move.py" not in migrated.changed
+    assert migrated.diff.count("+++") == 1  # the manifest's version only
+
+
 def test_added_parameters_need_every_old_one_kept_and_literal_defaults() -> None:
     old = Signature(("default",), (("default", "None"),))
     new = Signature(("default", "author_id"), (("default", "None"), ("author_id", "False")))
