@@ -110,6 +110,10 @@ class _Overrides(VariableNames):
         mine = {p.name.value: p for p in (*node.params.params, *node.params.kwonly_params)}
         gone = [p for p in removed_parameters(old, new) if p in mine]
         added = added_parameters(old, new) if _takes_exactly(node.params, old.params) else {}
+        used = {name for name in added if name in _names_in(node.body)}
+        if used:
+            added = {}
+            self._say_name_taken(node, method, used)
         domain = returns_domain(old, new)
         if not gone and not added and not domain:
             return None
@@ -120,6 +124,15 @@ class _Overrides(VariableNames):
                 cst.Module([]).code_for_node(default) if default is not None else old.default(name)
             )
         return _Override(method, defaults, tuple(old.params.index(p) for p in gone), added, domain)
+
+    def _say_name_taken(self, node: cst.FunctionDef, method: str, used: set[str]) -> None:
+        names = ", ".join(sorted(used))
+        self.report.find(
+            ADDED, self.path, self.get_metadata(PositionProvider, node).start.line,
+            f"{method}() takes {names} in {self.report.target_series} and Odoo passes it: this override "
+            f"uses a name {names} of its own, which the parameter would hide, so it was left as written.",
+            f"Rename the override's own {names}, then add the parameter and pass it on to super().",
+        )  # fmt: skip
 
     def leave_FunctionDef(self, original: cst.FunctionDef, updated: cst.FunctionDef) -> cst.FunctionDef:
         self._in_class.pop()
@@ -231,6 +244,34 @@ class _Overrides(VariableNames):
                 params=params.with_changes(kwonly_params=_followed_by(params.kwonly_params, new))
             )
         return updated.with_changes(params=params.with_changes(params=_followed_by(params.params, new)))
+
+
+class _UsedNames(cst.CSTVisitor):
+    """The names a function body uses as variables, read or bound (not attributes, not keyword
+    arguments' names): a parameter added under one of them would hide the module's own
+    (``from datetime import date``) or take the body's assignments."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.names: set[str] = set()
+        self._not_variables: set[int] = set()
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        self._not_variables.add(id(node.attr))
+
+    def visit_Arg(self, node: cst.Arg) -> None:
+        if node.keyword is not None:
+            self._not_variables.add(id(node.keyword))
+
+    def visit_Name(self, node: cst.Name) -> None:
+        if id(node) not in self._not_variables:
+            self.names.add(node.value)
+
+
+def _names_in(body: cst.BaseSuite) -> set[str]:
+    used = _UsedNames()
+    body.visit(used)
+    return used.names
 
 
 def _without(params: Sequence[cst.Param], gone: dict[str, str | None]) -> list[cst.Param]:

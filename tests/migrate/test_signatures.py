@@ -189,6 +189,33 @@ def test_an_open_ended_or_partial_override_gains_nothing(tmp_path: Path) -> None
     assert (module / "move.py").read_text() == text
 
 
+def test_a_parameter_is_not_added_over_a_name_the_override_uses(tmp_path: Path) -> None:
+    """19.0's stock.quant._apply_inventory(date=None): an override that reads the module's own
+    ``date`` (``from datetime import date``) or sets a local one would get it shadowed by the new
+    parameter, or pass its own value to super(). It is left as written, with a warning."""
+    old = _source(tmp_path / "odoo18", "", "")
+    new = _source(tmp_path / "odoo19", "", ", date=None")
+    module = tmp_path / "naming"
+    module.mkdir()
+    (module / "__manifest__.py").write_text(
+        "{'name': 'n', 'version': '18.0.1.0.0', 'depends': ['account']}\n"
+    )
+    text = (
+        "from datetime import date\n\n\n"
+        'class M(models.Model):\n    _inherit = "account.move"\n\n'
+        "    def copy(self, default=None):\n"
+        "        default = dict(default or {}, ref=str(date.today()))\n"
+        "        return super().copy(default)\n"
+    )
+    (module / "move.py").write_text(text)
+    [migrated] = migrate([module], "19.0", write=True, odoo_sources={18: old, 19: new}).modules
+    assert (module / "move.py").read_text() == text
+    assert "added-method-parameter" not in migrated.steps[0].rules_applied
+    [finding] = [f for f in migrated.findings if f.code == "added-method-parameter"]
+    assert (finding.line, finding.severity) == (7, "warning")
+    assert "date" in finding.message
+
+
 def test_a_file_no_rule_changes_is_left_byte_for_byte(tmp_path: Path) -> None:
     """libcst gives back a file ending in a lone carriage return without it (18.0 custom
     brodher_product_serial's purchase_order.py): a file whose overrides need nothing is not
