@@ -221,7 +221,7 @@ class _Overrides(VariableNames):
                 for name in override.added
                 if name not in passed
             ]
-            kept = _followed_by(kept, new_args)
+            kept = _followed_by(kept, new_args, updated.whitespace_before_args)
         return updated.with_changes(args=kept)
 
     def _with_added(self, updated: cst.FunctionDef, override: _Override, line: int) -> cst.FunctionDef:
@@ -239,11 +239,12 @@ class _Overrides(VariableNames):
             cst.Param(cst.Name(name), default=cst.parse_expression(default), equal=_EQUAL)
             for name, default in override.added.items()
         ]
+        opening = updated.whitespace_before_params
         if params.kwonly_params:
-            return updated.with_changes(
-                params=params.with_changes(kwonly_params=_followed_by(params.kwonly_params, new))
-            )
-        return updated.with_changes(params=params.with_changes(params=_followed_by(params.params, new)))
+            kwonly = _followed_by(params.kwonly_params, new, opening)
+            return updated.with_changes(params=params.with_changes(kwonly_params=kwonly))
+        positional = _followed_by(params.params, new, opening)
+        return updated.with_changes(params=params.with_changes(params=positional))
 
 
 class _UsedNames(cst.CSTVisitor):
@@ -295,22 +296,37 @@ def _takes_exactly(params: cst.Parameters, names: tuple[str, ...]) -> bool:
     return declared[1:] == names if declared[:1] in (("self",), ("cls",)) else False
 
 
-def _followed_by(items: Sequence[_Listed], new: list[_Listed]) -> list[_Listed]:
+def _followed_by(
+    items: Sequence[_Listed], new: list[_Listed], opening: cst.BaseParenthesizableWhitespace
+) -> list[_Listed]:
     """``items`` (parameters or arguments) and then ``new``, laid out as the others: each takes the
-    comma between the last two (one per line in a multi-line call), the last one the comma that led
-    to the closing parenthesis (a trailing comma, the newline before it)."""
+    comma between the last two, or, after a lone first one on its own line (``opening``, the space
+    after the opening parenthesis), a comma and that line break; the last one takes what led to the
+    closing parenthesis (a trailing comma, the newline before it)."""
     result = list(items)
     if not result or not new:
         return result + new
-    closing = result[-1].comma
+    last = result[-1]
+    closing, closing_space = last.comma, _space_after(last)
     between = result[-2].comma if len(result) > 1 else cst.MaybeSentinel.DEFAULT
     if not isinstance(between, cst.Comma):
-        between = cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
-    result[-1] = result[-1].with_changes(comma=between)
+        after = opening if isinstance(opening, cst.ParenthesizedWhitespace) else cst.SimpleWhitespace(" ")
+        between = cst.Comma(whitespace_after=after)
+    result[-1] = _with_space_after(last.with_changes(comma=between), cst.SimpleWhitespace(""))
     for item in new[:-1]:
         result.append(item.with_changes(comma=between))
-    result.append(new[-1].with_changes(comma=closing))
+    result.append(_with_space_after(new[-1].with_changes(comma=closing), closing_space))
     return result
+
+
+def _space_after(item: cst.Param | cst.Arg) -> cst.BaseParenthesizableWhitespace:
+    return item.whitespace_after_param if isinstance(item, cst.Param) else item.whitespace_after_arg
+
+
+def _with_space_after(item: _Listed, space: cst.BaseParenthesizableWhitespace) -> _Listed:
+    if isinstance(item, cst.Param):
+        return item.with_changes(whitespace_after_param=space)
+    return item.with_changes(whitespace_after_arg=space)
 
 
 def _called(call: cst.Call) -> str:

@@ -169,6 +169,31 @@ def test_a_parameter_the_core_method_gained_joins_the_override(tmp_path: Path) -
     assert lines == [4, 8]
 
 
+def test_an_added_parameter_after_a_lone_last_line_goes_on_its_own_line(tmp_path: Path) -> None:
+    """OCA account_payment_order's ``super()._prepare_move_line_default_vals(`` with its one
+    argument on its own line and no trailing comma (16.0 -> 17.0 adds force_balance): the new
+    argument came out as ``write_off_line_vals, `` then ``force_balance=force_balance)`` glued
+    to the closing parenthesis, at its indentation."""
+    old = _source(tmp_path / "odoo18", "", "")
+    new = _source(tmp_path / "odoo19", "", ", flag=False")
+    module = tmp_path / "naming"
+    module.mkdir()
+    (module / "__manifest__.py").write_text(
+        "{'name': 'n', 'version': '18.0.1.0.0', 'depends': ['account']}\n"
+    )
+    (module / "move.py").write_text(
+        'class M(models.Model):\n    _inherit = "account.move"\n\n'
+        "    def copy(\n        self,\n        default=None\n    ):\n"
+        "        return super().copy(\n            default=default\n        )\n"
+    )
+    migrate([module], "19.0", write=True, odoo_sources={18: old, 19: new})
+    assert (module / "move.py").read_text() == (
+        'class M(models.Model):\n    _inherit = "account.move"\n\n'
+        "    def copy(\n        self,\n        default=None,\n        flag=False\n    ):\n"
+        "        return super().copy(\n            default=default,\n            flag=flag\n        )\n"
+    )
+
+
 def test_an_open_ended_or_partial_override_gains_nothing(tmp_path: Path) -> None:
     old = _source(tmp_path / "odoo18", "", "")
     new = _source(tmp_path / "odoo19", ", lock=True", ", flag=False")
