@@ -81,7 +81,10 @@ class PatchMethod(PythonRule):
         self.site.report.count(_CHANGE_IDS[name])
         if name == PATCH:
             self._say_patched(original)
-        target = cst.Arg(value=func.value, comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
+        # on a line of its own when the arguments are (one per line after the opening parenthesis)
+        opening = updated.whitespace_before_args
+        space = opening if isinstance(opening, cst.ParenthesizedWhitespace) else cst.SimpleWhitespace(" ")
+        target = cst.Arg(value=func.value, comma=cst.Comma(whitespace_after=space))
         return updated.with_changes(func=cst.Name(name), args=[target, *updated.args])
 
     def _say_patched(self, call: cst.Call) -> None:

@@ -233,6 +233,23 @@ def test_16_to_17_removed_model_patching(tmp_path: Path) -> None:
     assert Model().name() == "core"
 
 
+def test_16_to_17_patching_keeps_one_argument_per_line(tmp_path: Path) -> None:
+    """OCA sale_automatic_workflow_job writes ``self._patch_method(`` with one argument per line:
+    the record it was called on becomes a first argument on a line of its own."""
+    module = tmp_path / "patching"
+    module.mkdir()
+    (module / "__manifest__.py").write_text("{'name': 'p', 'version': '16.0.1.0.0', 'depends': ['base']}\n")
+    (module / "m.py").write_text(
+        "def patch(self, name):\n"
+        "    self._patch_method(\n        name,\n        self._wrap(name),\n    )\n"
+    )
+    migrate([module], "17.0", write=True)
+    assert (module / "m.py").read_text().endswith(
+        "def patch(self, name):\n"
+        "    _patch_method(\n        self,\n        name,\n        self._wrap(name),\n    )\n"
+    )
+
+
 def test_16_to_17_patching_left_to_a_person(tmp_path: Path) -> None:
     """What is not a call of Odoo's _patch_method (super()'s, a module's own method of that
     name) is not rewritten: still an error at its line."""
