@@ -8,10 +8,10 @@ from __future__ import annotations
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
-from odoo_tools.index import parse_python
+from odoo_tools.index import FieldDef, parse_python
 from odoo_tools.lint import RemovedField, core_difference, core_model_fields
 from odoo_tools.migrate._module_files import ModuleFiles
-from odoo_tools.migrate._python_rules import dotted, string_value, with_values_mapped
+from odoo_tools.migrate._python_rules import dotted, same_quotes, string_value, with_values_mapped
 from odoo_tools.migrate._report import StepReport
 
 RULE = "removed-core-field-value"
@@ -24,6 +24,7 @@ def drop_removed_values(files: ModuleFiles, report: StepReport) -> None:
     removed = core_difference(f"{report.source}.0", f"{report.target}.0").removed_fields
     if not removed:
         return
+    renamed = _renamed_with_id(removed, f"{report.source}.0", f"{report.target}.0")
     declared: set[tuple[str, str]] = set()
     for rel, text in files.texts.items():
         if rel.endswith(".py"):
@@ -39,9 +40,29 @@ def drop_removed_values(files: ModuleFiles, report: StepReport) -> None:
         bound = _BoundModels()
         module.visit(bound)
         dropper = _Dropper(removed, declared, report, files.site_path(rel), bound.certain())
+        dropper.renamed = renamed
         rewritten = MetadataWrapper(module).visit(dropper)
         if not rewritten.deep_equals(module):  # else left as read: libcst drops a last lone \r
             files.texts[rel] = rewritten.code
+
+
+def _renamed_with_id(
+    removed: dict[str, dict[str, RemovedField]], old: str, new: str
+) -> dict[tuple[str, str], str]:
+    """(model, field) -> its new name, for a removed field whose model gained ``<field>_id`` of
+    the same type and comodel (17.0's mail.tracking.value field -> field_id, 19.0's sale and
+    purchase lines' product_uom -> product_uom_id): Odoo's renames, the value's meaning kept."""
+    found: dict[tuple[str, str], str] = {}
+    for model, fields in removed.items():
+        before: dict[str, FieldDef] | None = None
+        for name, field in fields.items():
+            after = core_model_fields(new, model).get(f"{name}_id")
+            if after is None or (after.type, after.comodel) != (field.type, field.comodel):
+                continue
+            before = core_model_fields(old, model) if before is None else before
+            if f"{name}_id" not in before:
+                found[(model, name)] = f"{name}_id"
+    return found
 
 
 class _Dropper(cst.CSTTransformer):
@@ -58,6 +79,7 @@ class _Dropper(cst.CSTTransformer):
         super().__init__()
         self.removed, self.declared, self.report, self.path = removed, declared, report, path
         self.bound = bound
+        self.renamed: dict[tuple[str, str], str] = {}
 
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         func = updated.func
@@ -71,12 +93,16 @@ class _Dropper(cst.CSTTransformer):
 
     def _kept(self, values: cst.Dict, model: str, gone: set[str], call: cst.Call) -> cst.Dict:
         elements = list(values.elements)
-        kept = []
+        kept: list[cst.BaseDictElement] = []
         for element in elements:
             key = element.key if isinstance(element, cst.DictElement) else None
             name = string_value(key) if key is not None else None
             if name and name not in gone and isinstance(element, cst.DictElement):
                 element = element.with_changes(value=self._nested(element.value, model, name, call))
+            renamed = (model, str(name)) in self.renamed and isinstance(key, cst.SimpleString)
+            if name in gone and renamed and isinstance(element, cst.DictElement):
+                kept.append(self._renamed_key(element, model, str(name), call))
+                continue
             if name in gone:
                 line = self.get_metadata(PositionProvider, call).start.line
                 self.report.count(RULE)
@@ -92,6 +118,22 @@ class _Dropper(cst.CSTTransformer):
         if kept and len(kept) < len(elements) and elements[-1] not in kept:
             kept[-1] = kept[-1].with_changes(comma=elements[-1].comma)
         return values.with_changes(elements=kept)
+
+    def _renamed_key(
+        self, element: cst.DictElement, model: str, name: str, call: cst.Call
+    ) -> cst.DictElement:
+        key = element.key
+        assert isinstance(key, cst.SimpleString)
+        new_name = self.renamed[(model, name)]
+        line = self.get_metadata(PositionProvider, call).start.line
+        self.report.count(RULE)
+        self.report.find(
+            RULE, self.path, line,
+            f"Field {name} of {model} is {new_name} in {self.report.target_series} (the same "
+            f"{'relation' if self.removed[model][name].comodel else 'type'}): the key was renamed.",
+            f"Other uses of {model}.{name} in the module need the new name too.",
+        )  # fmt: skip
+        return element.with_changes(key=same_quotes(key, new_name))
 
     def _nested(self, value: cst.BaseExpression, model: str, name: str, call: cst.Call) -> cst.BaseExpression:
         """The records a relational value creates: ``[(0, 0, {...})]``, ``[Command.create({...})]``

@@ -792,6 +792,32 @@ def test_values_of_removed_core_fields_are_dropped(tmp_path: Path) -> None:
     ]
 
 
+def test_a_value_of_a_field_renamed_with_an_id_suffix_is_renamed(tmp_path: Path) -> None:
+    """19.0 renamed sale.order.line's and purchase.order.line's product_uom to product_uom_id (the
+    same Many2one to uom.uom): dropping the value would leave the line in the product's unit (18.0
+    custom laplatine_procurement_control's tests order in another unit). The key is renamed."""
+    module = tmp_path / "valued"
+    (module / "tests").mkdir(parents=True)
+    (module / "__manifest__.py").write_text("{'version': '18.0.1.0.0', 'depends': ['purchase']}\n")
+    (module / "tests" / "test_x.py").write_text(
+        "line = self.env['purchase.order.line'].create({\n"
+        "    'product_id': product.id,\n"
+        "    \"product_uom\": uom.id,\n"
+        "    'product_uom_qty': 2,\n"
+        "})\n"
+    )
+    [migrated] = migrate([module], "19.0", write=True).modules
+    assert (module / "tests" / "test_x.py").read_text() == (
+        "line = self.env['purchase.order.line'].create({\n"
+        "    'product_id': product.id,\n"
+        "    \"product_uom_id\": uom.id,\n"
+        "    'product_uom_qty': 2,\n"
+        "})\n"
+    )
+    [finding] = [f for f in migrated.findings if f.code == "removed-core-field-value"]
+    assert finding.line == 1 and "product_uom_id" in finding.message
+
+
 def test_values_of_removed_core_fields_are_dropped_through_bound_names(tmp_path: Path) -> None:
     """Custom 18.0 sale_timesheet_line_exclude's tests bind ``self.SudoProductProduct =
     self.ProductProduct.sudo()`` in setUp and create products with uom_po_id, gone in 19.0."""
