@@ -138,6 +138,7 @@ class HookEnv(VariableNames, PythonRule):
         super().__init__(*args, **kwargs)
         self._inside = 0
         self._old: dict[str, str] = {}  # the hook's parameter name -> what env holds it as
+        self._gone: set[int] = set()  # ids of the env = Environment(...) lines, removed by their block
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         if self._inside:
@@ -166,8 +167,29 @@ class HookEnv(VariableNames, PythonRule):
         if self._inside and isinstance(statement, cst.Assign) and isinstance(statement.value, cst.Call):
             targets = [dotted(t.target) for t in statement.targets]
             if targets == ["env"] and dotted(statement.value.func) in self.ENVIRONMENTS:
-                return cst.RemovalSentinel.REMOVE
+                self._gone.add(id(updated))
         return updated
+
+    def leave_IndentedBlock(
+        self, original: cst.IndentedBlock, updated: cst.IndentedBlock
+    ) -> cst.IndentedBlock:
+        """The block without its env = Environment(...) line; the comment lines above that line
+        speak of what follows and go to the next statement (``pass`` when none is left)."""
+        if not any(id(statement) in self._gone for statement in updated.body):
+            return updated
+        body: list[cst.BaseStatement] = []
+        comments: list[cst.EmptyLine] = []
+        for statement in updated.body:
+            if id(statement) in self._gone and isinstance(statement, cst.SimpleStatementLine):
+                comments += [line for line in statement.leading_lines if line.comment is not None]
+                continue
+            if comments and isinstance(statement, cst.SimpleStatementLine | cst.BaseCompoundStatement):
+                statement = statement.with_changes(leading_lines=[*statement.leading_lines, *comments])
+                comments = []
+            body.append(statement)
+        return updated.with_changes(
+            body=body or [cst.SimpleStatementLine([cst.Pass()], leading_lines=comments)]
+        )
 
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         """A test calling the hook itself: ``post_init_hook(self.env.cr, self.env.registry)`` ->

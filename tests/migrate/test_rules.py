@@ -590,6 +590,35 @@ def test_16_to_17_hooks_take_env(tmp_path: Path) -> None:
     assert (module / "hooks_b.py").read_text() == "def uninstall_hook(env):\n    env['x']._undo()\n"
 
 
+def test_16_to_17_a_hook_keeps_the_comments_above_its_gone_environment(tmp_path: Path) -> None:
+    """OCA purchase_no_rfq's uninstall hook: the comment above ``env = api.Environment(...)``
+    speaks of the lines below it and stays with them; a hook that only made its environment keeps
+    a body."""
+    module = tmp_path / "h"
+    module.mkdir()
+    (module / "__manifest__.py").write_text("{'version': '16.0.1.0.0', 'uninstall_hook': 'uninstall_hook'}\n")
+    (module / "hooks.py").write_text(
+        "def uninstall_hook(cr, registry):\n"
+        "    with api.Environment.manage():\n"
+        "        # Unhide the menu item\n"
+        "        env = api.Environment(cr, SUPERUSER_ID, {})\n"
+        "        env.ref('x').write({'active': True})\n\n\n"
+        "def post_init_hook(cr, registry):\n"
+        "    env = api.Environment(cr, SUPERUSER_ID, {})  # nothing else yet\n"
+    )
+    migrate([module], "17.0", write=True)
+    text = (module / "hooks.py").read_text()
+    assert text == (
+        "def uninstall_hook(env):\n"
+        "    with api.Environment.manage():\n"
+        "        # Unhide the menu item\n"
+        "        env.ref('x').write({'active': True})\n\n\n"
+        "def post_init_hook(env):\n"
+        "    pass\n"
+    )
+    compile(text, "hooks.py", "exec")
+
+
 def test_18_to_19_search_groups_lose_expand_and_string(tmp_path: Path) -> None:
     """OCA auditlog (in a custom 18.0 repository) failed its 19.0 install: 'Invalid attribute
     expand for element group' in its search view."""
