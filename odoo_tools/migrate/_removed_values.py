@@ -9,9 +9,10 @@ import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from odoo_tools.index import FieldDef, parse_python
-from odoo_tools.lint import RemovedField, core_difference, core_model_fields
+from odoo_tools.lint import RemovedField, core_difference, core_graph, core_model_fields
 from odoo_tools.migrate._module_files import ModuleFiles
 from odoo_tools.migrate._python_rules import dotted, same_quotes, string_value, with_values_mapped
+from odoo_tools.migrate._removed_core import _manifest_depends
 from odoo_tools.migrate._report import StepReport
 
 RULE = "removed-core-field-value"
@@ -25,6 +26,10 @@ def drop_removed_values(files: ModuleFiles, report: StepReport) -> None:
     if not removed:
         return
     renamed = _renamed_with_id(removed, f"{report.source}.0", f"{report.target}.0")
+    # a module outside the core it depends on may declare the field again (its own migration
+    # does: OCA account_usability for account_template_active): the values stay, with a warning
+    core = core_graph(f"{report.source}.0").depends
+    outside = [name for name in _manifest_depends(files) or [] if name not in core]
     declared: set[tuple[str, str]] = set()
     for rel, text in files.texts.items():
         if rel.endswith(".py"):
@@ -40,7 +45,7 @@ def drop_removed_values(files: ModuleFiles, report: StepReport) -> None:
         bound = _BoundModels()
         module.visit(bound)
         dropper = _Dropper(removed, declared, report, files.site_path(rel), bound.certain())
-        dropper.renamed = renamed
+        dropper.renamed, dropper.outside = renamed, outside
         rewritten = MetadataWrapper(module).visit(dropper)
         if not rewritten.deep_equals(module):  # else left as read: libcst drops a last lone \r
             files.texts[rel] = rewritten.code
@@ -80,6 +85,7 @@ class _Dropper(cst.CSTTransformer):
         self.removed, self.declared, self.report, self.path = removed, declared, report, path
         self.bound = bound
         self.renamed: dict[tuple[str, str], str] = {}
+        self.outside: list[str] = []  # the module's dependencies outside the core
 
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         func = updated.func
@@ -103,7 +109,9 @@ class _Dropper(cst.CSTTransformer):
             if name in gone and renamed and isinstance(element, cst.DictElement):
                 kept.append(self._renamed_key(element, model, str(name), call))
                 continue
-            if name in gone:
+            if name in gone and self.outside:
+                self._say_kept(model, str(name), call)
+            elif name in gone:
                 line = self.get_metadata(PositionProvider, call).start.line
                 self.report.count(RULE)
                 self.report.find(
@@ -118,6 +126,15 @@ class _Dropper(cst.CSTTransformer):
         if kept and len(kept) < len(elements) and elements[-1] not in kept:
             kept[-1] = kept[-1].with_changes(comma=elements[-1].comma)
         return values.with_changes(elements=kept)
+
+    def _say_kept(self, model: str, name: str, call: cst.Call) -> None:
+        line = self.get_metadata(PositionProvider, call).start.line
+        self.report.find(
+            RULE, self.path, line,
+            f"Field {name} of {model} was removed from Odoo in {self.report.target_series}; the value "
+            f"was kept, as {', '.join(self.outside)} (outside the core) may declare it again.",
+            f"Drop the value unless a dependency declares {model}.{name} on {self.report.target_series}.",
+        )  # fmt: skip
 
     def _renamed_key(
         self, element: cst.DictElement, model: str, name: str, call: cst.Call

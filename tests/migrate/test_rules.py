@@ -240,13 +240,16 @@ def test_16_to_17_patching_keeps_one_argument_per_line(tmp_path: Path) -> None:
     module.mkdir()
     (module / "__manifest__.py").write_text("{'name': 'p', 'version': '16.0.1.0.0', 'depends': ['base']}\n")
     (module / "m.py").write_text(
-        "def patch(self, name):\n"
-        "    self._patch_method(\n        name,\n        self._wrap(name),\n    )\n"
+        "def patch(self, name):\n    self._patch_method(\n        name,\n        self._wrap(name),\n    )\n"
     )
     migrate([module], "17.0", write=True)
-    assert (module / "m.py").read_text().endswith(
-        "def patch(self, name):\n"
-        "    _patch_method(\n        self,\n        name,\n        self._wrap(name),\n    )\n"
+    assert (
+        (module / "m.py")
+        .read_text()
+        .endswith(
+            "def patch(self, name):\n"
+            "    _patch_method(\n        self,\n        name,\n        self._wrap(name),\n    )\n"
+        )
     )
 
 
@@ -831,7 +834,7 @@ def test_a_value_of_a_field_renamed_with_an_id_suffix_is_renamed(tmp_path: Path)
     (module / "tests" / "test_x.py").write_text(
         "line = self.env['purchase.order.line'].create({\n"
         "    'product_id': product.id,\n"
-        "    \"product_uom\": uom.id,\n"
+        '    "product_uom": uom.id,\n'
         "    'product_uom_qty': 2,\n"
         "})\n"
     )
@@ -839,12 +842,30 @@ def test_a_value_of_a_field_renamed_with_an_id_suffix_is_renamed(tmp_path: Path)
     assert (module / "tests" / "test_x.py").read_text() == (
         "line = self.env['purchase.order.line'].create({\n"
         "    'product_id': product.id,\n"
-        "    \"product_uom_id\": uom.id,\n"
+        '    "product_uom_id": uom.id,\n'
         "    'product_uom_qty': 2,\n"
         "})\n"
     )
     [finding] = [f for f in migrated.findings if f.code == "removed-core-field-value"]
     assert finding.line == 1 and "product_uom_id" in finding.message
+
+
+def test_values_of_removed_core_fields_stay_beside_a_dependency_outside_the_core(tmp_path: Path) -> None:
+    """OCA account_template_active depends on account_usability, whose own migration declares
+    the account.chart.template fields 17.0 removed: its tests' values for them are still good.
+    A module depending on a module outside the core keeps the values, with a warning."""
+    module = tmp_path / "valued"
+    (module / "tests").mkdir(parents=True)
+    manifest = "{'version': '18.0.1.0.0', 'depends': ['stock', 'stock_helper']}\n"
+    (module / "__manifest__.py").write_text(manifest)
+    text = "move = self.env['stock.move'].create({'name': 'Move', 'product_id': 1})\n"
+    (module / "tests" / "test_x.py").write_text(text)
+    [migrated] = migrate([module], "19.0", write=True).modules
+    assert (module / "tests" / "test_x.py").read_text() == text
+    assert "removed-core-field-value" not in migrated.steps[0].rules_applied
+    [finding] = [f for f in migrated.findings if f.code == "removed-core-field-value"]
+    assert (finding.line, finding.severity) == (1, "warning")
+    assert "stock_helper" in finding.message
 
 
 def test_values_of_removed_core_fields_are_dropped_through_bound_names(tmp_path: Path) -> None:
