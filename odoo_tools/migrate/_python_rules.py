@@ -165,6 +165,8 @@ def rewrite_python(text: str, rules: Sequence[type[PythonRule]], site: Site) -> 
             severity="error",
         )
         return text
+    rewritten = module
     for rule in wanted:
-        module = cst.MetadataWrapper(module).visit(rule(site))
-    return module.code
+        rewritten = cst.MetadataWrapper(rewritten).visit(rule(site))
+    # a file no rule changed stays as read: libcst's code drops a last lone carriage return
+    return text if rewritten.deep_equals(module) else rewritten.code

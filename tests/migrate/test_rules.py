@@ -593,6 +593,18 @@ def test_16_to_17_hooks_take_env(tmp_path: Path) -> None:
     assert (module / "hooks_b.py").read_text() == "def uninstall_hook(env):\n    env['x']._undo()\n"
 
 
+def test_a_file_the_rules_only_read_keeps_its_last_byte(tmp_path: Path) -> None:
+    """libcst gives back a file ending in a lone carriage return without it: a file whose rules
+    change nothing is not rewritten (it mentions a hook, so the hook rule reads it)."""
+    module = tmp_path / "h"
+    module.mkdir()
+    (module / "__manifest__.py").write_text("{'version': '16.0.1.0.0'}\n")
+    data = b"def pre_hook(value):\r\n    return value\r"
+    (module / "hooks.py").write_bytes(data)
+    [migrated] = migrate([module], "17.0").modules
+    assert "hooks.py" not in migrated.changed
+
+
 def test_16_to_17_a_hook_keeps_the_comments_above_its_gone_environment(tmp_path: Path) -> None:
     """OCA purchase_no_rfq's uninstall hook: the comment above ``env = api.Environment(...)``
     speaks of the lines below it and stays with them; a hook that only made its environment keeps
