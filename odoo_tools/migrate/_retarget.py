@@ -118,6 +118,9 @@ def plan_for(
         if found is not None:
             target, locator = found
             why = f"{gone}; {describe(old_neighbour)} {relation}"
+            if target is tree and old_node.getparent() is not old_neighbour:
+                # a page or a card's content at the root of a form or kanban may not show at all
+                why += " (now the view's root itself: what the spec adds may not show there)"
             return Plan(target, new_position, why, locator)
     name = old_node.get("name")
     if old_node.tag == "field" and position in ("after", "before") and _nowhere(name, tree):

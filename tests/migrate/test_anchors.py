@@ -348,6 +348,24 @@ def test_a_gone_container_of_the_root_moves_inside_the_root(tmp_path: Path) -> N
     assert '<xpath expr="//form" position="inside"><div/></xpath>' in (module / "views" / "v.xml").read_text()
 
 
+def test_a_deeper_gone_anchor_retargeted_to_the_root_says_so(tmp_path: Path) -> None:
+    """18.0's project kanban card div (OCA project_parent) has no counterpart in 19.0's card: the
+    nearest element both have is the <kanban> itself, where a card's content may not show."""
+    old = {
+        "base_app": {
+            "cards": ("", '<kanban><templates><t><div class="main"><div/></div></t></templates></kanban>')
+        }
+    }
+    new = {"base_app": {"cards": ("", "<kanban><templates><t><main/></t></templates></kanban>")}}
+    both = {17: _source(tmp_path / "odoo17", 17, old), 18: _source(tmp_path / "odoo18", 18, new)}
+    spec = '<xpath expr="//div[hasclass(\'main\')]/div[last()]" position="inside"><div/></xpath>\n'
+    module = _module(tmp_path, [("base_app.cards", spec)], depends="'base_app'")
+    [migrated] = migrate([module], "18.0", odoo_sources=both, write=True).modules
+    [finding] = [f for f in migrated.findings if f.code == "retargeted-view-anchor"]
+    assert "now the view's root itself" in finding.message
+    assert '<xpath expr="//kanban" position="inside">' in (module / "views" / "v.xml").read_text()
+
+
 def test_a_translated_attribute_never_locates_a_retarget() -> None:
     """Odoo refuses an inheriting view selecting on string/title/help (translated): such an
     element is no retarget (a finding stays) rather than an xpath the install refuses."""
