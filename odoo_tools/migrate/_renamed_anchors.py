@@ -80,7 +80,7 @@ def renamed_element(
             continue
         matches = [
             n for n in scope
-            if n.tag == old.tag and _normal(n.get(attribute)) == value and not _existed(n, old_tree)
+            if n.tag == old.tag and _normal(n.get(attribute)) == value and not existed(n, old_tree)
         ]  # fmt: skip
         if len(matches) > 1:
             raise Ambiguous
@@ -104,7 +104,7 @@ def _by_name(
     kinds = {tag, "block", "setting"} if tag == "div" else {tag}
     longer = [
         n for n in scope
-        if n.tag in kinds and _extends(str(n.get("name") or ""), name) and not _existed(n, old_tree)
+        if n.tag in kinds and _extends(str(n.get("name") or ""), name) and not existed(n, old_tree)
     ]  # fmt: skip
     if len(longer) > 1:
         raise Ambiguous
@@ -132,7 +132,7 @@ def _by_field_rename(
         matches = [n for n in scope if n.tag == old.tag and n.get("name") == new_name]
         if len(matches) > 1:
             raise Ambiguous
-        if matches and not _existed(matches[0], old_tree):
+        if matches and not existed(matches[0], old_tree):
             why = f"{describe(old)} is {describe(matches[0])} {where} (the field {before} is {after})"
             return matches[0], why
     return None
@@ -142,7 +142,7 @@ def _extends(candidate: str, name: str) -> bool:
     return candidate != name and (candidate.endswith(f"_{name}") or candidate.startswith(f"{name}_"))
 
 
-def _existed(node: etree._Element, old_tree: etree._Element | None) -> bool:
+def existed(node: etree._Element, old_tree: etree._Element | None) -> bool:
     """Whether the source series' view had this element already (then it is not a new name)."""
     if old_tree is None:
         return False

@@ -33,6 +33,7 @@ from odoo_tools.migrate._renamed_anchors import (
     MODULE,
     SAME_IDENTITY,
     describe,
+    existed,
     renamed_element,
 )
 from odoo_tools.migrate._same_name_fields import Ambiguous, field_locator, quotable
@@ -118,6 +119,14 @@ def plan_for(
         if found is not None:
             target, locator = found
             why = f"{gone}; {describe(old_neighbour)} {relation}"
+            if new_position != "inside":
+                slot = _slot((old_node, old_neighbour, target), new_position, tree, (old_tree, sure))
+                if isinstance(slot, etree._Element):  # renamed in place: the element now there
+                    where = _locator(slot, tree)
+                    if where is not None:
+                        return Plan(slot, position, f"{gone}; {describe(slot)} sits where it was", where)
+                if slot is not True:
+                    why += "; the new view has more where it was: check the order"
             if target is tree and old_node.getparent() is not old_neighbour:
                 # a page or a card's content at the root of a form or kanban may not show at all
                 why += " (now the view's root itself: what the spec adds may not show there)"
@@ -128,6 +137,46 @@ def plan_for(
         # Customization" group and action_id with it): no place says where it belongs now
         return Plan(None, position, f"{gone} and the view shows no field {name} anymore", lost=True)
     return None
+
+
+def _slot(
+    placed: tuple[etree._Element, etree._Element, etree._Element],
+    position: str,
+    tree: etree._Element,
+    knowing: tuple[etree._Element | None, Callable[[etree._Element], bool]],
+) -> bool | etree._Element:
+    """What the new view has where the gone element was, between ``target`` (its ``neighbour``'s
+    counterpart) and the nearest element that survived on its other side: nothing new (True),
+    one element of its tag the old view did not have (that element: 16.0's invoice report column
+    <th name="th_price_unit"> is 17.0's <th name="th_discount"> between the same neighbours, and
+    "after th_priceunit" would put a module's columns before it), or more (False)."""
+    old_node, neighbour, target = placed
+    old_tree, sure = knowing
+    preceding = position == "before"  # the other side: before the gone element when placing after
+    old_between = 0
+    for sibling in old_node.itersiblings(preceding=not preceding):  # back to the neighbour
+        if sibling is neighbour:
+            break
+        old_between += _counts(sibling)
+    for old_other in old_node.itersiblings(preceding=preceding):
+        found = _counterpart(old_other, tree, sure)
+        if found is None:
+            old_between += _counts(old_other)
+            continue
+        gap: list[etree._Element] = []
+        for sibling in target.itersiblings(preceding=preceding):
+            if sibling is found[0]:
+                if len([n for n in gap if _counts(n)]) <= old_between:
+                    return True
+                new = [n for n in gap if n.tag == old_node.tag and _counts(n) and not existed(n, old_tree)]
+                return new[0] if len(new) == 1 and sure(new[0]) else False
+            gap.append(sibling)
+        return False  # no longer on the same side of it
+    return True  # nothing survived on that side: no neighbour to keep apart
+
+
+def _counts(node: etree._Element) -> int:
+    return int(isinstance(node.tag, str) and node.get(FROM) != MODULE)
 
 
 def _nowhere(name: str | None, tree: etree._Element) -> bool:

@@ -563,3 +563,28 @@ def test_the_parent_of_a_gone_element_is_followed_as_the_parent(
         '<xpath expr="//group[@name=\'main\']" position="inside"><p/></xpath>'
         in (module / "views" / "v.xml").read_text()
     )
+
+
+def test_a_gone_anchor_renamed_in_place_is_followed_to_its_successor(tmp_path: Path) -> None:
+    """16.0's invoice report discount column <th name="th_price_unit"> is 17.0's th_discount, between
+    the same neighbours: "after th_priceunit" put OCA account_invoice_triple_discount's columns
+    before the discount (found by running every rule over the corpora). The one new element of its
+    tag in its place is its successor; with more than one new there, the neighbour is kept and the
+    warning says to check the order; with nothing new, the neighbour is where it was."""
+    row = '<table><tr><th name="th_priceunit"/>{}<th name="th_taxes"/></tr></table>'
+    old = {"base_app": {"report": ("", row.format('<th name="th_price_unit"/>'))}}
+    spec = '<th name="th_price_unit" position="after"><th name="disc2"/></th>\n'
+    cases = (
+        ('<th name="th_discount"/>', '<th name="th_discount" position="after">', "sits where it was"),
+        ('<th name="a"/><th name="b"/>', '<th name="th_priceunit" position="after">', "check the order"),
+        ("", '<th name="th_priceunit" position="after">', "was right before it"),
+    )
+    for number, (between, rewritten, said) in enumerate(cases):
+        new = {"base_app": {"report": ("", row.format(between))}}
+        root = tmp_path / str(number)
+        both = {17: _source(root / "odoo17", 17, old), 18: _source(root / "odoo18", 18, new)}
+        module = _module(root, [("base_app.report", spec)], depends="'base_app'")
+        [migrated] = migrate([module], "18.0", odoo_sources=both, write=True).modules
+        [finding] = [f for f in migrated.findings if "view" in f.code]
+        assert finding.code == "retargeted-view-anchor" and said in finding.message
+        assert rewritten in (module / "views" / "v.xml").read_text()
