@@ -105,8 +105,9 @@ def renamed_to(old: CoreMethods, new: CoreMethods, model: str, method: str) -> s
     return None
 
 
-def _renames(module: cst.Module, old: CoreMethods, new: CoreMethods) -> dict[str, str]:
-    found: dict[str, str] = {}
+def _renames(module: cst.Module, old: CoreMethods, new: CoreMethods) -> dict[str, dict[str, str]]:
+    """Per class of the file (by name): its overrides of renamed core methods, old -> new name."""
+    found: dict[str, dict[str, str]] = {}
     for statement in module.body:
         if not isinstance(statement, cst.ClassDef):
             continue
@@ -115,16 +116,26 @@ def _renames(module: cst.Module, old: CoreMethods, new: CoreMethods) -> dict[str
             if isinstance(item, cst.FunctionDef) and (
                 new_name := renamed_to(old, new, model, item.name.value)
             ):
-                found[item.name.value] = new_name
+                found.setdefault(statement.name.value, {})[item.name.value] = new_name
     return found
 
 
 class _Renamer(cst.CSTTransformer):
     METADATA_DEPENDENCIES = (PositionProvider,)
 
-    def __init__(self, renamed: dict[str, str], report: StepReport, path: str) -> None:
+    def __init__(self, renamed: dict[str, dict[str, str]], report: StepReport, path: str) -> None:
         super().__init__()
-        self.renamed, self.report, self.path = renamed, report, path
+        self.by_class, self.report, self.path = renamed, report, path
+        self.renamed: dict[str, str] = {}  # the renames of the class being visited (only its own)
+        self._outer: list[dict[str, str]] = []
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> None:
+        self._outer.append(self.renamed)
+        self.renamed = self.by_class.get(node.name.value, {}) if not self._outer[:-1] else self.renamed
+
+    def leave_ClassDef(self, original: cst.ClassDef, updated: cst.ClassDef) -> cst.ClassDef:
+        self.renamed = self._outer.pop()
+        return updated
 
     def leave_FunctionDef(self, original: cst.FunctionDef, updated: cst.FunctionDef) -> cst.FunctionDef:
         new_name = self.renamed.get(updated.name.value)

@@ -370,3 +370,36 @@ def test_a_method_renamed_on_every_model_is_renamed_in_every_call(tmp_path: Path
     )
     migrate([module], "17.0", write=True, odoo_sources={16: old, 17: new})
     assert (module / "tests" / "test_price.py").read_text() == own
+
+
+def test_a_renamed_core_method_renames_only_the_model_class_overriding_it(tmp_path: Path) -> None:
+    """Another class of the same file with its own method of that name keeps it, and its
+    self.price_compute() calls (found by running every rule over the corpora: the renames were
+    made file-wide)."""
+    old = _source(tmp_path / "odoo16", ", lock=True", "")
+    new = _source(tmp_path / "odoo17", "", "")
+    for root, name in ((old, "price_compute"), (new, "_price_compute")):
+        (root / "addons" / "account" / "models" / "product.py").write_text(
+            "class P(models.Model):\n    _name = 'product.product'\n\n"
+            f"    def {name}(self, price_type, uom=None):\n        return {{}}\n"
+        )
+    module = tmp_path / "pricing"
+    module.mkdir()
+    (module / "__manifest__.py").write_text(
+        "{'name': 'p', 'version': '16.0.1.0.0', 'depends': ['account']}\n"
+    )
+    helper = (
+        "class Helper:\n"
+        "    def price_compute(self, price_type):\n"
+        "        return self.price_compute(price_type)\n"
+    )
+    (module / "p.py").write_text(
+        'class P(models.Model):\n    _inherit = "product.product"\n\n'
+        "    def price_compute(self, price_type, uom=None):\n"
+        "        return super().price_compute(price_type, uom=uom)\n\n\n" + helper
+    )
+    migrate([module], "17.0", write=True, odoo_sources={16: old, 17: new})
+    text = (module / "p.py").read_text()
+    assert "    def _price_compute(self, price_type, uom=None):\n" in text
+    assert "super()._price_compute(price_type, uom=uom)" in text
+    assert text.endswith(helper)
