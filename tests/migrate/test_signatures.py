@@ -105,9 +105,9 @@ def test_a_renamed_parameter_is_not_removed() -> None:
     assert removed_parameters(Signature(("a", "lock")), Signature(("a",), open_ended=True)) == ()
 
 
-def test_a_renamed_core_method_renames_the_override(tmp_path: Path) -> None:
-    """16.0's product price_compute() is _price_compute() in 17.0, same parameters (OCA
-    product_supplierinfo_for_customer: 'super' object has no attribute 'price_compute')."""
+def _pricing(tmp_path: Path) -> tuple[Path, Path, Path]:
+    """16.0's and 17.0's sources, product price_compute() renamed _price_compute() (same
+    parameters), and an empty 16.0 module depending on them."""
     old = _source(tmp_path / "odoo16", ", lock=True", "")
     new = _source(tmp_path / "odoo17", "", "")
     for root, name in ((old, "price_compute"), (new, "_price_compute")):
@@ -120,6 +120,13 @@ def test_a_renamed_core_method_renames_the_override(tmp_path: Path) -> None:
     (module / "__manifest__.py").write_text(
         "{'name': 'p', 'version': '16.0.1.0.0', 'depends': ['account']}\n"
     )
+    return old, new, module
+
+
+def test_a_renamed_core_method_renames_the_override(tmp_path: Path) -> None:
+    """16.0's product price_compute() is _price_compute() in 17.0, same parameters (OCA
+    product_supplierinfo_for_customer: 'super' object has no attribute 'price_compute')."""
+    old, new, module = _pricing(tmp_path)
     (module / "p.py").write_text(
         'class P(models.Model):\n    _inherit = "product.product"\n\n'
         "    def price_compute(self, price_type, uom=None):\n"
@@ -376,18 +383,7 @@ def test_a_renamed_core_method_renames_only_the_model_class_overriding_it(tmp_pa
     """Another class of the same file with its own method of that name keeps it, and its
     self.price_compute() calls (found by running every rule over the corpora: the renames were
     made file-wide)."""
-    old = _source(tmp_path / "odoo16", ", lock=True", "")
-    new = _source(tmp_path / "odoo17", "", "")
-    for root, name in ((old, "price_compute"), (new, "_price_compute")):
-        (root / "addons" / "account" / "models" / "product.py").write_text(
-            "class P(models.Model):\n    _name = 'product.product'\n\n"
-            f"    def {name}(self, price_type, uom=None):\n        return {{}}\n"
-        )
-    module = tmp_path / "pricing"
-    module.mkdir()
-    (module / "__manifest__.py").write_text(
-        "{'name': 'p', 'version': '16.0.1.0.0', 'depends': ['account']}\n"
-    )
+    old, new, module = _pricing(tmp_path)
     helper = (
         "class Helper:\n"
         "    def price_compute(self, price_type):\n"
