@@ -3,13 +3,17 @@ line, so only the rewritten expressions change. Each rule is one transformer wit
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from typing import TYPE_CHECKING
 
 import libcst as cst
 from libcst.metadata import PositionProvider
 
 from odoo_tools.migrate._report import Site
 from odoo_tools.series import api_change
+
+if TYPE_CHECKING:
+    from odoo_tools.migrate._module_files import ModuleFiles
 
 
 class PythonRule(cst.CSTTransformer):
@@ -170,3 +174,25 @@ def rewrite_python(text: str, rules: Sequence[type[PythonRule]], site: Site) -> 
         rewritten = cst.MetadataWrapper(rewritten).visit(rule(site))
     # a file no rule changed stays as read: libcst's code drops a last lone carriage return
     return text if rewritten.deep_equals(module) else rewritten.code
+
+
+def python_modules(
+    files: ModuleFiles, wanted: Callable[[str, str], bool]
+) -> Iterator[tuple[str, cst.Module]]:
+    """The module's Python files (path, parsed) a pass may change, in path order: ``wanted(path,
+    text)`` says which may (a cheap test of the text); one libcst cannot parse is skipped (the rule
+    pass already said so)."""
+    for rel, text in sorted(files.texts.items()):
+        if not rel.endswith(".py") or not wanted(rel, text):
+            continue
+        try:
+            yield rel, cst.parse_module(text)
+        except cst.ParserSyntaxError:
+            continue
+
+
+def keep_rewrite(files: ModuleFiles, rel: str, read: cst.Module, rewritten: cst.Module) -> None:
+    """The rewritten file, only when a pass changed it: libcst's code drops a last lone carriage
+    return, so a file written back unchanged could still differ from what was read."""
+    if not rewritten.deep_equals(read):
+        files.texts[rel] = rewritten.code

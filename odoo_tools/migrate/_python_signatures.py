@@ -24,7 +24,7 @@ from libcst.codemod.visitors import AddImportsVisitor
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from odoo_tools.migrate._module_files import ModuleFiles
-from odoo_tools.migrate._python_rules import VariableNames, class_model
+from odoo_tools.migrate._python_rules import VariableNames, class_model, keep_rewrite, python_modules
 from odoo_tools.migrate._report import StepReport
 from odoo_tools.migrate._signatures import (
     CoreMethods,
@@ -43,23 +43,18 @@ def drop_removed_parameters(
     files: ModuleFiles, report: StepReport, old_source: Path, new_source: Path
 ) -> None:
     old, new = core_methods(old_source), core_methods(new_source)
-    for rel, text in sorted(files.texts.items()):
-        if not rel.endswith(".py") or rel.startswith(("migrations/", "upgrades/")) or "def " not in text:
-            continue
-        try:
-            module = cst.parse_module(text)
-        except cst.ParserSyntaxError:
-            continue  # the rule pass already said so
+
+    def wanted(rel: str, text: str) -> bool:
+        return not rel.startswith(("migrations/", "upgrades/")) and "def " in text
+
+    for rel, module in python_modules(files, wanted):
         rewriter = _Overrides(old, new, report, files.site_path(rel))
         rewritten = MetadataWrapper(module).visit(rewriter)
-        if rewritten.deep_equals(module):
-            continue  # left as read: libcst's code drops a last lone carriage return
-        module = rewritten
         if rewriter.wrapped:
             context = CodemodContext()
             AddImportsVisitor.add_needed_import(context, "odoo.fields", "Domain")
-            module = AddImportsVisitor(context).transform_module(module)
-        files.texts[rel] = module.code
+            rewritten = AddImportsVisitor(context).transform_module(rewritten)
+        keep_rewrite(files, rel, module, rewritten)
 
 
 @dataclass

@@ -11,7 +11,14 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 from odoo_tools.index import FieldDef, parse_python
 from odoo_tools.lint import RemovedField, core_difference, core_graph, core_model_fields
 from odoo_tools.migrate._module_files import ModuleFiles
-from odoo_tools.migrate._python_rules import dotted, same_quotes, string_value, with_values_mapped
+from odoo_tools.migrate._python_rules import (
+    dotted,
+    keep_rewrite,
+    python_modules,
+    same_quotes,
+    string_value,
+    with_values_mapped,
+)
 from odoo_tools.migrate._removed_core import _manifest_depends
 from odoo_tools.migrate._report import StepReport
 
@@ -35,20 +42,12 @@ def drop_removed_values(files: ModuleFiles, report: StepReport) -> None:
         if rel.endswith(".py"):
             for model in parse_python(text.encode(), rel, files.name).models:
                 declared.update((model.model, f.name) for f in model.fields)
-    for rel, text in sorted(files.texts.items()):
-        if not rel.endswith(".py") or not any(f"{w}(" in text for w in WRITING):
-            continue
-        try:
-            module = cst.parse_module(text)
-        except cst.ParserSyntaxError:
-            continue
+    for rel, module in python_modules(files, lambda _rel, text: any(f"{w}(" in text for w in WRITING)):
         bound = _BoundModels()
         module.visit(bound)
         dropper = _Dropper(removed, declared, report, files.site_path(rel), bound.certain())
         dropper.renamed, dropper.outside = renamed, outside
-        rewritten = MetadataWrapper(module).visit(dropper)
-        if not rewritten.deep_equals(module):  # else left as read: libcst drops a last lone \r
-            files.texts[rel] = rewritten.code
+        keep_rewrite(files, rel, module, MetadataWrapper(module).visit(dropper))
 
 
 def _renamed_with_id(

@@ -17,7 +17,7 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 
 from odoo_tools.lint import core_graph
 from odoo_tools.migrate._module_files import ModuleFiles
-from odoo_tools.migrate._python_rules import class_model
+from odoo_tools.migrate._python_rules import class_model, keep_rewrite, python_modules
 from odoo_tools.migrate._removed_core import _manifest_depends
 from odoo_tools.migrate._report import StepReport
 from odoo_tools.migrate._signatures import CoreMethods, core_methods
@@ -30,18 +30,11 @@ _PLAIN_TYPES = (object, str, bytes, int, float, list, tuple, dict, set, frozense
 
 def rename_core_methods(files: ModuleFiles, report: StepReport, old_source: Path, new_source: Path) -> None:
     old, new = core_methods(old_source), core_methods(new_source)
-    for rel, text in sorted(files.texts.items()):
-        if not rel.endswith(".py") or "def " not in text:
-            continue
-        try:
-            module = cst.parse_module(text)
-        except cst.ParserSyntaxError:
-            continue
+    for rel, module in python_modules(files, lambda _rel, text: "def " in text):
         renamed = _renames(module, old, new)
         if renamed:
-            files.texts[rel] = (
-                MetadataWrapper(module).visit(_Renamer(renamed, report, files.site_path(rel))).code
-            )
+            renamer = _Renamer(renamed, report, files.site_path(rel))
+            keep_rewrite(files, rel, module, MetadataWrapper(module).visit(renamer))
     rename_calls(files, report, renamed_everywhere(old_source, new_source))
 
 
@@ -82,16 +75,9 @@ def rename_calls(files: ModuleFiles, report: StepReport, renamed: dict[str, str]
         m.group(1) for rel, text in files.texts.items() if rel.endswith(".py") for m in _DEF.finditer(text)
     }
     wanted = {name: new for name, new in renamed.items() if name not in own}
-    for rel, text in sorted(files.texts.items()):
-        if not rel.endswith(".py") or not any(f".{name}(" in text for name in wanted):
-            continue
-        try:
-            module = cst.parse_module(text)
-        except cst.ParserSyntaxError:
-            continue
-        files.texts[rel] = (
-            MetadataWrapper(module).visit(_CallRenamer(wanted, report, files.site_path(rel))).code
-        )
+    for rel, module in python_modules(files, lambda _rel, text: any(f".{name}(" in text for name in wanted)):
+        renamer = _CallRenamer(wanted, report, files.site_path(rel))
+        keep_rewrite(files, rel, module, MetadataWrapper(module).visit(renamer))
 
 
 def renamed_to(old: CoreMethods, new: CoreMethods, model: str, method: str) -> str | None:

@@ -19,7 +19,7 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 from lxml import etree
 
 from odoo_tools.migrate._module_files import ModuleFiles
-from odoo_tools.migrate._python_rules import same_quotes, string_value
+from odoo_tools.migrate._python_rules import keep_rewrite, python_modules, same_quotes, string_value
 from odoo_tools.migrate._report import StepReport
 
 RULE = "removed-uom-category"
@@ -82,15 +82,9 @@ def rewrite_uom_categories(
     gone, roots = category_roots(old_source, new_source)
     if not gone:
         return
-    for rel, text in sorted(files.texts.items()):
-        if not rel.endswith(".py") or not any(category in text for category in gone):
-            continue
-        try:
-            module = cst.parse_module(text)
-        except cst.ParserSyntaxError:
-            continue
+    for rel, module in python_modules(files, lambda _rel, text: any(category in text for category in gone)):
         rewriter = _Rewriter(gone, roots, report, files.site_path(rel))
-        files.texts[rel] = MetadataWrapper(module).visit(rewriter).code
+        keep_rewrite(files, rel, module, MetadataWrapper(module).visit(rewriter))
 
 
 class _Rewriter(cst.CSTTransformer):
