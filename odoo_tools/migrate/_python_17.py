@@ -138,7 +138,9 @@ class HookEnv(VariableNames, PythonRule):
         super().__init__(*args, **kwargs)
         self._inside = 0
         self._old: dict[str, str] = {}  # the hook's parameter name -> what env holds it as
-        self._gone: set[int] = set()  # ids of the env = Environment(...) lines, removed by their block
+        # the env = Environment(...) lines, removed by their block; kept here by id with the node
+        # itself, so no later node can take a freed line's id and be removed in its place
+        self._gone: dict[int, cst.SimpleStatementLine] = {}
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         if self._inside:
@@ -167,7 +169,7 @@ class HookEnv(VariableNames, PythonRule):
         if self._inside and isinstance(statement, cst.Assign) and isinstance(statement.value, cst.Call):
             targets = [dotted(t.target) for t in statement.targets]
             if targets == ["env"] and dotted(statement.value.func) in self.ENVIRONMENTS:
-                self._gone.add(id(updated))
+                self._gone[id(updated)] = updated
         return updated
 
     def leave_IndentedBlock(
