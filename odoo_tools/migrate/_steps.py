@@ -13,6 +13,7 @@ from odoo_tools.migrate._edits import Edit
 from odoo_tools.migrate._python_17 import RULES_17
 from odoo_tools.migrate._python_18 import RULES_18
 from odoo_tools.migrate._python_19_groups import RULES_19
+from odoo_tools.migrate._python_20 import RULES_20
 from odoo_tools.migrate._python_renames import RenamedFields17, fix_renamed_fields_17
 from odoo_tools.migrate._python_rules import PythonRule
 from odoo_tools.migrate._report import Site
@@ -37,6 +38,7 @@ from odoo_tools.migrate._xml_views_19 import (
     fix_target_inline,
     fix_user_groups_expressions,
 )
+from odoo_tools.migrate._xml_views_20 import fix_base64_files, fix_date_filter_ranges, fix_t_esc
 
 XmlFix = Callable[[XmlDocument, Site], list[Edit]]
 
@@ -64,9 +66,12 @@ STEPS: dict[int, StepRules] = {
         xml=(fix_groups_id, fix_user_groups_expressions, fix_search_groups, fix_target_inline),
         python=RULES_19,
     ),
+    # 20.0: no 20.0 source could be read here as a whole, so these are the rewrites of its own
+    # upgrade_code scripts (19.2-* to 20.0-*) the registry holds; with the source they run first.
+    20: StepRules(20, xml=(fix_date_filter_ranges, fix_base64_files, fix_t_esc), python=RULES_20),
 }
-# A step to a series we know no rules for (20.0) runs only the target source's own upgrade_code
-# scripts (when the source is given) and the version bump.
+# A step to a series we know no rules for runs only the target source's own upgrade_code scripts
+# (when the source is given) and the version bump.
 
 
 def rules_for(target: int) -> StepRules:

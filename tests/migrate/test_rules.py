@@ -908,3 +908,75 @@ def test_values_of_removed_core_fields_are_dropped_through_bound_names(tmp_path:
     assert "'kept: two models'" in text and "'kept: a loop variable'" in text
     lines = [f.line for f in migrated.findings if f.code == "removed-core-field-value"]
     assert lines == [6, 14]
+
+
+def test_19_to_20_without_the_20_source(tmp_path: Path) -> None:
+    """What Odoo's 19.2-20.0 upgrade_code scripts rewrite, done by our rules when the 20.0 source
+    is not at hand; a registry that is not an environment's stays a finding."""
+    module = tmp_path / "twenty"
+    (module / "views").mkdir(parents=True)
+    (module / "controllers").mkdir()
+    (module / "models").mkdir()
+    (module / "__manifest__.py").write_text("{'version': '19.0.1.0.0', 'depends': ['web']}\n")
+    (module / "views" / "v.xml").write_text(
+        "<odoo>\n"
+        '  <filter name="date" date="date" start_month="-2" end_month="0"\n'
+        '          start_year="-1" end_year="0"/>\n'
+        '  <template id="t" inherit_id="web.x"><xpath expr="//span[@t-esc=\'o.name\']" position="after">\n'
+        "    <!-- the partner -->\n"
+        '    <span t-esc="o.partner_id.name" class=\'a\'/><span t-out="1"/>\n'
+        "  </xpath></template>\n"
+        '  <record id="r" model="ir.attachment"><field name="datas" type="base64" file="twenty/x.png"/>\n'
+        '    <field name="raw" type="base64">aGk=</field></record>\n'
+        "</odoo>\n"
+    )
+    (module / "controllers" / "main.py").write_text(
+        "from odoo import http\n\n\nclass C(http.Controller):\n"
+        "    @http.route('/a', type='http', auth='user', readonly=True)  # fast\n"
+        "    def a(self):\n"
+        "        self.env.registry.clear_cache('stable')\n"
+        "        http.request.registry.clear_cache()\n"
+        "        return request.env.registry.clear_cache\n"
+    )
+    (module / "models" / "m.py").write_text(
+        "class M(models.Model):\n"
+        "    _rec_names_search = ['name']  # searched\n"
+        "    _other = ['x']\n\n"
+        "    def f(self):\n"
+        "        _rec_names_search = ['y']\n"
+        "        return [\"code\", 'name']\n\n\n"
+        "class N(models.Model):\n"
+        "    _rec_names_search = [\"code\", 'name']\n"
+    )
+    [migrated] = migrate([module], "20.0", write=True).modules
+    views = (module / "views" / "v.xml").read_text()
+    assert '<filter name="date" date="date"/>' in views
+    assert "//span[@t-out='o.name']" in views
+    assert "<!-- the partner -->\n    <span t-out=\"o.partner_id.name\" class='a'/>" in views
+    assert '<span t-out="1"/>' in views
+    assert '<field name="datas" type="bytes" file="twenty/x.png"/>' in views
+    assert '<field name="raw" type="base64">aGk=</field>' in views  # no file=: base64 stays
+    controller = (module / "controllers" / "main.py").read_text()
+    assert "@http.route('/a', type='http', auth='user', replica=True)  # fast\n" in controller
+    assert "self.env.transaction.invalidate_ormcache('stable')\n" in controller
+    assert "http.request.registry.clear_cache()\n" in controller
+    assert "return request.env.transaction.invalidate_ormcache\n" in controller
+    assert (module / "models" / "m.py").read_text() == (
+        "class M(models.Model):\n"
+        "    _rec_names_search = ('name',)  # searched\n"
+        "    _other = ['x']\n\n"
+        "    def f(self):\n"
+        "        _rec_names_search = ['y']\n"
+        "        return [\"code\", 'name']\n\n\n"
+        "class N(models.Model):\n"
+        "    _rec_names_search = (\"code\", 'name')\n"
+    )
+    step = migrated.steps[0]
+    assert step.rules_applied["removed-filter-start-month"] == 1
+    assert step.rules_applied["replaced-t-esc"] == 2
+    assert step.rules_applied["renamed-route-readonly"] == 1
+    assert step.rules_applied["removed-registry-clear-cache"] == 2
+    assert step.rules_applied["tuple-rec-names-search"] == 2
+    [left] = [f for f in step.findings if f.code == "removed-registry-clear-cache"]
+    assert (left.path, left.line, left.severity) == ("twenty/controllers/main.py", 8, "error")
+    assert "20.0" in (module / "__manifest__.py").read_text()
