@@ -133,7 +133,11 @@ def render(report: MigrationReport, *, diff: bool = True) -> str:
             lines.append(f"  {finding.severity}: {finding.location()}: [{finding.code}] {finding.message}")
             if finding.hint:
                 lines.append(f"      hint: {finding.hint}")
-        if module.proof is not None:
+        for step in module.steps:
+            lines += [f"  not checked ({step.source} -> {step.target}): {what}" for what in step.unchecked]
+        if module.proof is None:
+            lines.append(f"  not proved: not installed nor tested on {module.to_series} (--write --prove)")
+        else:
             proof = module.proof
             tests = f", tests {proof.tests_run - proof.tests_failed}/{proof.tests_run} passed"
             lines.append(f"  proof: {proof.verdict}{tests if proof.installed else ''}")

@@ -194,11 +194,14 @@ def _check_record(
     removals = [spec for spec, plan in plans if plan is not None and plan.target is None]
     emptied = bool(specs) and len(removals) == len(specs)
     whole_record = emptied and not _referenced(files, record)
+    # It anchored on core in the source series and nothing installed with it on the target adds it:
+    # the install fails on it (with a dependency outside core, that module might still add it).
+    certain = old_tree is not None and new.modules is not None
     edits: list[Edit] = []
     for spec, plan in plans:
         if plan is not None and plan.target is None and emptied and not whole_record:
             plan = None  # an extension left with an empty arch is refused by Odoo: a person decides
-        edits += _report(files, rel, doc, spec, plan, ref, whole_record, report)
+        edits += _report(files, rel, doc, spec, plan, ref, whole_record, report, certain)
     if whole_record:
         edits.append(_removal(doc, record))
     return edits
@@ -227,6 +230,7 @@ def _report(
     ref: str,
     whole_record: bool,
     report: StepReport,
+    certain: bool,
 ) -> list[Edit]:
     what = _what(spec)
     path, line, series = files.site_path(rel), _line(spec), report.target_series
@@ -234,8 +238,9 @@ def _report(
         report.find(
             GONE, path, line,
             f"{what} matches nothing in the {series} view {ref} (nor in the core views extending "
-            "it): the install will fail on it.",
+            f"it): the install will fail on it{'' if certain else ' unless a module outside core adds it'}.",
             f"Read {ref} in the {series} source and anchor on what replaced it.",
+            "error" if certain else "warning",
         )  # fmt: skip
         return []
     if plan.target is None:

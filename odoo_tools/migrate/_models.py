@@ -13,6 +13,9 @@ class StepOutcome(BaseModel):
     rules_applied: dict[str, int] = Field(description="How many times each rule rewrote something")
     findings: list[Finding] = Field(default_factory=list, description="What the rules could not rewrite")
     commit: str = Field(default="", description="The commit of this step (--commit), else ''")
+    unchecked: list[str] = Field(
+        default_factory=list, description="What this step could not do for want of an Odoo source, and which"
+    )
 
 
 class Proof(BaseModel):

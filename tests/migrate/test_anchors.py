@@ -4,6 +4,7 @@ otherwise. Small fake Odoo sources of two series stand for the real ones."""
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -213,6 +214,24 @@ def test_what_cannot_be_retargeted_safely_stays_a_finding(tmp_path: Path, source
     assert _findings(module, only_new, write=False) == [("gone-view-anchor", n) for n in (5, 6, 7)]
 
 
+def test_a_gone_core_anchor_is_an_error_when_nothing_outside_core_may_add_it(
+    tmp_path: Path, sources: dict[int, Path]
+) -> None:
+    """It anchored on the 17.0 core view and no view of what installs with it on 18.0 has it: the
+    install fails. Without the 17.0 source, or with a dependency outside core, that is not sure."""
+    spec = '<div name="dates" position="replace"><div name="mine"/></div>\n'
+
+    def severities(depends: str, given: dict[int, Path]) -> list[tuple[str, str]]:
+        shutil.rmtree(tmp_path / "addons", ignore_errors=True)
+        module = _module(tmp_path, [("base_app.form", spec)], depends)
+        [migrated] = migrate([module], "18.0", odoo_sources=given).modules
+        return [(f.code, f.severity) for f in migrated.findings if "view" in f.code]
+
+    assert severities("'sale_app'", sources) == [("gone-view-anchor", "error")]
+    assert severities("'sale_app'", {18: sources[18]}) == [("gone-view-anchor", "warning")]
+    assert severities("'sale_app', 'other_repository_module'", sources) == [("gone-view-anchor", "warning")]
+
+
 def test_a_dry_run_writes_nothing_and_without_the_old_source_only_names_decide(
     tmp_path: Path, sources: dict[int, Path]
 ) -> None:
@@ -242,8 +261,12 @@ def test_cli_takes_the_old_source(
     assert main([*argv, "--from-odoo-path", str(sources[17])]) == 0
     out = capsys.readouterr().out
     assert "warning: mine/views/v.xml:5: [retargeted-view-anchor]" in out and "user_id" in out
+    assert "not proved: not installed nor tested on 18.0" in out and "not checked" not in out
     assert main(argv) == 0
-    assert "warning: mine/views/v.xml:5: [gone-view-anchor]" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "warning: mine/views/v.xml:5: [gone-view-anchor]" in out
+    assert "not checked (17.0 -> 18.0): renamed core methods" in out and "17.0 and 18.0 sources" in out
+    assert "upgrade_code" not in out  # the 18.0 source was given: its scripts ran
     assert main([*argv, "--from-odoo-path", str(tmp_path / "nowhere")]) == 2
     assert "--from-odoo-path" in capsys.readouterr().err
 
