@@ -17,6 +17,7 @@ from odoo_tools.migrate._module_files import ModuleFiles
 from odoo_tools.migrate._python_rules import rewrite_python
 from odoo_tools.migrate._python_signatures import drop_removed_parameters
 from odoo_tools.migrate._removed_core import redeclare_removed
+from odoo_tools.migrate._removed_methods import find_removed_methods
 from odoo_tools.migrate._removed_python import find_removed_imports
 from odoo_tools.migrate._removed_values import drop_removed_values
 from odoo_tools.migrate._renamed_methods import rename_core_methods
@@ -56,6 +57,7 @@ def migrate_step(
         drop_removed_parameters(files, report, source_odoo_source, odoo_source)
         move_group_categories(files, report, source_odoo_source, odoo_source)
         rewrite_uom_categories(files, report, source_odoo_source, odoo_source)
+        find_removed_methods(files, report, source_odoo_source, odoo_source)
     redeclare_removed(files, report, source_odoo_source)
     drop_removed_values(files, report)
     find_removed_imports(files, report)

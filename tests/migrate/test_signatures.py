@@ -143,6 +143,43 @@ def test_a_renamed_core_method_renames_the_override(tmp_path: Path) -> None:
     assert migrated.steps[0].rules_applied["renamed-core-method"] == 1
 
 
+def test_an_override_of_a_core_method_gone_in_the_target_is_a_finding(tmp_path: Path) -> None:
+    """17.0's mail.activity.mixin _read_progress_bar() is gone in 18.0 (OCA mail_activity_done:
+    'super' object has no attribute '_read_progress_bar'): said at the def, nothing rewritten."""
+    old, new, module = _pricing(tmp_path)
+    code = (
+        'class P(models.Model):\n    _inherit = "product.product"\n\n'
+        "    def _compute_domain(self, x):\n        return super()._compute_domain(x)\n\n"
+        "    def price_compute(self, price_type, uom=None):\n"
+        "        return super().price_compute(price_type)\n\n"
+        "    def copy(self, default=None):\n        return super().copy(default)\n\n"
+        "    def _never_core(self):\n        return super()._never_core()\n\n\n"
+        'class Q(models.Model):\n    _inherit = "account.move"\n\n'
+        "    def _get_last_sequence(self, relaxed=False, with_prefix=None, lock=True):\n"
+        "        return super()._get_last_sequence(relaxed, with_prefix, lock)\n\n"
+        "    def _get_last_sequence_extra(self):\n        return self._get_last_sequence()\n"
+    )
+    (module / "p.py").write_text(code)
+    for root in (old, new):  # account.move's own method, gone in 17.0 (no other under a near name)
+        (root / "addons" / "account" / "models" / "gone.py").write_text(
+            "class G(models.Model):\n    _inherit = 'product.product'\n\n"
+            + ("    def _compute_domain(self, x):\n        return x\n" if root == old else "")
+        )
+    [migrated] = migrate([module], "17.0", odoo_sources={16: old, 17: new}).modules
+    gone = [(f.line, f.severity, f.message) for f in migrated.findings if f.code == "removed-core-method"]
+    assert gone == [
+        (
+            4,
+            "warning",
+            "product.product._compute_domain() is gone from core in 17.0: Odoo no longer calls this "
+            "override, and its super()._compute_domain() raises AttributeError when it runs.",
+        )
+    ]  # price_compute was renamed, copy is BaseModel's, _get_last_sequence lost a parameter only
+    assert migrated.steps[0].rules_applied["renamed-core-method"] == 1
+    [again] = migrate([module], "17.0").modules  # without the sources nothing is said
+    assert not [f for f in again.findings if f.code == "removed-core-method"]
+
+
 def test_a_parameter_the_core_method_gained_joins_the_override(tmp_path: Path) -> None:
     """19.0 calls _notify_get_reply_to(default, author_id=...): an 18.0 override without
     author_id fails with "unexpected keyword argument" (helpdesk_mgmt's tests on 19.0)."""
