@@ -16,6 +16,7 @@ from odoo_tools.migrate._manifest_step import bump_version, note_assets, remove_
 from odoo_tools.migrate._module_files import ModuleFiles
 from odoo_tools.migrate._python_rules import rewrite_python
 from odoo_tools.migrate._python_signatures import drop_removed_parameters
+from odoo_tools.migrate._removed_addon_names import find_removed_addon_imports
 from odoo_tools.migrate._removed_core import redeclare_removed
 from odoo_tools.migrate._removed_methods import find_removed_methods
 from odoo_tools.migrate._removed_python import find_removed_imports
@@ -58,6 +59,7 @@ def migrate_step(
         move_group_categories(files, report, source_odoo_source, odoo_source)
         rewrite_uom_categories(files, report, source_odoo_source, odoo_source)
         find_removed_methods(files, report, source_odoo_source, odoo_source)
+        find_removed_addon_imports(files, report, source_odoo_source, odoo_source)
     redeclare_removed(files, report, source_odoo_source)
     drop_removed_values(files, report)
     find_removed_imports(files, report)

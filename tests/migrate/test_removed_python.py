@@ -100,3 +100,61 @@ def test_cli_reports_them_and_exits_1(
     assert (
         "rm_imports/models.py:2: [removed-python-name] odoo.tools.submap was removed from Odoo in 18.0" in out
     )
+
+
+def _addon_source(root: Path, files: dict[str, str]) -> Path:
+    for rel, text in {"odoo/addons/base/__manifest__.py": "{}", **files}.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    return root
+
+
+def test_an_import_of_a_name_a_core_addon_lost_is_an_error(tmp_path: Path) -> None:
+    """16.0's ir_ui_view.transfer_modifiers_to_node is gone in 17.0 (OCA server_action_mass_edit
+    failed its install on it), purchase/models/purchase.py too; read in both sources."""
+    old = _addon_source(
+        tmp_path / "odoo16",
+        {
+            "odoo/addons/base/models/ir_ui_view.py": "def transfer_modifiers_to_node(m, n):\n    pass\n"
+            "def keep():\n    pass\n",
+            "odoo/addons/base/models/__init__.py": "from . import ir_ui_view\n",
+            "addons/purchase/__manifest__.py": "{}",
+            "addons/purchase/models/purchase.py": "class PurchaseOrder:\n    pass\n",
+        },
+    )
+    new = _addon_source(
+        tmp_path / "odoo17",
+        {
+            "odoo/addons/base/models/ir_ui_view.py": "if True:\n    def keep():\n        pass\n",
+            "odoo/addons/base/models/__init__.py": "from . import ir_ui_view\n",
+            "addons/purchase/__manifest__.py": "{}",
+            "addons/purchase/models/purchase_order.py": "class PurchaseOrder:\n    pass\n",
+        },
+    )
+    module = tmp_path / "m"
+    module.mkdir()
+    (module / "__manifest__.py").write_text("{'version': '16.0.1.0.0', 'depends': ['purchase']}\n")
+    (module / "a.py").write_text(
+        "from odoo.addons.base.models.ir_ui_view import keep, transfer_modifiers_to_node\n"
+        "from odoo.addons.purchase.models.purchase import PurchaseOrder\n"
+        "from odoo.addons.base.models import ir_ui_view\n"
+        "from odoo.addons.other_repo.models.x import anything\n"
+    )
+    [migrated] = migrate([module], "17.0", odoo_sources={16: old, 17: new}).modules
+    found = [(f.line, f.severity, f.message) for f in migrated.findings if f.code == "removed-core-import"]
+    assert found == [
+        (
+            1,
+            "error",
+            "transfer_modifiers_to_node was removed from odoo.addons.base.models.ir_ui_view in Odoo 17.0: "
+            "this import fails when Odoo loads the file.",
+        ),
+        (
+            2,
+            "error",
+            "odoo.addons.purchase.models.purchase is gone in Odoo 17.0: this import fails when Odoo "
+            "loads the file.",
+        ),
+    ]
+    [alone] = migrate([module], "17.0", odoo_sources={17: new}).modules  # the old source says what was core
+    assert not [f for f in alone.findings if f.code == "removed-core-import"]
