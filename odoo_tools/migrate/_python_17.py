@@ -6,8 +6,10 @@ import ast
 
 import libcst as cst
 
+from odoo_tools.migrate._python_17_modifiers import ModifiersAttribute
 from odoo_tools.migrate._python_17_patch import PatchMethod
 from odoo_tools.migrate._python_17_search import SearchCount
+from odoo_tools.migrate._python_17_transfer import RoundTrip
 from odoo_tools.migrate._python_rules import (
     PythonRule,
     VariableNames,
@@ -15,6 +17,7 @@ from odoo_tools.migrate._python_rules import (
     dotted,
     is_field_call,
     without_args,
+    without_statements,
 )
 
 
@@ -175,23 +178,7 @@ class HookEnv(VariableNames, PythonRule):
     def leave_IndentedBlock(
         self, original: cst.IndentedBlock, updated: cst.IndentedBlock
     ) -> cst.IndentedBlock:
-        """The block without its env = Environment(...) line; the comment lines above that line
-        speak of what follows and go to the next statement (``pass`` when none is left)."""
-        if not any(id(statement) in self._gone for statement in updated.body):
-            return updated
-        body: list[cst.BaseStatement] = []
-        comments: list[cst.EmptyLine] = []
-        for statement in updated.body:
-            if id(statement) in self._gone and isinstance(statement, cst.SimpleStatementLine):
-                comments += [line for line in statement.leading_lines if line.comment is not None]
-                continue
-            if comments and isinstance(statement, cst.SimpleStatementLine | cst.BaseCompoundStatement):
-                statement = statement.with_changes(leading_lines=[*statement.leading_lines, *comments])
-                comments = []
-            body.append(statement)
-        return updated.with_changes(
-            body=body or [cst.SimpleStatementLine([cst.Pass()], leading_lines=comments)]
-        )
+        return without_statements(updated, self._gone)
 
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         """A test calling the hook itself: ``post_init_hook(self.env.cr, self.env.registry)`` ->
@@ -231,4 +218,6 @@ RULES_17: tuple[type[PythonRule], ...] = (
     ConcurrencyCheckField,
     PatchMethod,
     SearchCount,
+    RoundTrip,
+    ModifiersAttribute,
 )

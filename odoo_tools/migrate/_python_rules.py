@@ -3,7 +3,8 @@ line, so only the rewritten expressions change. Each rule is one transformer wit
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from itertools import dropwhile
 from typing import TYPE_CHECKING
 
 import libcst as cst
@@ -145,6 +146,81 @@ def with_values_mapped(call: cst.Call, change: Callable[[cst.Dict], cst.Dict]) -
     else:
         return call
     return call.with_changes(args=[call.args[0].with_changes(value=new_values), *call.args[1:]])
+
+
+def without_statements(block: cst.IndentedBlock, gone: Mapping[int, cst.BaseStatement]) -> cst.IndentedBlock:
+    """``block`` without the statements ``gone`` holds (by id; the rule keeps each node there so no
+    later node takes its id). The comment lines above a gone statement speak of what follows and go
+    to the next statement (``pass`` when none is left)."""
+    if not any(id(statement) in gone for statement in block.body):
+        return block
+    body: list[cst.BaseStatement] = []
+    comments: list[cst.EmptyLine] = []
+    for statement in block.body:
+        if id(statement) in gone and isinstance(statement, cst.SimpleStatementLine):
+            comments += [line for line in statement.leading_lines if line.comment is not None]
+            continue
+        if comments and isinstance(statement, cst.SimpleStatementLine | cst.BaseCompoundStatement):
+            statement = statement.with_changes(leading_lines=[*statement.leading_lines, *comments])
+            comments = []
+        body.append(statement)
+    return block.with_changes(body=body or [cst.SimpleStatementLine([cst.Pass()], leading_lines=comments)])
+
+
+ImportChange = Callable[[cst.Import | cst.ImportFrom], cst.Import | cst.ImportFrom | None]
+
+
+def with_imports_changed(module: cst.Module, change: ImportChange) -> cst.Module:
+    """``module`` with each of its top-level import lines passed through ``change`` (the import
+    with fewer names, or None: the line goes). A line that goes leaves the blank lines as they
+    were around it (the more of the two sides), and its comments to the next statement."""
+    body: list[cst.BaseStatement] = []
+    carried: list[cst.EmptyLine] | None = None  # the leading lines of the lines that went
+    for statement in module.body:
+        line = statement.body if isinstance(statement, cst.SimpleStatementLine) else ()
+        if len(line) == 1 and isinstance(line[0], cst.Import | cst.ImportFrom):
+            changed = change(line[0])
+            if changed is None:
+                carried = [*(carried or ()), *statement.leading_lines]
+                continue
+            if changed is not line[0]:
+                statement = statement.with_changes(body=[changed])
+        if carried is not None:
+            lines = _spaced([*carried, *statement.leading_lines], carried, statement.leading_lines)
+            if not body and module.header and module.header[-1].comment is None:
+                # the header's own blank line already parts it from the first statement
+                lines = list(dropwhile(lambda line: line.comment is None, lines))
+            statement = statement.with_changes(leading_lines=lines)
+            carried = None
+        body.append(statement)
+    return module.with_changes(body=body)
+
+
+def without_aliases(
+    statement: cst.Import | cst.ImportFrom, gone: Callable[[cst.ImportAlias], bool]
+) -> cst.Import | cst.ImportFrom | None:
+    """The import without the names ``gone`` says (None: none is left)."""
+    if isinstance(statement.names, cst.ImportStar):
+        return statement
+    names = [alias for alias in statement.names if not gone(alias)]
+    if len(names) == len(statement.names):
+        return statement
+    if not names:
+        return None
+    if isinstance(statement, cst.Import) or statement.lpar is None:  # no parentheses: no comma may end it
+        names[-1] = names[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+    return statement.with_changes(names=names)
+
+
+def _spaced(
+    lines: list[cst.EmptyLine], gone: list[cst.EmptyLine], kept: Sequence[cst.EmptyLine]
+) -> list[cst.EmptyLine]:
+    """``lines`` with blank ones dropped from the start until no more are left than either side had."""
+    most = max(sum(line.comment is None for line in gone), sum(line.comment is None for line in kept))
+    lines = list(lines)
+    while sum(line.comment is None for line in lines) > most:
+        lines.remove(next(line for line in lines if line.comment is None))
+    return lines
 
 
 def is_field_call(call: cst.Call) -> bool:

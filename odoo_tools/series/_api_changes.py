@@ -56,6 +56,11 @@ class ApiChange:
     element: str = ""  # xml-attribute: the element it is found on ("" for any element of a view arch)
 
 
+_MODIFIERS_SOURCE = (
+    "odoo/addons/base/models/ir_ui_view.py (16.0: transfer_field_to_modifiers, transfer_node_to_modifiers, "
+    "simplify_modifiers, transfer_modifiers_to_node; 17.0: none of them)"
+)
+
 API_CHANGES: tuple[ApiChange, ...] = (
     ApiChange(
         id="removed-attrs",
@@ -128,6 +133,73 @@ API_CHANGES: tuple[ApiChange, ...] = (
         message="BaseModel._revert_method() was removed in Odoo 17.0 (AttributeError when called).",
         hint="Drop it with the _patch_method() it undid: an override in a model class needs no revert.",
         source="odoo/models.py (16.0: _patch_method/_revert_method; 17.0: neither)",
+    ),
+    # 17.0 dropped the JSON 'modifiers' attribute of view nodes and the functions of ir_ui_view
+    # that made it: the 17.0 client reads invisible/readonly/required/column_invisible from the
+    # node's own attributes, as Python expressions
+    ApiChange(
+        id="removed-view-modifiers",
+        since="17.0",
+        kind="python-call",
+        old="a view node's modifiers attribute",
+        new="invisible / readonly / required / column_invisible attributes",
+        severity="warning",
+        message="Odoo 17.0 has no 'modifiers' view attribute: the client ignores one written into an "
+        "arch (the node loses its invisible/readonly/required) and an arch holds none to read.",
+        hint="Set each condition as the node's own attribute, a Python expression: "
+        "node.set('readonly', \"state != 'draft'\") for 16.0's {'readonly': [('state', '!=', 'draft')]}; "
+        "read node.get('readonly') instead of modifiers.",
+        source="odoo/addons/base/models/ir_ui_view.py (16.0: transfer_modifiers_to_node writes "
+        "node.set('modifiers', json.dumps(...)); 17.0: no modifiers)",
+    ),
+    ApiChange(
+        id="removed-transfer-node-to-modifiers",
+        since="17.0",
+        kind="python-call",
+        old="odoo.addons.base.models.ir_ui_view.transfer_node_to_modifiers",
+        new="",
+        severity="error",
+        message="odoo.addons.base.models.ir_ui_view.transfer_node_to_modifiers was removed in Odoo 17.0 "
+        "with the 'modifiers' view attribute: importing it fails the install.",
+        hint="Drop it with the transfer_modifiers_to_node() that wrote its result back: 17.0 reads "
+        "invisible/readonly/required from the node's own attributes.",
+        source=_MODIFIERS_SOURCE,
+    ),
+    ApiChange(
+        id="removed-transfer-modifiers-to-node",
+        since="17.0",
+        kind="python-call",
+        old="odoo.addons.base.models.ir_ui_view.transfer_modifiers_to_node",
+        new="",
+        severity="error",
+        message="odoo.addons.base.models.ir_ui_view.transfer_modifiers_to_node was removed in Odoo 17.0 "
+        "with the 'modifiers' view attribute: importing it fails the install.",
+        hint="Set the node's invisible/readonly/required attributes (Python expressions) instead.",
+        source=_MODIFIERS_SOURCE,
+    ),
+    ApiChange(
+        id="removed-transfer-field-to-modifiers",
+        since="17.0",
+        kind="python-call",
+        old="odoo.addons.base.models.ir_ui_view.transfer_field_to_modifiers",
+        new="",
+        severity="error",
+        message="odoo.addons.base.models.ir_ui_view.transfer_field_to_modifiers was removed in Odoo 17.0 "
+        "with the 'modifiers' view attribute: importing it fails the install.",
+        hint="Set the node's readonly/required attributes (Python expressions) from the field instead.",
+        source=_MODIFIERS_SOURCE,
+    ),
+    ApiChange(
+        id="removed-simplify-modifiers",
+        since="17.0",
+        kind="python-call",
+        old="odoo.addons.base.models.ir_ui_view.simplify_modifiers",
+        new="",
+        severity="error",
+        message="odoo.addons.base.models.ir_ui_view.simplify_modifiers was removed in Odoo 17.0 "
+        "with the 'modifiers' view attribute: importing it fails the install.",
+        hint="Drop it: 17.0 has no modifiers to simplify.",
+        source=_MODIFIERS_SOURCE,
     ),
     ApiChange(
         id="renamed-qty-done",

@@ -139,7 +139,11 @@ def test_an_import_of_a_name_a_core_addon_lost_is_an_error(tmp_path: Path) -> No
         "from odoo.addons.purchase.models.purchase import PurchaseOrder\n"
         "from odoo.addons.base.models import ir_ui_view\n"
         "from odoo.addons.other_repo.models.x import anything\n"
-    )
+        "\n"
+        "\n"
+        "def hide(node):\n"
+        "    return transfer_modifiers_to_node({'invisible': True}, node)\n"
+    )  # used: the modifiers rule keeps the import (it drops the name only when nothing uses it)
     [migrated] = migrate([module], "17.0", odoo_sources={16: old, 17: new}).modules
     found = [(f.line, f.severity, f.message) for f in migrated.findings if f.code == "removed-core-import"]
     assert found == [
