@@ -6,8 +6,10 @@ the target (``uom.product_uom_millimeter``) are, with the units made from them s
 ``('id', 'child_of', root)`` finds (``relative_uom_id`` is the parent of ``uom.uom``'s tree).
 
 A domain leaf ``(path.category_id, '=', env.ref('uom.<category>').id)`` becomes
-``(path or 'id', 'child_of', env.ref('uom.<root>').id)``; any other reference to a gone category
-fails on the target (an unknown external id) and is an error finding at its line."""
+``(path or 'id', 'child_of', env.ref('uom.<root>').id)``, also when the category comes to the leaf
+through names, attributes or methods of the file (``_uom_category_values``); any other reference
+to a gone category fails on the target (an unknown external id) and is an error finding at its
+line."""
 
 from __future__ import annotations
 
@@ -15,12 +17,13 @@ from functools import cache
 from pathlib import Path
 
 import libcst as cst
-from libcst.metadata import MetadataWrapper, PositionProvider
+from libcst.metadata import MetadataWrapper, ParentNodeProvider, PositionProvider
 from lxml import etree
 
 from odoo_tools.migrate._module_files import ModuleFiles
 from odoo_tools.migrate._python_rules import keep_rewrite, python_modules, same_quotes, string_value
 from odoo_tools.migrate._report import StepReport
+from odoo_tools.migrate._uom_category_values import CarriedCategories, carried_categories
 
 RULE = "removed-uom-category"
 _PARSER = etree.XMLParser(resolve_entities=False, no_network=True, remove_comments=True, huge_tree=False)
@@ -83,16 +86,27 @@ def rewrite_uom_categories(
     if not gone:
         return
     for rel, module in python_modules(files, lambda _rel, text: any(category in text for category in gone)):
-        rewriter = _Rewriter(gone, roots, report, files.site_path(rel))
-        keep_rewrite(files, rel, module, MetadataWrapper(module).visit(rewriter))
+        wrapper = MetadataWrapper(module)
+        elsewhere = "\n".join(text for other, text in files.texts.items() if other != rel)
+        carried = carried_categories(wrapper.module, wrapper.resolve(ParentNodeProvider), roots, elsewhere)
+        rewriter = _Rewriter(gone, roots, report, files.site_path(rel), carried)
+        keep_rewrite(files, rel, module, wrapper.visit(rewriter))
 
 
 class _Rewriter(cst.CSTTransformer):
     METADATA_DEPENDENCIES = (PositionProvider,)
 
-    def __init__(self, gone: frozenset[str], roots: dict[str, str], report: StepReport, path: str) -> None:
+    def __init__(
+        self,
+        gone: frozenset[str],
+        roots: dict[str, str],
+        report: StepReport,
+        path: str,
+        carried: CarriedCategories,
+    ) -> None:
         super().__init__()
         self.gone, self.roots, self.report, self.path = gone, roots, report, path
+        self.carried = carried
         # a gone category's string: (id, line, severity), told at the module's end unless rewritten
         self.pending: dict[int, tuple[str, int, str]] = {}
 
@@ -105,6 +119,8 @@ class _Rewriter(cst.CSTTransformer):
     def _leaf(self, original: cst.Tuple | cst.List, updated: cst.Tuple | cst.List) -> cst.BaseExpression:
         if len(updated.elements) != 3:
             return updated
+        if id(original.elements[2].value) in self.carried.leaves:
+            return self._carried_leaf(original, updated)
         path, operator, value = (e.value for e in updated.elements)
         field, op = string_value(path), string_value(operator)
         ref = _ref_id(value)
@@ -142,8 +158,41 @@ class _Rewriter(cst.CSTTransformer):
         )
         return updated.with_changes(elements=elements)
 
+    def _carried_leaf(
+        self, original: cst.Tuple | cst.List, updated: cst.Tuple | cst.List
+    ) -> cst.BaseExpression:
+        path, operator = updated.elements[0].value, updated.elements[1].value
+        field = string_value(path)
+        assert isinstance(path, cst.SimpleString) and isinstance(operator, cst.SimpleString) and field
+        new_path = field.removesuffix("category_id").removesuffix(".") or "id"
+        elements = list(updated.elements)
+        elements[0] = elements[0].with_changes(value=same_quotes(path, new_path))
+        elements[1] = elements[1].with_changes(value=same_quotes(operator, "child_of"))
+        self.report.count(RULE)
+        self._find(
+            self._line(original),
+            f"the leaf ({field!r}, '=', ...) compares a unit category, gone in {self.report.target_series}: "
+            f"the value is now the category's reference unit, and the leaf ({new_path!r}, 'child_of', ...).",
+            "Check that the module meant the units of that category.",
+            "warning",
+        )
+        return updated.with_changes(elements=elements)
+
     def leave_SimpleString(self, original: cst.SimpleString, updated: cst.SimpleString) -> cst.BaseExpression:
         value = string_value(original)
+        root = self.carried.refs.get(id(original))
+        if value is not None and root is not None:
+            self.report.count(RULE)
+            self._find(
+                self._line(original),
+                f"the unit category {value} is gone in {self.report.target_series}; its units are the units "
+                f"whose reference unit chain reaches {root}, which stands for it here (every use of the "
+                "value in this file keeps, returns or tests it, or compares its id in a category_id leaf, "
+                "now child_of).",
+                "Check that the module meant the units of that category.",
+                "warning",
+            )
+            return same_quotes(updated, root)
         if value in self.gone:
             self.pending[id(original)] = (value, self._line(original), "error")
         return updated

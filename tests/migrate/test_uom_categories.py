@@ -101,3 +101,73 @@ def test_only_categories_whose_units_share_one_root_are_mapped(sources: dict[int
     assert gone == {"uom.uom_categ_length", "uom.uom_categ_odd"}
     assert roots == {"uom.uom_categ_length": "uom.product_uom_millimeter"}
     assert category_roots(sources[18], sources[18]) == (frozenset(), {})  # categories still there
+
+
+CARRIED = """from odoo import api, models
+
+
+class Ops(models.AbstractModel):
+    _name = "x.ops"
+
+    @api.model
+    def _length_category(self):
+        category = self.env.ref("uom.uom_categ_length", raise_if_not_found=False)
+        if category:
+            return category
+        return self.env["uom.category"].search([("name", "ilike", "length")], limit=1)
+
+    def lengths(self):
+        length_category = self._length_category()
+        if not length_category:
+            return self.env["product.product"]
+        return self.env["product.product"].search([("uom_id.category_id", "=", length_category.id)])
+
+    @classmethod
+    def setUpClass(cls):
+        cls.length_category = cls.env.ref("uom.uom_categ_length")
+"""
+
+
+def _module_with(root: Path, files: dict[str, str]) -> Path:
+    module = root / "mine"
+    (module / "models").mkdir(parents=True)
+    (module / "__manifest__.py").write_text("{'version': '18.0.1.0.0', 'depends': ['uom']}\n")
+    for name, text in files.items():
+        (module / "models" / name).write_text(text)
+    return module
+
+
+def test_a_category_carried_by_names_and_methods_becomes_its_root_unit(
+    tmp_path: Path, sources: dict[int, Path]
+) -> None:
+    module = _module_with(tmp_path, {"ops.py": CARRIED})
+    [migrated] = migrate([module], "19.0", odoo_sources=sources, write=True).modules
+    assert (module / "models" / "ops.py").read_text() == CARRIED.replace(
+        '"uom.uom_categ_length"', '"uom.product_uom_millimeter"'
+    ).replace('("uom_id.category_id", "=", length_category.id)', '("uom_id", "child_of", length_category.id)')
+    found = sorted((f.line, f.severity) for f in migrated.findings if f.code == "removed-uom-category")
+    assert found == [(9, "warning"), (18, "warning"), (22, "warning")]
+    assert migrated.rules_applied["removed-uom-category"] == 3
+
+
+@pytest.mark.parametrize(
+    ("text", "other"),
+    [
+        # the category's name is read: a unit's name is not a category's
+        (CARRIED.replace("if not length_category:", "if not length_category.name:"), ""),
+        # a method keeps the value in a create: no leaf understood
+        (CARRIED + '\n    def unit(self):\n        return {"category_id": self._length_category().id}\n', ""),
+        # the attribute is stored in a uom.uom create elsewhere in the module
+        (CARRIED, 'VALS = {"category_id": cls.length_category.id}\n'),
+        # the method is called from another file
+        (CARRIED, "categories = ops._length_category()\n"),
+    ],
+)
+def test_a_category_with_any_other_use_is_left_to_the_findings(
+    tmp_path: Path, sources: dict[int, Path], text: str, other: str
+) -> None:
+    module = _module_with(tmp_path, {"ops.py": text, "other.py": other})
+    [migrated] = migrate([module], "19.0", odoo_sources=sources, write=True).modules
+    assert (module / "models" / "ops.py").read_text() == text
+    severities = sorted(f.severity for f in migrated.findings if f.code == "removed-uom-category")
+    assert severities == ["error", "warning"]  # the setUpClass ref fails, the quiet one is not found
