@@ -190,6 +190,10 @@ def _check_record(
         if plan is not None and plan.target is not None:
             moved = copy.deepcopy(spec)
             moved.set("position", plan.position)
+            if plan.wrap:  # the content goes into a new element (pages into a notebook of their own)
+                wrapper = etree.Element(plan.wrap)
+                wrapper.extend(list(moved))
+                moved.append(wrapper)
             new.apply(ref, tree, moved, plan.target)
     removals = [spec for spec, plan in plans if plan is not None and plan.target is None]
     emptied = bool(specs) and len(removals) == len(specs)

@@ -9,6 +9,10 @@ source series' Odoo source is given) the element it anchored on in the source se
   after it; ``after`` it when it was the last child: the nearest ancestor it was the end of
   (last child of last child...) that the new view still has once -> ``inside`` that; ``inside``
   it: its nearest ancestor the new view still has once -> ``inside`` that;
+- gone, a ``<page>`` none of whose sibling pages the new view has, the spec adding only pages
+  ``after``/``before`` it: ``inside`` its notebook when the new view has that one by name, else
+  the pages get a ``<notebook>`` of their own, placed as a gone element ``after`` that notebook
+  would be (never in another notebook of the new view: it holds other pages, maybe hidden);
 - gone, the spec only changed it (``attributes``, an empty ``replace``) -> the spec goes;
 - anything else (``replace`` with content, ambiguous matches, an anchor that was not core):
   nothing (a finding).
@@ -21,6 +25,7 @@ became is told by ``_renamed_anchors``."""
 from __future__ import annotations
 
 import copy
+import dataclasses
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -38,7 +43,7 @@ from odoo_tools.migrate._renamed_anchors import (
 )
 from odoo_tools.migrate._same_name_fields import Ambiguous, field_locator, quotable
 from odoo_tools.migrate._view_inheritance import FROM, locate, locating_attributes
-from odoo_tools.migrate._xml_edit import attribute_text, rename, replace_attribute, set_value
+from odoo_tools.migrate._xml_edit import attribute_text, rename, replace_attribute, set_value, wrap_content
 from odoo_tools.migrate._xml_tags import XmlDocument
 
 RULE = "retargeted-view-anchor"
@@ -57,6 +62,7 @@ class Plan:
     more: tuple[tuple[str, str], ...] = ()  # further attributes the locator needs (several fields of a name)
     suffix: str = ""  # parent steps after the locator ("/..": the spec's anchor is its parent)
     lost: bool = False  # a removal drops what the spec added (its anchor has no place left)
+    wrap: str = ""  # the tag of a new element the spec's content goes into (pages: "notebook")
 
     @property
     def expr(self) -> str:
@@ -100,6 +106,31 @@ def plan_for(
     gone = f"{describe(old_node)} is gone"
     if position == "attributes" or (position == "replace" and not _has_content(spec)):
         return Plan(None, position, gone)
+    beside = _beside(old_node, position, (tree, old_tree), sure, gone)
+    if beside is not None:
+        return beside
+    if old_node.tag == "page" and position in ("after", "before") and _only_pages(spec):
+        own = _own_notebook(old_node, (tree, old_tree), sure, gone)
+        if own is not None:
+            return own
+    name = old_node.get("name")
+    if old_node.tag == "field" and position in ("after", "before") and _nowhere(name, tree):
+        # what sat beside a field the view no longer shows (19.0's user form lost its "Menus
+        # Customization" group and action_id with it): no place says where it belongs now
+        return Plan(None, position, f"{gone} and the view shows no field {name} anymore", lost=True)
+    return None
+
+
+def _beside(
+    old_node: etree._Element,
+    position: str,
+    trees: tuple[etree._Element, etree._Element | None],
+    sure: Callable[[etree._Element], bool],
+    gone: str,
+) -> Plan | None:
+    """The place of the nearest neighbour (a sibling, else an ancestor) ``old_node`` had that the
+    new view still has once."""
+    tree, old_tree = trees
     neighbours: list[tuple[etree._Element, str, str]] = []
     if position in ("after", "before"):  # where it was: after what preceded it, before what followed
         previous = [(s, "after", "was right before it") for s in old_node.itersiblings(preceding=True)]
@@ -131,12 +162,39 @@ def plan_for(
                 # a page or a card's content at the root of a form or kanban may not show at all
                 why += " (now the view's root itself: what the spec adds may not show there)"
             return Plan(target, new_position, why, locator)
-    name = old_node.get("name")
-    if old_node.tag == "field" and position in ("after", "before") and _nowhere(name, tree):
-        # what sat beside a field the view no longer shows (19.0's user form lost its "Menus
-        # Customization" group and action_id with it): no place says where it belongs now
-        return Plan(None, position, f"{gone} and the view shows no field {name} anymore", lost=True)
     return None
+
+
+def _only_pages(spec: etree._Element) -> bool:
+    children = [child for child in spec if isinstance(child.tag, str)]
+    return bool(children) and all(child.tag == "page" for child in children) and not (spec.text or "").strip()
+
+
+def _own_notebook(
+    page: etree._Element,
+    trees: tuple[etree._Element, etree._Element | None],
+    sure: Callable[[etree._Element], bool],
+    gone: str,
+) -> Plan | None:
+    """Pages beside a gone page none of whose sibling pages the new view has: the notebook the
+    module knew is gone with them (17.0's server action form lost 16.0's notebook, its pages
+    and their names). In that notebook's counterpart when the new view has it by name; else in
+    a notebook of their own where the old one was (after what preceded it...), never in another
+    notebook of the new view, which holds other pages, maybe under its own invisible."""
+    notebook = page.getparent()
+    if notebook is None or notebook.tag != "notebook":
+        return None
+    found = _counterpart(notebook, trees[0], sure)
+    if found is not None:
+        return Plan(
+            found[0], "inside", f"{gone} with every page beside it; {describe(notebook)} held it", found[1]
+        )
+    placed = _beside(notebook, "after", trees, sure, f"{gone}, and so is its notebook (none of its pages)")
+    if placed is None:
+        return None
+    return dataclasses.replace(
+        placed, wrap="notebook", why=f"{placed.why}; the pages get a <notebook> of their own there"
+    )
 
 
 def _slot(
@@ -312,4 +370,6 @@ def spec_edits(doc: XmlDocument, spec: etree._Element, plan: Plan) -> list[Edit]
         else:
             ends = [a.end for a in tags.attributes.values()] or [tags.start + 1 + len(tags.name)]
             edits.append(Edit(max(ends), max(ends), " " + attribute_text("position", plan.position), RULE))
+    if plan.wrap:
+        edits += wrap_content(doc, spec, plan.wrap, RULE)
     return edits

@@ -1,11 +1,11 @@
 """Small edits of XML text at an element's offsets: rename a tag, set or drop an attribute,
-replace an element's text. Nothing else of the file changes."""
+replace an element's text, wrap its content. Nothing else of the file changes."""
 
 from __future__ import annotations
 
 from lxml import etree
 
-from odoo_tools.migrate._edits import Edit
+from odoo_tools.migrate._edits import Edit, indentation_at
 from odoo_tools.migrate._xml_tags import XmlDocument, quote_attribute
 
 
@@ -15,6 +15,26 @@ def rename(doc: XmlDocument, element: etree._Element, new: str, rule: str) -> li
     if not tag.self_closing:
         edits.append(Edit(tag.close_start + 2, tag.close_start + 2 + len(tag.name), new, rule))
     return edits
+
+
+def wrap_content(doc: XmlDocument, element: etree._Element, tag: str, rule: str) -> list[Edit]:
+    """The element's content inside a new ``<tag>``, one level deeper when it is laid out one
+    element a line."""
+    tags = doc.tag(element)
+    if tags.self_closing:
+        return []
+    start, end = tags.inner
+    content = doc.text[start:end]
+    outer = indentation_at(doc.text, tags.start)
+    lines = content.split("\n")
+    if len(lines) < 3 or lines[0].strip() or lines[-1] != outer:
+        return [Edit(start, end, f"<{tag}>{content}</{tag}>", rule)]
+    child = indentation_at(doc.text, start + len(lines[0]) + 1)
+    unit = child[len(outer) :] if child.startswith(outer) and len(child) > len(outer) else "    "
+    deeper = [unit + line if line.strip() else line for line in lines[1:-1]]
+    return [
+        Edit(start, end, "\n".join([lines[0], f"{child}<{tag}>", *deeper, f"{child}</{tag}>", outer]), rule)
+    ]
 
 
 def set_value(doc: XmlDocument, element: etree._Element, name: str, value: str, rule: str) -> Edit:
