@@ -162,3 +162,29 @@ def test_an_import_of_a_name_a_core_addon_lost_is_an_error(tmp_path: Path) -> No
     ]
     [alone] = migrate([module], "17.0", odoo_sources={17: new}).modules  # the old source says what was core
     assert not [f for f in alone.findings if f.code == "removed-core-import"]
+
+
+def test_an_import_whose_failure_the_module_catches_is_not_said(tmp_path: Path) -> None:
+    """``try: from ...ir_ui_view import transfer_modifiers_to_node`` with an ``except ImportError``
+    (or a tuple holding it, a bare except) is the module's fallback for the series that lost it:
+    loading the file does not fail. An except of another error, or an import in a function the
+    try only defines, still fails."""
+    removed = {"odoo/addons/base/models/ir_ui_view.py": "def transfer_modifiers_to_node(m, n):\n    pass\n"}
+    old = _addon_source(tmp_path / "odoo16", removed)
+    new = _addon_source(
+        tmp_path / "odoo17", {"odoo/addons/base/models/ir_ui_view.py": "def keep():\n    pass\n"}
+    )
+    module = tmp_path / "m"
+    module.mkdir()
+    (module / "__manifest__.py").write_text("{'version': '16.0.1.0.0', 'depends': ['base']}\n")
+    name = "from odoo.addons.base.models.ir_ui_view import transfer_modifiers_to_node as t"
+    (module / "a.py").write_text(
+        f"try:\n    {name}\nexcept ImportError:\n    t = None\n"  # 1-4
+        f"try:\n    {name}\nexcept (ValueError, ModuleNotFoundError):\n    t = None\n"  # 5-8
+        f"try:\n    {name}\nexcept:\n    t = None\n"  # 9-12
+        f"try:\n    {name}\nexcept ValueError:\n    t = None\n"  # 13-16: still fails
+        f"try:\n    def f():\n        {name}\nexcept ImportError:\n    pass\n"  # 17-21: fails in f()
+    )
+    [migrated] = migrate([module], "17.0", odoo_sources={16: old, 17: new}).modules
+    found = [(f.line, f.severity) for f in migrated.findings if f.code == "removed-core-import"]
+    assert found == [(14, "error"), (19, "error")]
