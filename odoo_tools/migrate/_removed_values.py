@@ -19,13 +19,12 @@ from odoo_tools.migrate._python_rules import (
     string_value,
     with_values_mapped,
 )
+from odoo_tools.migrate._record_models import BoundModels, model_of
 from odoo_tools.migrate._removed_core import _manifest_depends
 from odoo_tools.migrate._report import StepReport
 
 RULE = "removed-core-field-value"
 WRITING = ("create", "write", "new")
-# calls between env["model"] and create() that keep the model: env["x"].sudo().with_context(...)
-SAME_MODEL = ("sudo", "with_context", "with_company", "with_user", "with_env", "browse", "search")
 
 
 def drop_removed_values(files: ModuleFiles, report: StepReport) -> None:
@@ -43,7 +42,7 @@ def drop_removed_values(files: ModuleFiles, report: StepReport) -> None:
             for model in parse_python(text.encode(), rel, files.name).models:
                 declared.update((model.model, f.name) for f in model.fields)
     for rel, module in python_modules(files, lambda _rel, text: any(f"{w}(" in text for w in WRITING)):
-        bound = _BoundModels()
+        bound = BoundModels()
         module.visit(bound)
         dropper = _Dropper(removed, declared, report, files.site_path(rel), bound.certain())
         dropper.renamed, dropper.outside = renamed, outside
@@ -90,7 +89,7 @@ class _Dropper(cst.CSTTransformer):
         func = updated.func
         if not (isinstance(func, cst.Attribute) and func.attr.value in WRITING and updated.args):
             return updated
-        model = _model_of(func.value, self.bound)
+        model = model_of(func.value, self.bound)
         gone = {name for name in self.removed.get(model, {}) if (model, name) not in self.declared}
         if not gone:
             return updated
@@ -174,110 +173,3 @@ class _Dropper(cst.CSTTransformer):
                     )
             elements.append(element.with_changes(value=item))
         return value.with_changes(elements=elements)
-
-
-def _model_of(node: cst.BaseExpression, bound: dict[str, str]) -> str:
-    """``env["stock.move"]``, ``self.env['stock.move'].sudo()``, a name or ``self.``/``cls.``
-    attribute bound to such an expression only... -> "stock.move"; else ''."""
-    while isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
-        if node.func.attr.value not in SAME_MODEL:
-            return ""
-        node = node.func.value
-    if isinstance(node, cst.Name | cst.Attribute) and _bound_name(node) in bound:
-        return bound[_bound_name(node)]
-    if isinstance(node, cst.Subscript) and len(node.slice) == 1:
-        index = node.slice[0].slice
-        target = node.value
-        is_env = isinstance(target, cst.Name | cst.Attribute) and (
-            (isinstance(target, cst.Name) and target.value == "env")
-            or (isinstance(target, cst.Attribute) and target.attr.value == "env")
-        )
-        if is_env and isinstance(index, cst.Index):
-            return string_value(index.value) or ""
-    return ""
-
-
-def _bound_name(node: cst.BaseExpression) -> str:
-    """``Product`` -> "Product", ``self.Product`` and ``cls.Product`` -> "self.Product" (a test
-    class binds in setUpClass what its tests read from self); anything else ''."""
-    if isinstance(node, cst.Name):
-        return node.value
-    if (
-        isinstance(node, cst.Attribute)
-        and isinstance(node.value, cst.Name)
-        and node.value.value in ("self", "cls")
-    ):
-        return f"self.{node.attr.value}"
-    return ""
-
-
-class _BoundModels(cst.CSTVisitor):
-    """The names and self attributes of a file that are only ever bound to one certain model's
-    records (``cls.Product = cls.env["product.product"]``, ``self.Sudo = self.Product.sudo()``): a
-    name bound anywhere to something else, or bound another way (a parameter, a loop, ``with ...
-    as``, an import), is not certain."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self._sources: dict[str, set[str]] = {}  # name -> models, "@name" for another name, "" unknown
-
-    def certain(self) -> dict[str, str]:
-        known: dict[str, str] = {}
-        for _ in range(len(self._sources) + 1):  # each round resolves one more link of a chain
-            resolved = {
-                name: {known.get(s[1:], s) if s.startswith("@") else s for s in sources}
-                for name, sources in self._sources.items()
-            }
-            found = {name: next(iter(s)) for name, s in resolved.items() if len(s) == 1}
-            found = {name: model for name, model in found.items() if model and not model.startswith("@")}
-            if found == known:
-                break
-            known = found
-        return known
-
-    def _bind(self, target: cst.BaseExpression, value: cst.BaseExpression | None) -> None:
-        name = _bound_name(target)
-        if name:
-            self._sources.setdefault(name, set()).add(_source_of(value) if value is not None else "")
-        elif isinstance(target, cst.Tuple | cst.List):
-            for element in target.elements:
-                self._bind(element.value, None)
-
-    def visit_Assign(self, node: cst.Assign) -> None:
-        for target in node.targets:
-            self._bind(target.target, node.value)
-
-    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
-        self._bind(node.target, node.value)
-
-    def visit_AugAssign(self, node: cst.AugAssign) -> None:
-        self._bind(node.target, None)
-
-    def visit_Param(self, node: cst.Param) -> None:
-        self._bind(node.name, None)
-
-    def visit_For(self, node: cst.For) -> None:
-        self._bind(node.target, None)
-
-    def visit_AsName(self, node: cst.AsName) -> None:
-        self._bind(node.name, None)
-
-    def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
-        self._bind(node.target, None)
-
-    def visit_CompFor(self, node: cst.CompFor) -> None:
-        self._bind(node.target, None)
-
-
-def _source_of(value: cst.BaseExpression) -> str:
-    """The model ``value`` certainly holds records of, "@name" when it is another bound name's
-    (with calls that keep the model), '' when unknown."""
-    model = _model_of(value, {})
-    if model:
-        return model
-    while isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute):
-        if value.func.attr.value not in SAME_MODEL:
-            return ""
-        value = value.func.value
-    name = _bound_name(value)
-    return f"@{name}" if name else ""

@@ -24,6 +24,7 @@ from odoo_tools.migrate._removed_values import drop_removed_values
 from odoo_tools.migrate._renamed_methods import rename_core_methods
 from odoo_tools.migrate._report import Site, StepReport
 from odoo_tools.migrate._steps import rules_for
+from odoo_tools.migrate._swapped_relations import rename_swapped_relations
 from odoo_tools.migrate._uom_categories import rewrite_uom_categories
 from odoo_tools.migrate._upgrade_code import run_upgrade_code
 from odoo_tools.migrate._xml_tags import XmlParseError, read_xml
@@ -60,6 +61,7 @@ def migrate_step(
         rewrite_uom_categories(files, report, source_odoo_source, odoo_source)
         find_removed_methods(files, report, source_odoo_source, odoo_source)
         find_removed_addon_imports(files, report, source_odoo_source, odoo_source)
+    rename_swapped_relations(files, report)  # before: a field renamed is no longer one to declare again
     redeclare_removed(files, report, source_odoo_source)
     drop_removed_values(files, report)
     find_removed_imports(files, report)
