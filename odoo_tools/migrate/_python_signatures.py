@@ -24,18 +24,22 @@ from libcst.codemod.visitors import AddImportsVisitor
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from odoo_tools.migrate._module_files import ModuleFiles
+from odoo_tools.migrate._patched_methods import patched_functions
 from odoo_tools.migrate._python_rules import VariableNames, class_model, keep_rewrite, python_modules
 from odoo_tools.migrate._report import StepReport
 from odoo_tools.migrate._signatures import (
     CoreMethods,
     added_parameters,
+    changed_parameters,
     core_methods,
     removed_parameters,
+    renamed_parameters,
     returns_domain,
 )
 
 RULE = "removed-method-parameter"
 ADDED = "added-method-parameter"
+RENAMED = "renamed-method-parameter"
 DOMAIN = "domain-return-value"
 
 
@@ -47,9 +51,12 @@ def drop_removed_parameters(
     def wanted(rel: str, text: str) -> bool:
         return not rel.startswith(("migrations/", "upgrades/")) and "def " in text
 
+    renamed = renamed_parameters(report.target_series)
     for rel, module in python_modules(files, wanted):
+        wrapper = MetadataWrapper(module)
         rewriter = _Overrides(old, new, report, files.site_path(rel))
-        rewritten = MetadataWrapper(module).visit(rewriter)
+        rewriter.renamed, rewriter.patched = renamed, patched_functions(wrapper.module)
+        rewritten = wrapper.visit(rewriter)
         if rewriter.wrapped:
             context = CodemodContext()
             AddImportsVisitor.add_needed_import(context, "odoo.fields", "Domain")
@@ -65,6 +72,9 @@ class _Override:
     added: dict[str, str] = field(default_factory=dict)  # parameter -> core's default
     domain: bool = False  # core now returns a Domain: so must the override
     wrapped: int = 0  # return statements given Domain(...)
+    renamed: dict[str, str] = field(default_factory=dict)  # parameter -> its new name
+    kept_names: bool = False  # the body has a name of its own a new name would hide: it keeps the old
+    patched: str = ""  # a function patched in: its own name (it calls the replaced method as .origin)
 
 
 class _Overrides(VariableNames):
@@ -78,6 +88,8 @@ class _Overrides(VariableNames):
         self._functions: list[_Override | None] = []
         self._own: list[bool] = []  # per function: the override itself (not a function inside it)
         self.wrapped = False
+        self.renamed: dict[str, dict[str, str]] = {}  # method -> parameters the step renamed
+        self.patched: dict[int, str] = {}  # ids of the functions patched in -> the method they replace
 
     def visit_ClassDef(self, node: cst.ClassDef) -> None:
         self._models.append(class_model(node))
@@ -92,25 +104,32 @@ class _Overrides(VariableNames):
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         method = bool(self._in_class) and self._in_class[-1] and bool(self._models[-1])
-        override = self._override(node) if method else None
+        override = self._override(node, self._models[-1], node.name.value) if method else None
+        if id(node) in self.patched:
+            override = self._override(node, "base", self.patched[id(node)])
+            if override is not None:
+                override.patched = node.name.value
         self._in_class.append(False)
         self._own.append(override is not None)
         self._functions.append(override or (self._functions[-1] if self._functions else None))
 
-    def _override(self, node: cst.FunctionDef) -> _Override | None:
-        model, method = self._models[-1], node.name.value
+    def _override(self, node: cst.FunctionDef, model: str, method: str) -> _Override | None:
         old, new = self.old.lookup(model, method), self.new.lookup(model, method)
         if old is None or new is None:
             return None
         mine = {p.name.value: p for p in (*node.params.params, *node.params.kwonly_params)}
         gone = [p for p in removed_parameters(old, new) if p in mine]
         added = added_parameters(old, new) if _takes_exactly(node.params, old.params) else {}
+        change = changed_parameters(old, new, self.renamed.get(method, {}))
+        renamed: dict[str, str] = {}
+        if change is not None and _takes_exactly(node.params, old.params):
+            gone, added, renamed = list(change.gone), change.added, change.renamed
         used = {name for name in added if name in _names_in(node.body)}
         if used:
             added = {}
             self._say_name_taken(node, method, used)
         domain = returns_domain(old, new)
-        if not gone and not added and not domain:
+        if not gone and not added and not domain and not renamed:
             return None
         defaults = {}
         for name in gone:
@@ -118,7 +137,9 @@ class _Overrides(VariableNames):
             defaults[name] = (
                 cst.Module([]).code_for_node(default) if default is not None else old.default(name)
             )
-        return _Override(method, defaults, tuple(old.params.index(p) for p in gone), added, domain)
+        positions = tuple(old.params.index(p) for p in gone)
+        kept_names = any(name in _names_in(node.body) for name in renamed.values())
+        return _Override(method, defaults, positions, added, domain, renamed=renamed, kept_names=kept_names)
 
     def _say_name_taken(self, node: cst.FunctionDef, method: str, used: set[str]) -> None:
         names = ", ".join(sorted(used))
@@ -145,10 +166,22 @@ class _Overrides(VariableNames):
                 "it as one: what this override returns is wrapped in Domain(...).",
                 "Build the domain with Domain operators (&, |, ~) instead of lists where you touch it.",
             )  # fmt: skip
+        if override.gone:
+            updated_or_none = self._without_gone(updated, override, line)
+            if updated_or_none is None:
+                return original
+            updated = updated_or_none
+        if override.renamed:
+            updated = self._with_renamed(updated, override, line)
         if override.added:
-            return self._with_added(updated, override, line)
-        if not override.gone:
-            return updated
+            updated = self._with_added(updated, override, line)
+        return updated
+
+    def _without_gone(
+        self, updated: cst.FunctionDef, override: _Override, line: int
+    ) -> cst.FunctionDef | None:
+        """The override without the parameters core no longer takes; None when the value it read
+        instead is unknown (then it stays as written, with an error)."""
         names = ", ".join(override.gone)
         if any(default is None for default in override.gone.values()):
             self.report.find(
@@ -159,7 +192,7 @@ class _Overrides(VariableNames):
                 "reading it should do.",
                 severity="error",
             )  # fmt: skip
-            return original
+            return None
         self.report.count(RULE)
         self.report.find(
             RULE, self.path, line,
@@ -191,24 +224,29 @@ class _Overrides(VariableNames):
         override = self._functions[-1] if self._functions else None
         if override is None or not self.is_variable(original):
             return updated
+        if updated.value in override.renamed and not override.kept_names:
+            return updated.with_changes(value=override.renamed[updated.value])
         default = override.gone.get(updated.value)
         return cst.parse_expression(default) if default is not None else updated
 
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         override = self._functions[-1] if self._functions else None
-        func = updated.func
-        if override is None or not (isinstance(func, cst.Attribute) and func.attr.value == override.method):
-            return updated
-        if not (isinstance(func.value, cst.Call) and isinstance(func.value.func, cst.Name)):
-            return updated
-        if func.value.func.value != "super":
+        if override is None or not _calls_replaced(updated.func, override):
             return updated
         positional = [i for i, a in enumerate(updated.args) if a.keyword is None and not a.star]
+        positional = positional[1:] if override.patched else positional  # .origin(self, ...)
         dropped = [positional[p] for p in override.positions if p < len(positional)]
         dropped += [i for i, a in enumerate(updated.args) if a.keyword and a.keyword.value in override.gone]
-        kept = [a for i, a in enumerate(updated.args) if i not in dropped]
+        kept = [
+            a.with_changes(keyword=cst.Name(override.renamed[a.keyword.value]))
+            if a.keyword is not None and a.keyword.value in override.renamed
+            else a
+            for i, a in enumerate(updated.args)
+            if i not in dropped
+        ]
         if kept and updated.args and len(updated.args) - 1 in dropped:
-            kept[-1] = kept[-1].with_changes(comma=updated.args[-1].comma)
+            last = updated.args[-1]
+            kept[-1] = kept[-1].with_changes(comma=last.comma, whitespace_after_arg=last.whitespace_after_arg)
         if override.added and not any(a.star == "**" for a in kept):
             passed = {a.keyword.value for a in kept if a.keyword is not None}
             new_args = [
@@ -218,6 +256,40 @@ class _Overrides(VariableNames):
             ]
             kept = _followed_by(kept, new_args, updated.whitespace_before_args)
         return updated.with_changes(args=kept)
+
+    def _with_renamed(self, updated: cst.FunctionDef, override: _Override, line: int) -> cst.FunctionDef:
+        """The parameters renamed; the body reads the new names, or, when it has a name of its own
+        that a new name would hide, binds its old names to them first."""
+        pairs = ", ".join(f"{old} -> {new}" for old, new in override.renamed.items())
+        self.report.count(RENAMED)
+        self.report.find(
+            RENAMED, self.path, line,
+            f"{override.method}() names its parameters differently in {self.report.target_series} and "
+            f"Odoo passes them by name: renamed in this function ({pairs})"
+            + (", its body keeps the old names, bound first." if override.kept_names else "."),
+            "Check that the function reads the renamed parameters as before.",
+        )  # fmt: skip
+
+        def renamed(params: Sequence[cst.Param]) -> list[cst.Param]:
+            return [
+                p.with_changes(name=cst.Name(override.renamed[p.name.value]))
+                if p.name.value in override.renamed
+                else p
+                for p in params
+            ]
+
+        params = updated.params
+        updated = updated.with_changes(
+            params=params.with_changes(
+                params=renamed(params.params), kwonly_params=renamed(params.kwonly_params)
+            )
+        )
+        if not override.kept_names or not isinstance(updated.body, cst.IndentedBlock):
+            return updated
+        body = list(updated.body.body)
+        at = 1 if body and _is_docstring(body[0]) else 0
+        bindings = [cst.parse_statement(f"{old} = {new}") for old, new in override.renamed.items()]
+        return updated.with_changes(body=updated.body.with_changes(body=[*body[:at], *bindings, *body[at:]]))
 
     def _with_added(self, updated: cst.FunctionDef, override: _Override, line: int) -> cst.FunctionDef:
         names = ", ".join(override.added)
@@ -273,7 +345,8 @@ def _names_in(body: cst.BaseSuite) -> set[str]:
 def _without(params: Sequence[cst.Param], gone: dict[str, str | None]) -> list[cst.Param]:
     kept = [p for p in params if p.name.value not in gone]
     if kept and params and params[-1].name.value in gone:
-        kept[-1] = kept[-1].with_changes(comma=params[-1].comma)
+        last = params[-1]
+        kept[-1] = kept[-1].with_changes(comma=last.comma, whitespace_after_param=last.whitespace_after_param)
     return kept
 
 
@@ -322,6 +395,34 @@ def _with_space_after(item: _Listed, space: cst.BaseParenthesizableWhitespace) -
     if isinstance(item, cst.Param):
         return item.with_changes(whitespace_after_param=space)
     return item.with_changes(whitespace_after_arg=space)
+
+
+def _calls_replaced(func: cst.BaseExpression, override: _Override) -> bool:
+    """``super().method`` in an override; ``function.origin`` in a function patched in."""
+    if not isinstance(func, cst.Attribute):
+        return False
+    if override.patched:
+        return (
+            func.attr.value == "origin"
+            and isinstance(func.value, cst.Name)
+            and func.value.value == override.patched
+        )
+    inner = func.value
+    return (
+        func.attr.value == override.method
+        and isinstance(inner, cst.Call)
+        and isinstance(inner.func, cst.Name)
+        and inner.func.value == "super"
+    )
+
+
+def _is_docstring(statement: cst.BaseStatement) -> bool:
+    return (
+        isinstance(statement, cst.SimpleStatementLine)
+        and len(statement.body) == 1
+        and isinstance(statement.body[0], cst.Expr)
+        and isinstance(statement.body[0].value, cst.SimpleString | cst.ConcatenatedString)
+    )
 
 
 def _called(call: cst.Call) -> str:

@@ -12,6 +12,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from odoo_tools.series import api_changes
 from odoo_tools.storage import atomic_write_json, default_cache_dir
 
 MAX_BYTES = 2_000_000
@@ -203,3 +204,41 @@ def _is_literal(text: str) -> bool:
     except (ValueError, SyntaxError):
         return False
     return True
+
+
+@dataclass(frozen=True)
+class ParameterChange:
+    renamed: dict[str, str]  # old name -> new name, at the same position
+    gone: tuple[str, ...]  # old parameters the new signature no longer takes
+    added: dict[str, str]  # new parameters after the others -> their literal defaults
+
+
+def renamed_parameters(series: str) -> dict[str, dict[str, str]]:
+    """method -> {old parameter: new name} that the step to ``series`` renamed: the registry's
+    python-method entries whose ``old`` says "method parameter" (two signatures alone do not tell
+    a renamed parameter from one removed and another added in its place)."""
+    renamed: dict[str, dict[str, str]] = {}
+    for change in api_changes(series):
+        parts = change.old.split()
+        names = len(parts) == 2 and all(p.isidentifier() for p in (*parts, change.new))
+        if change.kind == "python-method" and change.since == series and names:
+            renamed.setdefault(parts[0], {})[parts[1]] = change.new
+    return renamed
+
+
+def changed_parameters(old: Signature, new: Signature, renamed: dict[str, str]) -> ParameterChange | None:
+    """How an override written for ``old`` takes ``new``'s parameters, given the parameters the step
+    renamed: ``old``'s names renamed, those ``new`` lacks removed, and what is left exactly ``new``'s
+    first parameters, the others added with a literal default. None when there is no renamed one
+    (``removed_parameters``/``added_parameters`` say the rest) or the signatures do not line up so."""
+    renamed = {p: n for p, n in renamed.items() if p in old.params and n in new.params}
+    if not renamed or old.open_ended or new.open_ended:
+        return None
+    gone = tuple(p for p in old.params if renamed.get(p, p) not in new.params)
+    kept = [renamed.get(p, p) for p in old.params if p not in gone]
+    if list(new.params[: len(kept)]) != kept:
+        return None
+    extra = new.params[len(kept) :]
+    defaults = {name: new.default(name) for name in extra}
+    added = {name: d for name, d in defaults.items() if d is not None and _is_literal(d)}
+    return ParameterChange(renamed, gone, added) if len(added) == len(extra) else None

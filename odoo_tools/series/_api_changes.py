@@ -124,6 +124,20 @@ API_CHANGES: tuple[ApiChange, ...] = (
         source="odoo/models.py (16.0: _patch_method/_revert_method; 17.0: neither)",
     ),
     ApiChange(
+        id="renamed-name-search-args",
+        since="17.0",
+        kind="python-method",
+        # "method parameter": a parameter renamed, found by the migration's signature comparison
+        old="_name_search args",
+        new="domain",
+        severity="error",
+        message="_name_search()'s args parameter is domain in Odoo 17.0 (name_get_uid is gone, order "
+        "is new): Odoo passes domain= and order=, which a 16.0 signature refuses.",
+        hint="Take (name, domain=None, operator='ilike', limit=None, order=None) and pass them on.",
+        source="odoo/models.py (16.0: _name_search(name, args, operator, limit, name_get_uid); "
+        "17.0: _name_search(name, domain, operator, limit, order))",
+    ),
+    ApiChange(
         id="removed-revert-method",
         since="17.0",
         kind="python-call",
