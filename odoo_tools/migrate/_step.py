@@ -16,6 +16,7 @@ from odoo_tools.migrate._manifest_step import bump_version, note_assets, remove_
 from odoo_tools.migrate._module_files import ModuleFiles
 from odoo_tools.migrate._python_rules import rewrite_python
 from odoo_tools.migrate._python_signatures import drop_removed_parameters
+from odoo_tools.migrate._registry_test_mode import rewrite_registry_test_mode
 from odoo_tools.migrate._removed_addon_names import find_removed_addon_imports
 from odoo_tools.migrate._removed_core import redeclare_removed
 from odoo_tools.migrate._removed_methods import find_removed_methods
@@ -23,6 +24,7 @@ from odoo_tools.migrate._removed_python import find_removed_imports
 from odoo_tools.migrate._removed_values import drop_removed_values
 from odoo_tools.migrate._renamed_methods import rename_core_methods
 from odoo_tools.migrate._report import Site, StepReport
+from odoo_tools.migrate._safe_eval_calls import rewrite_safe_eval_calls
 from odoo_tools.migrate._steps import rules_for
 from odoo_tools.migrate._swapped_relations import rename_swapped_relations
 from odoo_tools.migrate._uom_categories import rewrite_uom_categories
@@ -59,6 +61,8 @@ def migrate_step(
         drop_removed_parameters(files, report, source_odoo_source, odoo_source)
         move_group_categories(files, report, source_odoo_source, odoo_source)
         rewrite_uom_categories(files, report, source_odoo_source, odoo_source)
+        rewrite_safe_eval_calls(files, report, source_odoo_source, odoo_source)
+        rewrite_registry_test_mode(files, report, source_odoo_source, odoo_source)
         find_removed_methods(files, report, source_odoo_source, odoo_source)
         find_removed_addon_imports(files, report, source_odoo_source, odoo_source)
     rename_swapped_relations(files, report)  # before: a field renamed is no longer one to declare again
