@@ -7,6 +7,7 @@ import ast
 import libcst as cst
 
 from odoo_tools.migrate._python_17_modifiers import ModifiersAttribute
+from odoo_tools.migrate._python_17_onchange import OnchangeSpec
 from odoo_tools.migrate._python_17_patch import PatchMethod
 from odoo_tools.migrate._python_17_search import SearchCount
 from odoo_tools.migrate._python_17_transfer import RoundTrip
@@ -220,4 +221,5 @@ RULES_17: tuple[type[PythonRule], ...] = (
     SearchCount,
     RoundTrip,
     ModifiersAttribute,
+    OnchangeSpec,
 )

@@ -138,6 +138,20 @@ API_CHANGES: tuple[ApiChange, ...] = (
         "17.0: _name_search(name, domain, operator, limit, order))",
     ),
     ApiChange(
+        id="changed-onchange-spec",
+        since="17.0",
+        kind="python-call",
+        # a description, not a scan: _onchange_spec() is still there, only onchange() changed
+        old="onchange() _onchange_spec",
+        new="_get_fields_spec",
+        severity="error",
+        message="onchange()'s third parameter is the nested fields_spec of _get_fields_spec() in Odoo "
+        "17.0; 16.0's flat _onchange_spec() fails there ('Invalid field ... on model ...').",
+        hint="Pass model._get_fields_spec() to onchange().",
+        source="addons/web/models/models.py (17.0: onchange(values, field_names, fields_spec)); "
+        "odoo/models.py (16.0: onchange(values, field_name, field_onchange))",
+    ),
+    ApiChange(
         id="removed-revert-method",
         since="17.0",
         kind="python-call",
