@@ -3,6 +3,7 @@ outside the module's folder), changed step by step, written back only on request
 
 from __future__ import annotations
 
+import ast
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -47,10 +48,12 @@ class ModuleFiles:
                     continue
                 if path.suffix in TEXT_SUFFIXES and path.stat().st_size <= MAX_BYTES:
                     try:
-                        module.texts[rel] = path.read_bytes().decode("utf-8")
-                        continue
+                        text = path.read_bytes().decode("utf-8")
                     except UnicodeDecodeError:
-                        pass
+                        text = None
+                    if text is not None and (path.suffix != ".py" or _parses_within_limits(text)):
+                        module.texts[rel] = text
+                        continue
                 module.other_files.append(rel)
         module.original = dict(module.texts)
         return module
@@ -149,6 +152,19 @@ class ModuleFiles:
         if os.path.commonpath([os.path.realpath(path.parent), str(self.folder)]) != str(self.folder):
             raise SandboxViolation(f"{rel} leaves the module {self.name}")
         return path
+
+
+def _parses_within_limits(text: str) -> bool:
+    """False for Python nested deeper than Python itself can compile (RecursionError, MemoryError:
+    Odoo cannot import it either). Every pass would crash on it, and libcst takes minutes on it,
+    so it is not read: it stays as it is."""
+    try:
+        ast.parse(text)
+    except (RecursionError, MemoryError):
+        return False
+    except (SyntaxError, ValueError):
+        pass  # the rule passes say what they cannot parse
+    return True
 
 
 def _on_disk(path: Path) -> str | None:

@@ -154,3 +154,17 @@ def test_writes_wait_for_the_write_locks(modules: Path) -> None:
         assert "17.0." in manifest.read_text()
     worker.join(30)
     assert done.is_set() and "18.0." in manifest.read_text()
+
+
+def test_a_python_file_too_deeply_nested_to_parse_is_left_alone(tmp_path: Path) -> None:
+    """Python cannot compile it (RecursionError, as Odoo's import would fail) and libcst takes
+    minutes on it: it is not read, so no pass crashes or hangs on it, and it is written as it was."""
+    module = tmp_path / "deep"
+    module.mkdir()
+    (module / "__manifest__.py").write_text("{'version': '16.0.1.0.0', 'depends': ['base']}\n")
+    deep = "from odoo import fields, tools\n\nX = 1" + " + 1" * 30_000 + "\n"
+    (module / "deep.py").write_text(deep)
+    [migrated] = migrate([module], "17.0", write=True).modules
+    assert (module / "deep.py").read_text() == deep
+    assert "version': '17.0.1.0.0'" in (module / "__manifest__.py").read_text()
+    assert "deep.py" not in migrated.changed
