@@ -27,6 +27,7 @@ from odoo_tools.migrate._report import Site, StepReport
 from odoo_tools.migrate._safe_eval_calls import rewrite_safe_eval_calls
 from odoo_tools.migrate._steps import rules_for
 from odoo_tools.migrate._swapped_relations import rename_swapped_relations
+from odoo_tools.migrate._transient_attributes import rewrite_transient_attributes
 from odoo_tools.migrate._uom_categories import rewrite_uom_categories
 from odoo_tools.migrate._upgrade_code import run_upgrade_code
 from odoo_tools.migrate._xml_tags import XmlParseError, read_xml
@@ -63,6 +64,7 @@ def migrate_step(
         rewrite_uom_categories(files, report, source_odoo_source, odoo_source)
         rewrite_safe_eval_calls(files, report, source_odoo_source, odoo_source)
         rewrite_registry_test_mode(files, report, source_odoo_source, odoo_source)
+        rewrite_transient_attributes(files, report, source_odoo_source, odoo_source)
         find_removed_methods(files, report, source_odoo_source, odoo_source)
         find_removed_addon_imports(files, report, source_odoo_source, odoo_source)
     rename_swapped_relations(files, report)  # before: a field renamed is no longer one to declare again
