@@ -19,6 +19,7 @@ from odoo_tools.migrate._core_uses import ModuleModels, Use, python_uses, read_m
 from odoo_tools.migrate._module_files import ModuleFiles
 from odoo_tools.migrate._removed_selection import complete_selections
 from odoo_tools.migrate._report import StepReport
+from odoo_tools.series import known_facts
 
 RULE_FIELD = "removed-core-field"
 RULE_MODEL = "removed-core-model"
@@ -27,7 +28,8 @@ _DECLARABLE = frozenset(
     {"Boolean", "Char", "Text", "Html", "Integer", "Float", "Date", "Datetime", "Binary", "Image", "Json"}
     | {"Many2one", "Many2many"}
 )
-# A use of a removed model: Odoo refuses these at install; a comodel or env["x"] only fails when reached.
+# A use of a removed model: Odoo refuses these at install; env["x"] only fails when reached, a comodel
+# where the series says so (SeriesFacts.unknown_comodel_refused).
 _REFUSED_AT_INSTALL = frozenset({"inherit", "view-model", "record-model"})
 
 
@@ -322,5 +324,12 @@ def _model_finding(files: ModuleFiles, report: StepReport, use: Use, line: int) 
         f"Model {use.model} was removed from Odoo in {report.target_series} and the module uses it here "
         f"({use.how}).",
         "Find what replaced it in the target series' source, or drop this use.",
-        severity="error" if use.how in _REFUSED_AT_INSTALL else "warning",
+        severity="error" if _refused_at_install(use, report.target_series) else "warning",
+    )
+
+
+def _refused_at_install(use: Use, series: str) -> bool:
+    facts = known_facts(series)
+    return use.how in _REFUSED_AT_INSTALL or (
+        use.how == "comodel" and facts is not None and facts.unknown_comodel_refused
     )

@@ -70,6 +70,10 @@ class SeriesFacts:
     # series. A list bundled for another series only serves migrate (what a step removed): a claim
     # the checks make from an unverified list could be a false error on a working module.
     core_fields_judged: bool = False
+    # A relational field whose comodel the registry lacks stops the registry's setup: "Field x with
+    # unknown comodel_name 'y'" fails the install (19.0: an assert in odoo/orm/fields_relational.py
+    # setup_nonrelated; up to 18.0 odoo/fields.py only logs a warning and the field gets '_unknown').
+    unknown_comodel_refused: bool = False
     # A real Odoo of this series has run our install/test paths (False: they follow its code, unverified).
     runs_verified: bool = True
     runs_note: str = ""
@@ -214,6 +218,7 @@ SERIES: tuple[SeriesFacts, ...] = (
         last_update_field=False,
         python_linter="ruff",
         oca_hooks_release=(0, 1, 7),
+        unknown_comodel_refused=True,
     ),
     SeriesFacts(
         series="20.0",

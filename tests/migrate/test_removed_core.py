@@ -317,3 +317,32 @@ def test_a_line_after_insertions_is_told_back_on_the_file_as_it_was() -> None:
     shifts = [(3, 2)]  # two lines inserted after line 3: lines 4, 5 are new, 6 was 4
     assert [_original_line(shifts, line) for line in (1, 3, 4, 5, 6, 9)] == [1, 3, 3, 3, 4, 7]
     assert _original_line([(3, 2), (6, 1)], 10) == 7  # after both: 10 - 2 - 1
+
+
+@pytest.mark.parametrize(
+    ("series", "model", "severity"),
+    [
+        # 19.0's registry setup asserts a relational field's comodel ("unknown comodel_name")
+        ("19.0", "procurement.group", "error"),
+        # 18.0 only logs a warning and the field gets '_unknown': it fails when reached
+        ("18.0", "account.unreconcile", "warning"),
+    ],
+)
+def test_a_comodel_the_series_removed_is_an_error_where_the_install_refuses_it(
+    tmp_path: Path, series: str, model: str, severity: str
+) -> None:
+    module = tmp_path / "rm_comodel"
+    module.mkdir()
+    previous = f"{int(series.split('.')[0]) - 1}.0"
+    (module / "__manifest__.py").write_text(
+        f"{{'version': '{previous}.1.0.0', 'depends': ['stock', 'account']}}\n"
+    )
+    (module / "models.py").write_text(
+        "from odoo import fields, models\n\n\n"
+        "class Request(models.Model):\n"
+        '    _name = "x.request"\n\n'
+        f'    group_id = fields.Many2one("{model}")\n'
+    )
+    [migrated] = migrate([module], series).modules
+    found = [(f.line, f.severity) for f in migrated.findings if f.code == "removed-core-model"]
+    assert found == [(7, severity)]
