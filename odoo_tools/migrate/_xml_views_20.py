@@ -16,11 +16,11 @@ from odoo_tools.migrate._xml_edit import replace_attribute, set_value
 from odoo_tools.migrate._xml_tags import XmlDocument
 from odoo_tools.series import API_CHANGES
 
-# The registry's "removed-filter-*" changes: attribute name -> change id.
+# The registry's attributes of <filter> that a series removed (20.0's date ranges): name -> change id.
 _FILTER_RANGES = {
     change.old: change.id
     for change in API_CHANGES
-    if change.since == "20.0" and change.kind == "xml-attribute" and change.element == "filter"
+    if change.kind == "xml-attribute" and change.element == "filter"
 }
 
 
