@@ -16,7 +16,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TypeVar
 
 import libcst as cst
 from libcst.codemod import CodemodContext
@@ -25,6 +24,14 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 
 from odoo_tools.migrate._module_files import ModuleFiles
 from odoo_tools.migrate._patched_methods import patched_functions
+from odoo_tools.migrate._python_params import (
+    EQUAL,
+    followed_by,
+    is_docstring,
+    names_in,
+    takes_exactly,
+    without,
+)
 from odoo_tools.migrate._python_rules import VariableNames, class_model, keep_rewrite, python_modules
 from odoo_tools.migrate._report import StepReport
 from odoo_tools.migrate._signatures import (
@@ -119,12 +126,12 @@ class _Overrides(VariableNames):
             return None
         mine = {p.name.value: p for p in (*node.params.params, *node.params.kwonly_params)}
         gone = [p for p in removed_parameters(old, new) if p in mine]
-        added = added_parameters(old, new) if _takes_exactly(node.params, old.params) else {}
+        added = added_parameters(old, new) if takes_exactly(node.params, old.params) else {}
         change = changed_parameters(old, new, self.renamed.get(method, {}))
         renamed: dict[str, str] = {}
-        if change is not None and _takes_exactly(node.params, old.params):
+        if change is not None and takes_exactly(node.params, old.params):
             gone, added, renamed = list(change.gone), change.added, change.renamed
-        used = {name for name in added if name in _names_in(node.body)}
+        used = {name for name in added if name in names_in(node.body)}
         if used:
             added = {}
             self._say_name_taken(node, method, used)
@@ -138,7 +145,7 @@ class _Overrides(VariableNames):
                 cst.Module([]).code_for_node(default) if default is not None else old.default(name)
             )
         positions = tuple(old.params.index(p) for p in gone)
-        kept_names = any(name in _names_in(node.body) for name in renamed.values())
+        kept_names = any(name in names_in(node.body) for name in renamed.values())
         return _Override(method, defaults, positions, added, domain, renamed=renamed, kept_names=kept_names)
 
     def _say_name_taken(self, node: cst.FunctionDef, method: str, used: set[str]) -> None:
@@ -204,8 +211,8 @@ class _Overrides(VariableNames):
         params = updated.params
         return updated.with_changes(
             params=params.with_changes(
-                params=_without(params.params, override.gone),
-                kwonly_params=_without(params.kwonly_params, override.gone),
+                params=without(params.params, override.gone),
+                kwonly_params=without(params.kwonly_params, override.gone),
             )
         )
 
@@ -250,11 +257,11 @@ class _Overrides(VariableNames):
         if override.added and not any(a.star == "**" for a in kept):
             passed = {a.keyword.value for a in kept if a.keyword is not None}
             new_args = [
-                cst.Arg(keyword=cst.Name(name), value=cst.Name(name), equal=_EQUAL)
+                cst.Arg(keyword=cst.Name(name), value=cst.Name(name), equal=EQUAL)
                 for name in override.added
                 if name not in passed
             ]
-            kept = _followed_by(kept, new_args, updated.whitespace_before_args)
+            kept = followed_by(kept, new_args, updated.whitespace_before_args)
         return updated.with_changes(args=kept)
 
     def _with_renamed(self, updated: cst.FunctionDef, override: _Override, line: int) -> cst.FunctionDef:
@@ -287,7 +294,7 @@ class _Overrides(VariableNames):
         if not override.kept_names or not isinstance(updated.body, cst.IndentedBlock):
             return updated
         body = list(updated.body.body)
-        at = 1 if body and _is_docstring(body[0]) else 0
+        at = 1 if body and is_docstring(body[0]) else 0
         bindings = [cst.parse_statement(f"{old} = {new}") for old, new in override.renamed.items()]
         return updated.with_changes(body=updated.body.with_changes(body=[*body[:at], *bindings, *body[at:]]))
 
@@ -303,98 +310,15 @@ class _Overrides(VariableNames):
         )  # fmt: skip
         params = updated.params
         new = [
-            cst.Param(cst.Name(name), default=cst.parse_expression(default), equal=_EQUAL)
+            cst.Param(cst.Name(name), default=cst.parse_expression(default), equal=EQUAL)
             for name, default in override.added.items()
         ]
         opening = updated.whitespace_before_params
         if params.kwonly_params:
-            kwonly = _followed_by(params.kwonly_params, new, opening)
+            kwonly = followed_by(params.kwonly_params, new, opening)
             return updated.with_changes(params=params.with_changes(kwonly_params=kwonly))
-        positional = _followed_by(params.params, new, opening)
+        positional = followed_by(params.params, new, opening)
         return updated.with_changes(params=params.with_changes(params=positional))
-
-
-class _UsedNames(cst.CSTVisitor):
-    """The names a function body uses as variables, read or bound (not attributes, not keyword
-    arguments' names): a parameter added under one of them would hide the module's own
-    (``from datetime import date``) or take the body's assignments."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.names: set[str] = set()
-        self._not_variables: set[int] = set()
-
-    def visit_Attribute(self, node: cst.Attribute) -> None:
-        self._not_variables.add(id(node.attr))
-
-    def visit_Arg(self, node: cst.Arg) -> None:
-        if node.keyword is not None:
-            self._not_variables.add(id(node.keyword))
-
-    def visit_Name(self, node: cst.Name) -> None:
-        if id(node) not in self._not_variables:
-            self.names.add(node.value)
-
-
-def _names_in(body: cst.BaseSuite) -> set[str]:
-    used = _UsedNames()
-    body.visit(used)
-    return used.names
-
-
-def _without(params: Sequence[cst.Param], gone: dict[str, str | None]) -> list[cst.Param]:
-    kept = [p for p in params if p.name.value not in gone]
-    if kept and params and params[-1].name.value in gone:
-        last = params[-1]
-        kept[-1] = kept[-1].with_changes(comma=last.comma, whitespace_after_param=last.whitespace_after_param)
-    return kept
-
-
-_Listed = TypeVar("_Listed", cst.Param, cst.Arg)
-_NO_SPACE = cst.SimpleWhitespace("")
-_EQUAL = cst.AssignEqual(whitespace_before=_NO_SPACE, whitespace_after=_NO_SPACE)
-
-
-def _takes_exactly(params: cst.Parameters, names: tuple[str, ...]) -> bool:
-    """An override declaring the old core parameters, in order, and nothing open-ended (``*args``,
-    ``**kwargs`` already take whatever Odoo adds)."""
-    if isinstance(params.star_arg, cst.Param) or params.star_kwarg is not None:
-        return False
-    declared = tuple(p.name.value for p in (*params.params, *params.kwonly_params))
-    return declared[1:] == names if declared[:1] in (("self",), ("cls",)) else False
-
-
-def _followed_by(
-    items: Sequence[_Listed], new: list[_Listed], opening: cst.BaseParenthesizableWhitespace
-) -> list[_Listed]:
-    """``items`` (parameters or arguments) and then ``new``, laid out as the others: each takes the
-    comma between the last two, or, after a lone first one on its own line (``opening``, the space
-    after the opening parenthesis), a comma and that line break; the last one takes what led to the
-    closing parenthesis (a trailing comma, the newline before it)."""
-    result = list(items)
-    if not result or not new:
-        return result + new
-    last = result[-1]
-    closing, closing_space = last.comma, _space_after(last)
-    between = result[-2].comma if len(result) > 1 else cst.MaybeSentinel.DEFAULT
-    if not isinstance(between, cst.Comma):
-        after = opening if isinstance(opening, cst.ParenthesizedWhitespace) else cst.SimpleWhitespace(" ")
-        between = cst.Comma(whitespace_after=after)
-    result[-1] = _with_space_after(last.with_changes(comma=between), cst.SimpleWhitespace(""))
-    for item in new[:-1]:
-        result.append(item.with_changes(comma=between))
-    result.append(_with_space_after(new[-1].with_changes(comma=closing), closing_space))
-    return result
-
-
-def _space_after(item: cst.Param | cst.Arg) -> cst.BaseParenthesizableWhitespace:
-    return item.whitespace_after_param if isinstance(item, cst.Param) else item.whitespace_after_arg
-
-
-def _with_space_after(item: _Listed, space: cst.BaseParenthesizableWhitespace) -> _Listed:
-    if isinstance(item, cst.Param):
-        return item.with_changes(whitespace_after_param=space)
-    return item.with_changes(whitespace_after_arg=space)
 
 
 def _calls_replaced(func: cst.BaseExpression, override: _Override) -> bool:
@@ -413,15 +337,6 @@ def _calls_replaced(func: cst.BaseExpression, override: _Override) -> bool:
         and isinstance(inner, cst.Call)
         and isinstance(inner.func, cst.Name)
         and inner.func.value == "super"
-    )
-
-
-def _is_docstring(statement: cst.BaseStatement) -> bool:
-    return (
-        isinstance(statement, cst.SimpleStatementLine)
-        and len(statement.body) == 1
-        and isinstance(statement.body[0], cst.Expr)
-        and isinstance(statement.body[0].value, cst.SimpleString | cst.ConcatenatedString)
     )
 
 
