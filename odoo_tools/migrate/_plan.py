@@ -18,6 +18,11 @@ from odoo_tools.series import (
     series_of_version,
 )
 
+# What leaves a manifest unread as a whole (the others name one bad key and keep the rest).
+_UNREAD_MANIFEST = frozenset(
+    {"manifest-unreadable", "manifest-syntax", "manifest-not-dict", "file-too-large"}
+)
+
 
 @dataclass(frozen=True)
 class PlannedModule:
@@ -69,7 +74,14 @@ def plan_migration(
     manifests = ManifestCache()
     modules: dict[str, PlannedModule] = {}
     for folder in module_folders(paths):
-        manifest = manifests.read(folder, folder.parent).manifest
+        read = manifests.read(folder, folder.parent)
+        unread = [f for f in read.findings if f.code in _UNREAD_MANIFEST]
+        if unread:  # its version and dependencies would be defaults, not what the file says
+            raise InvalidInput(
+                f"{unread[0].message} Nothing was migrated.",
+                hint=unread[0].hint or "Fix the manifest, then migrate again.",
+            )
+        manifest = read.manifest
         series = series_of_version(manifest.version)
         if forced is None and series is not None and not is_supported(series):
             raise InvalidInput(

@@ -73,6 +73,20 @@ def test_cli_usage_errors_exit_2_without_traceback(
     assert snapshot(modules) == before
 
 
+def test_cli_unreadable_manifest_is_a_usage_error_and_writes_nothing(
+    modules: Path, capsys: pytest.CaptureFixture[str], isolated_env: Path
+) -> None:
+    # Read with its default version, a broken manifest was reported as one whose version does not
+    # say its series, and its dependencies as none.
+    (modules / "v16/mig_attrs/__manifest__.py").write_text("{'name': 'Attrs', 'version': '16.0.1.0.0',\n")
+    before = snapshot(modules)
+    assert main(["migrate", str(modules / "v16"), "--to", "17.0", "--write"]) == 2
+    err = capsys.readouterr().err
+    assert "mig_attrs/__manifest__.py is not valid Python" in err and "Nothing was migrated" in err
+    assert "does not say its series" not in err and "Traceback" not in err
+    assert snapshot(modules) == before
+
+
 def _exit_code(words: list[str]) -> int | str | None:
     """main's answer, or argparse's exit code for what argparse itself refuses."""
     try:
