@@ -5,7 +5,8 @@ moved the node's own attrs/states/invisible/readonly/required into one JSON ``mo
 only one 16.0's client read: on 17.0 the node's own attributes are what the client reads, so the
 calls go, with the dict nothing else reads and the imported names nothing uses any more. Any other
 use of the functions (a dict read afterwards, a call outside a function) is an error at its line:
-the import stays and fails."""
+the import stays and fails. An import inside a ``try`` whose ``except`` catches its ImportError is
+the module's own fallback: on 17.0 that runs, so nothing is said or changed for its names."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from odoo_tools.migrate._python_rules import (
     without_aliases,
     without_statements,
 )
+from odoo_tools.migrate._removed_addon_names import CATCHING_IMPORT_ERROR
 from odoo_tools.series import api_change
 
 ATTRIBUTE = "removed-view-modifiers"
@@ -63,9 +65,16 @@ class _Uses(cst.CSTVisitor):
         self.scopes: list[_Scope] = []
         self._depth = 0
         self._not_variables: set[int] = set()
+        self._guarded: set[int] = set()  # imports whose ImportError a try catches
+
+    def visit_Try(self, node: cst.Try) -> None:
+        if any(_catches_import_error(handler) for handler in node.handlers):
+            node.body.visit(_TriedImports(self._guarded))
 
     def visit_ImportFrom(self, node: cst.ImportFrom) -> bool:
         if node.relative or node.module is None or isinstance(node.names, cst.ImportStar):
+            return False
+        if id(node) in self._guarded:
             return False
         for alias in node.names:
             change = _FUNCTIONS.get(f"{dotted(node.module)}.{dotted(alias.name)}")
@@ -115,6 +124,29 @@ class _Uses(cst.CSTVisitor):
             self.uses.append(node)
         if self._depth:
             self.scopes[-1].names[node.value] += 1
+
+
+class _TriedImports(cst.CSTVisitor):
+    """The imports a try body runs (not those of a function it only defines)."""
+
+    def __init__(self, found: set[int]) -> None:
+        super().__init__()
+        self.found = found
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        return False
+
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> bool:
+        self.found.add(id(node))
+        return False
+
+
+def _catches_import_error(handler: cst.ExceptHandler) -> bool:
+    if handler.type is None:
+        return True  # a bare except
+    caught = handler.type
+    types = [e.value for e in caught.elements] if isinstance(caught, cst.Tuple) else [caught]
+    return any(isinstance(t, cst.Name) and t.value in CATCHING_IMPORT_ERROR for t in types)
 
 
 def _removable(scope: _Scope) -> list[list[cst.SimpleStatementLine]]:

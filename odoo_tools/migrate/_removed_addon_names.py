@@ -18,7 +18,7 @@ from odoo_tools.migrate._report import StepReport
 
 RULE = "removed-core-import"
 # What an ``except`` may name to catch a failed import
-_CATCHING_IMPORT_ERROR = frozenset({"ImportError", "ModuleNotFoundError", "Exception", "BaseException"})
+CATCHING_IMPORT_ERROR = frozenset({"ImportError", "ModuleNotFoundError", "Exception", "BaseException"})
 
 
 def find_removed_addon_imports(
@@ -84,7 +84,7 @@ def _catches_import_error(handler: ast.ExceptHandler) -> bool:
     if handler.type is None:
         return True  # a bare except
     types = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
-    return any(isinstance(t, ast.Name) and t.id in _CATCHING_IMPORT_ERROR for t in types)
+    return any(isinstance(t, ast.Name) and t.id in CATCHING_IMPORT_ERROR for t in types)
 
 
 def _gone_names(module: str, names: list[str], old_source: Path, new_source: Path) -> list[str]:

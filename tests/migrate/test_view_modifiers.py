@@ -179,3 +179,27 @@ def test_the_removed_functions_are_found_on_17(tmp_path: Path) -> None:
     assert [(f.code, f.line) for f in _static(tmp_path, "m", "16.0") if f.source == "static"] == []
     found = [(f.code, f.line, f.severity) for f in _static(tmp_path, "m", "17.0") if f.source == "static"]
     assert ("removed-simplify-modifiers", 1, "error") in found
+
+
+def test_16_to_17_a_guarded_import_of_the_functions_is_left_to_its_fallback(tmp_path: Path) -> None:
+    """Importing them inside a try whose except catches the ImportError does not fail on 17.0: the
+    module's fallback runs there, so nothing is said ("importing it fails the install" was false)
+    nor changed. An except of another error does not guard it."""
+    guarded = (
+        "try:\n"
+        f"    {IMPORT} transfer_modifiers_to_node, transfer_node_to_modifiers\n"
+        "except ImportError:\n"
+        "    transfer_node_to_modifiers = transfer_modifiers_to_node = None\n"
+        "\n"
+        "\n"
+        "def normalize(node):\n"
+        "    if transfer_node_to_modifiers:\n"
+        "        modifiers = {}\n"
+        "        transfer_node_to_modifiers(node, modifiers)\n"
+        "        transfer_modifiers_to_node(modifiers, node)\n"
+    )
+    unguarded = guarded.replace("except ImportError:", "except ValueError:")
+    module = _module_with(tmp_path, {"a.py": guarded, "b.py": unguarded})
+    [migrated] = migrate([module], "17.0", write=True).modules
+    assert (module / "a.py").read_text() == guarded
+    assert {(path, line) for path, _, line, _ in _said(migrated.findings)} == {("b.py", 4), ("b.py", 8)}
