@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
+from collections import Counter
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -22,7 +23,7 @@ from assista_mcp.settings import Settings
 from odoo_tools.errors import InvalidInput
 
 if TYPE_CHECKING:  # imported when `migrate` runs: libcst costs every other command's start
-    from odoo_tools.migrate import MigrationReport, ModuleMigration
+    from odoo_tools.migrate import MigrationReport, ModuleMigration, Proof
 
 
 def add_parsers(subparsers: Any) -> None:
@@ -83,7 +84,7 @@ def run_migrate(args: argparse.Namespace) -> int:
 
 
 def _prove(report: MigrationReport, settings: Settings) -> None:
-    from odoo_tools.migrate import prove
+    from odoo_tools.migrate import held_back, prove
     from odoo_tools.runs import OdooRunner
 
     config = runner_config(settings)
@@ -98,9 +99,13 @@ def _prove(report: MigrationReport, settings: Settings) -> None:
                 f"the configured Odoo is {odoo.version}, not {report.to_series}",
                 hint="Give the target series' odoo-bin with --odoo-bin.",
             )
+        proven: dict[str, Proof] = {}
         for module in report.modules:
-            print(f"  proving {module.module} on Odoo {odoo.version}...", file=sys.stderr)
-            module.proof = await prove(runner, module.module)
+            proof = held_back(module.depends, proven)
+            if proof is None:
+                print(f"  proving {module.module} on Odoo {odoo.version}...", file=sys.stderr)
+                proof = await prove(runner, module.module)
+            module.proof = proven[module.module] = proof
 
     try:
         asyncio.run(run_all())
@@ -119,6 +124,7 @@ def render(report: MigrationReport, *, diff: bool = True) -> str:
     lines: list[str] = []
     if diff:
         lines += [module.diff.rstrip("\n") for module in report.modules if module.diff]
+    in_run = {module.module for module in report.modules}
     for module in report.modules:
         state = "written" if module.written else "dry run, nothing written"
         lines.append(f"{module.module}: {module.from_series} -> {module.to_series} ({state})")
@@ -133,16 +139,68 @@ def render(report: MigrationReport, *, diff: bool = True) -> str:
             lines.append(f"  {finding.severity}: {finding.location()}: [{finding.code}] {finding.message}")
             if finding.hint:
                 lines.append(f"      hint: {finding.hint}")
+        if module.proof is not None:
+            lines += _proof_lines(module, in_run)
+    return "\n".join(lines + _not_done(report) + [_totals(report)])
+
+
+def _proof_lines(module: ModuleMigration, in_run: set[str]) -> list[str]:
+    proof = module.proof
+    assert proof is not None
+    held = [name for name in proof.blocked_by if name in in_run]
+    if held:  # its dependency of this run did not install: it was not run
+        return [
+            f"  proof: blocked by {', '.join(held)} (migrated in this run, not installed on "
+            f"{module.to_series}): not installed nor tested"
+        ]
+    tests = f", tests {proof.tests_run - proof.tests_failed}/{proof.tests_run} passed"
+    lines = [f"  proof: {proof.verdict}{tests if proof.installed else ''}"]
+    if proof.blocked_by:
+        lines.append(f"      missing in {module.to_series}: {', '.join(proof.blocked_by)}")
+    if proof.first_failure:
+        lines.append(f"      first failure: {proof.first_failure}")
+    return lines
+
+
+def _not_done(report: MigrationReport) -> list[str]:
+    """What the run did not do, said once for the modules it concerns rather than per module."""
+    unchecked: dict[tuple[str, str, str], list[str]] = {}
+    for module in report.modules:
         for step in module.steps:
-            lines += [f"  not checked ({step.source} -> {step.target}): {what}" for what in step.unchecked]
-        if module.proof is None:
-            lines.append(f"  not proved: not installed nor tested on {module.to_series} (--write --prove)")
-        else:
-            proof = module.proof
-            tests = f", tests {proof.tests_run - proof.tests_failed}/{proof.tests_run} passed"
-            lines.append(f"  proof: {proof.verdict}{tests if proof.installed else ''}")
-            if proof.blocked_by:
-                lines.append(f"      missing in {module.to_series}: {', '.join(proof.blocked_by)}")
-            if proof.first_failure:
-                lines.append(f"      first failure: {proof.first_failure}")
-    return "\n".join(lines)
+            for what in step.unchecked:
+                unchecked.setdefault((step.source, step.target, what), []).append(module.module)
+    lines = [
+        f"not checked ({source} -> {target}{_which(names, report)}): {what}"
+        for (source, target, what), names in unchecked.items()
+    ]
+    if lines:
+        lines.append(
+            "  (the target series' source comes from --odoo-bin or --odoo-path, the modules' series' "
+            "from --from-odoo-path; for a series in between, migrate one step per run)"
+        )
+    unproved = [module.module for module in report.modules if module.proof is None and module.steps]
+    if unproved:
+        lines.append(
+            f"not proved{_which(unproved, report)}: not installed nor tested on {report.to_series} "
+            "(--write --prove)"
+        )
+    return lines
+
+
+def _which(names: list[str], report: MigrationReport) -> str:
+    if len(report.modules) == 1:
+        return ""
+    return ", every module" if len(names) == len(report.modules) else f", {', '.join(names)}"
+
+
+def _totals(report: MigrationReport) -> str:
+    """One line for the whole run: what a repository of many modules comes to."""
+    errors = sum(1 for module in report.modules if any(f.severity == "error" for f in module.findings))
+    warnings = sum(1 for module in report.modules if any(f.severity == "warning" for f in module.findings))
+    state = "written" if report.written else "dry run"
+    total = f"{len(report.modules)} module(s) to {report.to_series} ({state}): {errors} with errors, "
+    total += f"{warnings} with warnings"
+    verdicts = Counter(module.proof.verdict for module in report.modules if module.proof is not None)
+    if verdicts:
+        total += "; proof: " + ", ".join(f"{count} {verdict}" for verdict, count in sorted(verdicts.items()))
+    return total

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from odoo_tools.migrate._migrate import migrate, migrate_module
     from odoo_tools.migrate._models import MigrationReport, ModuleMigration, Proof, StepOutcome
     from odoo_tools.migrate._plan import PlannedModule, module_folders, parse_series, plan_migration
-    from odoo_tools.migrate._proof import first_failure, proof_of, prove
+    from odoo_tools.migrate._proof import first_failure, held_back, proof_of, prove
     from odoo_tools.migrate._steps import STEPS
 
 _WHERE = {
@@ -31,6 +31,7 @@ _WHERE = {
     "STEPS": "odoo_tools.migrate._steps",
     "StepOutcome": "odoo_tools.migrate._models",
     "first_failure": "odoo_tools.migrate._proof",
+    "held_back": "odoo_tools.migrate._proof",
     "migrate": "odoo_tools.migrate._migrate",
     "migrate_module": "odoo_tools.migrate._migrate",
     "module_folders": "odoo_tools.migrate._plan",
@@ -48,6 +49,7 @@ __all__ = [
     "Proof",
     "StepOutcome",
     "first_failure",
+    "held_back",
     "migrate",
     "migrate_module",
     "module_folders",

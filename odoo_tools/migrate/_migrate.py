@@ -45,10 +45,11 @@ def unchecked(source: int, target: int, sources: Mapping[int, Path]) -> list[str
             f"Odoo {target}.0's own upgrade_code scripts and the anchors of inherited core views "
             f"(needs the {target}.0 source)"
         )
-    if source not in sources or target not in sources:
+    absent = [f"{major}.0" for major in (source, target) if major not in sources]
+    if absent:
         missing.append(
             "renamed core methods, changed method signatures, gone view anchors' successors, group and "
-            f"unit categories (needs the {source}.0 and {target}.0 sources)"
+            f"unit categories (needs the {source}.0 and {target}.0 sources: {' and '.join(absent)} not given)"
         )
     return missing
 
@@ -96,6 +97,7 @@ def migrate_module(
         path=str(planned.folder),
         from_series=f"{planned.source}.0",
         to_series=f"{planned.target}.0",
+        depends=list(planned.depends),
         steps=outcomes,
         changed=[c.path for c in changes if c.after is not None],
         deleted=[c.path for c in changes if c.after is None],

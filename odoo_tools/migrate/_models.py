@@ -37,6 +37,7 @@ class ModuleMigration(BaseModel):
     path: str
     from_series: str
     to_series: str
+    depends: list[str] = Field(default_factory=list, description="The manifest's dependencies")
     steps: list[StepOutcome]
     changed: list[str] = Field(default_factory=list, description="Files changed or created, module-relative")
     deleted: list[str] = Field(default_factory=list, description="Files removed (old migrations/)")

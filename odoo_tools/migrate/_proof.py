@@ -4,6 +4,7 @@ target series' real Odoo, through the runner (template cache, warm worker when o
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 
 from odoo_tools.findings import Finding
 from odoo_tools.migrate._models import Proof
@@ -22,6 +23,14 @@ _MISSING_LIBRARY = re.compile(r"ModuleNotFoundError: No module named '([A-Za-z_]
 async def prove(runner: OdooRunner, module: str) -> Proof:
     result = await runner.validate("test", [module], demo=True)
     return proof_of(result, module)
+
+
+def held_back(depends: Sequence[str], proven: Mapping[str, Proof]) -> Proof | None:
+    """The verdict on a module whose dependency, migrated in the same run, did not install on the
+    target series: blocked by that module and not run, since its install would stop on the
+    dependency's error and read as its own failure."""
+    failed = [name for name in depends if name in proven and not proven[name].installed]
+    return Proof(verdict="blocked", blocked_by=failed) if failed else None
 
 
 def proof_of(result: ValidationResult, module: str) -> Proof:

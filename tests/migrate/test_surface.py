@@ -73,6 +73,34 @@ def test_cli_usage_errors_exit_2_without_traceback(
     assert snapshot(modules) == before
 
 
+def test_cli_says_once_what_was_not_checked_and_which_source_was_missing(
+    modules: Path, capsys: pytest.CaptureFixture[str], isolated_env: Path, tmp_path: Path
+) -> None:
+    old = tmp_path / "odoo16"  # the modules' series' source: its release.py says 16.0
+    (old / "odoo").mkdir(parents=True)
+    (old / "odoo-bin").write_text("")
+    (old / "odoo/release.py").write_text("version_info = (16, 0, 0, 'final', 0, '')\n")
+    argv = ["migrate", str(modules / "v16"), str(modules / "v17"), "--to", "18.0", "--no-diff"]
+    assert main([*argv, "--from-odoo-path", str(old)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    not_checked = [line for line in out if line.startswith("not checked")]
+    assert not_checked == [
+        "not checked (16.0 -> 17.0, mig_attrs): Odoo 17.0's own upgrade_code scripts and the anchors "
+        "of inherited core views (needs the 17.0 source)",
+        "not checked (16.0 -> 17.0, mig_attrs): renamed core methods, changed method signatures, gone "
+        "view anchors' successors, group and unit categories (needs the 16.0 and 17.0 sources: 17.0 "
+        "not given)",
+        "not checked (17.0 -> 18.0, every module): Odoo 18.0's own upgrade_code scripts and the anchors "
+        "of inherited core views (needs the 18.0 source)",
+        "not checked (17.0 -> 18.0, every module): renamed core methods, changed method signatures, "
+        "gone view anchors' successors, group and unit categories (needs the 17.0 and 18.0 sources: "
+        "17.0 and 18.0 not given)",
+    ]
+    assert "not proved, every module: not installed nor tested on 18.0 (--write --prove)" in out
+    assert not any(line.startswith("  not ") for line in out)  # not repeated under each module
+    assert out[-1] == "2 module(s) to 18.0 (dry run): 0 with errors, 2 with warnings"
+
+
 def test_cli_unreadable_manifest_is_a_usage_error_and_writes_nothing(
     modules: Path, capsys: pytest.CaptureFixture[str], isolated_env: Path
 ) -> None:
