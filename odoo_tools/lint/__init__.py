@@ -16,6 +16,7 @@ Public API:
   ``core_model_fields(series, model)`` (its own and its parents' fields);
 - ``removed_name_uses(tree, removed)`` -> ``NameUse``s: imports and reads of framework names a series
   no longer gives (``odoo_tools.series.RemovedNames``), ``still_given`` (where they still are);
+  ``guarded_imports(tree)``: the imports a ``try`` catches the ImportError of (``CATCHING_IMPORT_ERROR``);
 - ``adopt(project, findings, AdoptionOptions(...)) -> Adopted``: baseline and new-only;
   ``count_fingerprints(findings, LineReader(where))`` and ``without_known``: the same matching
   for a caller that keeps its own baseline (the agent's validation).
@@ -58,7 +59,13 @@ if TYPE_CHECKING:
         core_model_fields,
     )
     from odoo_tools.lint._digests import StoredDigests
-    from odoo_tools.lint._framework_imports import NameUse, removed_name_uses, still_given
+    from odoo_tools.lint._framework_imports import (
+        CATCHING_IMPORT_ERROR,
+        NameUse,
+        guarded_imports,
+        removed_name_uses,
+        still_given,
+    )
     from odoo_tools.lint._project import LintProject, load_project
     from odoo_tools.lint._runner import CHECKS, LintRun, lint_addons, lint_addons_sync, validate_checks
     from odoo_tools.lint._spares import start_spares
@@ -103,6 +110,8 @@ _WHERE = {
     "project_linter_files": "odoo_tools.lint._configs",
     "read_baseline": "odoo_tools.lint._baseline",
     "removed_name_uses": "odoo_tools.lint._framework_imports",
+    "guarded_imports": "odoo_tools.lint._framework_imports",
+    "CATCHING_IMPORT_ERROR": "odoo_tools.lint._framework_imports",
     "roots_for_targets": "odoo_tools.lint._targets",
     "shard": "odoo_tools.lint._changes",
     "split_core_roots": "odoo_tools.lint._core",
@@ -115,6 +124,7 @@ _WHERE = {
 }
 
 __all__ = [
+    "CATCHING_IMPORT_ERROR",
     "CHECKS",
     "DEFAULT_FLAKE8",
     "DEFAULT_PYLINTRC",
@@ -144,6 +154,7 @@ __all__ = [
     "core_model_fields",
     "core_roots_from_python",
     "count_fingerprints",
+    "guarded_imports",
     "lint_addons",
     "lint_addons_sync",
     "load_project",

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
+from odoo_tools.lint import CATCHING_IMPORT_ERROR
 from odoo_tools.migrate._python_rules import (
     PythonRule,
     dotted,
@@ -22,7 +23,6 @@ from odoo_tools.migrate._python_rules import (
     without_aliases,
     without_statements,
 )
-from odoo_tools.migrate._removed_addon_names import CATCHING_IMPORT_ERROR
 from odoo_tools.series import api_change
 
 ATTRIBUTE = "removed-view-modifiers"

@@ -13,12 +13,11 @@ import ast
 import functools
 from pathlib import Path
 
+from odoo_tools.lint import guarded_imports
 from odoo_tools.migrate._module_files import ModuleFiles
 from odoo_tools.migrate._report import StepReport
 
 RULE = "removed-core-import"
-# What an ``except`` may name to catch a failed import
-CATCHING_IMPORT_ERROR = frozenset({"ImportError", "ModuleNotFoundError", "Exception", "BaseException"})
 
 
 def find_removed_addon_imports(
@@ -38,7 +37,7 @@ def find_removed_addon_imports(
             continue
         path = files.site_path(rel)
         said = {finding.line for finding in report.findings if finding.path == path}
-        guarded = _guarded_imports(tree)
+        guarded = guarded_imports(tree)
         for node in ast.walk(tree):
             if (
                 not isinstance(node, ast.ImportFrom)
@@ -62,29 +61,6 @@ def find_removed_addon_imports(
                 f"Read the {series} source of {module.split('.')[2]} for what replaced it.",
                 severity="error",
             )  # fmt: skip
-
-
-def _guarded_imports(tree: ast.Module) -> set[int]:
-    """The imports (by id) that run inside a ``try`` body one of whose handlers catches their
-    ImportError: when the name is gone, the module's fallback runs instead."""
-    guarded: set[int] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.Try, ast.TryStar)) and any(_catches_import_error(h) for h in node.handlers):
-            todo: list[ast.AST] = list(node.body)
-            while todo:
-                inner = todo.pop()
-                if isinstance(inner, ast.ImportFrom):
-                    guarded.add(id(inner))
-                elif not isinstance(inner, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                    todo += ast.iter_child_nodes(inner)  # a function's body runs later, outside the try
-    return guarded
-
-
-def _catches_import_error(handler: ast.ExceptHandler) -> bool:
-    if handler.type is None:
-        return True  # a bare except
-    types = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
-    return any(isinstance(t, ast.Name) and t.id in CATCHING_IMPORT_ERROR for t in types)
 
 
 def _gone_names(module: str, names: list[str], old_source: Path, new_source: Path) -> list[str]:

@@ -49,3 +49,33 @@ def test_cli_check_reports_it(tmp_path: Path) -> None:
     result = run_cli(args, tmp_path, tmp_path / "cache")
     assert result.returncode == 1, result.stderr
     assert "imp/models.py:2" in result.stdout and "removed-python-name" in result.stdout
+
+
+GUARDED = """try:
+    from odoo.tools import submap
+except ImportError:
+    submap = None
+try:
+    from odoo.addons.base.models.ir_ui_view import transfer_node_to_modifiers
+except (ValueError, ModuleNotFoundError):
+    transfer_node_to_modifiers = None
+try:
+    import odoo.tools.num2words_patch
+except:
+    pass
+try:
+    from odoo.tools import submap as again
+except ValueError:
+    again = None
+"""
+
+
+def test_an_import_whose_failure_the_module_catches_is_no_error(tmp_path: Path) -> None:
+    """A try whose except catches the ImportError is the module's fallback for a series without
+    the name: loading the file does not fail, so 'importing it fails' would be false. An except of
+    another error does not guard it (line 14)."""
+    _module(tmp_path, "imp", ["base"], [], {"models.py": GUARDED})
+    manifest = tmp_path / "imp" / "__manifest__.py"
+    manifest.write_text(manifest.read_text().replace("17.0.", "18.0."))
+    errors = sorted((f.code, f.line) for f in _static(tmp_path, "imp", "18.0") if f.severity == "error")
+    assert errors == [("removed-python-name", 14)]

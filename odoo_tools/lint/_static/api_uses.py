@@ -14,6 +14,7 @@ from typing import get_args
 from lxml import etree
 
 from odoo_tools.index import attribute_line
+from odoo_tools.lint._framework_imports import guarded_imports
 from odoo_tools.series import API_CHANGES, Kind
 
 # kind -> {what is written: the element it must be on ("" for any)}
@@ -93,13 +94,17 @@ def python_uses(path: Path) -> list[Use]:
     A python-call ``old`` is matched as written: a dotted one (``registry.clear_cache``,
     ``odoo.tools.ustr``) as the end of an attribute chain or as an import; a plain name
     (``user_has_groups``) as an attribute (``x.old``); ``name=`` (``group_operator=``) as a
-    keyword argument. One with a space describes a change no scan finds."""
+    keyword argument. One with a space describes a change no scan finds. An import whose ImportError
+    a ``try`` catches is no use: the module's fallback runs on a series without the name."""
     try:
         tree = ast.parse(path.read_bytes())
     except (OSError, SyntaxError, ValueError):
         return []  # the linters report a file that does not parse
     uses = []
+    guarded = guarded_imports(tree)
     for node in ast.walk(tree):
+        if id(node) in guarded:
+            continue
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             uses += _route_uses(node)
         elif isinstance(node, ast.ClassDef):
