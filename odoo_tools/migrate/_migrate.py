@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from odoo_tools.migrate._commit import commit_step, repository_of
+from odoo_tools.migrate._commit import commit_step, ready_to_commit
 from odoo_tools.migrate._models import MigrationReport, ModuleMigration, StepOutcome
 from odoo_tools.migrate._module_files import ModuleFiles
 from odoo_tools.migrate._plan import PlannedModule, plan_migration
@@ -28,7 +28,7 @@ def migrate(
     plan = plan_migration(paths, to_series, from_series)
     if commit:
         for planned in plan:
-            repository_of(planned.folder)  # refused before anything is written
+            ready_to_commit(planned.folder)  # refused before anything is written
     sources = dict(odoo_sources or {})
     modules = [migrate_module(p, write=write or commit, commit=commit, odoo_sources=sources) for p in plan]
     return MigrationReport(

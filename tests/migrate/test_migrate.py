@@ -104,6 +104,25 @@ def test_commit_per_module_and_step(modules: Path) -> None:
     assert not repo.is_dirty(untracked_files=False)
 
 
+def test_commit_refuses_uncommitted_changes_of_the_module(modules: Path) -> None:
+    # They went into the "[MIG] mig_attrs: Migration to 17.0" commit as if the migration made them.
+    repo = git.Repo.init(modules)
+    repo.index.add(
+        [str(p.relative_to(modules)) for p in modules.rglob("*") if p.is_file() and ".git" not in p.parts]
+    )
+    repo.index.commit("fixtures")
+    views = modules / "v16/mig_attrs/views/thing_views.xml"
+    views.write_text(views.read_text().replace("<odoo>", "<odoo>\n<!-- a local edit -->", 1))
+    before = snapshot(modules / "v16")
+    with pytest.raises(InvalidInput, match=r"mig_attrs has uncommitted changes \(v16/mig_attrs/views/thing"):
+        migrate([modules / "v16"], "18.0", commit=True)
+    assert snapshot(modules / "v16") == before and repo.head.commit.message == "fixtures"
+    repo.index.add([str(views.relative_to(modules))])
+    with pytest.raises(InvalidInput, match="staged changes"):
+        migrate([modules / "v16"], "18.0", commit=True)
+    assert snapshot(modules / "v16") == before and repo.head.commit.message == "fixtures"
+
+
 def test_commit_needs_a_repository(modules: Path) -> None:
     before = snapshot(modules)
     with pytest.raises(InvalidInput):
