@@ -126,6 +126,11 @@ def render(report: MigrationReport, *, diff: bool = True) -> str:
         lines += [module.diff.rstrip("\n") for module in report.modules if module.diff]
     in_run = {module.module for module in report.modules}
     for module in report.modules:
+        if not module.steps:
+            lines.append(f"{module.module}: already {module.to_series}, nothing to migrate")
+            if module.proof is not None:
+                lines += _proof_lines(module, in_run)
+            continue
         state = "written" if module.written else "dry run, nothing written"
         lines.append(f"{module.module}: {module.from_series} -> {module.to_series} ({state})")
         applied = ", ".join(f"{rule} x{count}" for rule, count in sorted(module.rules_applied.items()))
@@ -154,6 +159,8 @@ def _proof_lines(module: ModuleMigration, in_run: set[str]) -> list[str]:
             f"{module.to_series}): not installed nor tested"
         ]
     tests = f", tests {proof.tests_run - proof.tests_failed}/{proof.tests_run} passed"
+    if proof.tests_run == 0 and proof.verdict == "tests-failed":
+        tests = ", no test ran"  # a test file that failed to load, for one: "0/0 passed" read as fine
     lines = [f"  proof: {proof.verdict}{tests if proof.installed else ''}"]
     if proof.blocked_by:
         lines.append(f"      missing in {module.to_series}: {', '.join(proof.blocked_by)}")
@@ -182,7 +189,7 @@ def _not_done(report: MigrationReport) -> list[str]:
     if unproved:
         lines.append(
             f"not proved{_which(unproved, report)}: not installed nor tested on {report.to_series} "
-            "(--write --prove)"
+            f"({'--prove' if report.written else '--write --prove'})"
         )
     return lines
 

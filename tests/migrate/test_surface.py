@@ -101,6 +101,32 @@ def test_cli_says_once_what_was_not_checked_and_which_source_was_missing(
     assert out[-1] == "2 module(s) to 18.0 (dry run): 0 with errors, 2 with warnings"
 
 
+def test_cli_a_module_already_at_the_target_is_said_so(
+    modules: Path, capsys: pytest.CaptureFixture[str], isolated_env: Path
+) -> None:
+    before = snapshot(modules)
+    assert main(["migrate", str(modules / "v17"), str(modules / "v18"), "--to", "18.0", "--no-diff"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert "mig_constraints: already 18.0, nothing to migrate" in out
+    assert "not proved, mig_views: not installed nor tested on 18.0 (--write --prove)" in out
+    assert snapshot(modules) == before
+
+
+def test_a_proof_whose_tests_did_not_load_says_no_test_ran() -> None:
+    from assista_mcp.cli.migrate import render
+    from odoo_tools.migrate import MigrationReport, ModuleMigration, Proof, StepOutcome
+
+    step = StepOutcome(source="18.0", target="19.0", rules_applied={"version-bump": 1})
+    first = "auditlog/tests/test_auditlog.py:7: ImportError: cannot import name 'name_boolean_group'"
+    proof = Proof(verdict="tests-failed", installed=True, first_failure=first)
+    module = ModuleMigration(
+        module="auditlog", path="/x/auditlog", from_series="18.0", to_series="19.0", steps=[step], proof=proof
+    )
+    out = render(MigrationReport(to_series="19.0", written=True, modules=[module])).splitlines()
+    assert "  proof: tests-failed, no test ran" in out  # was "tests 0/0 passed"
+    assert f"      first failure: {first}" in out
+
+
 def test_cli_unreadable_manifest_is_a_usage_error_and_writes_nothing(
     modules: Path, capsys: pytest.CaptureFixture[str], isolated_env: Path
 ) -> None:
