@@ -165,9 +165,10 @@ def migrate_module(
 ) -> str:
     target = normalize_series(to_series)
     origin = f" from Odoo {from_series}" if from_series else ""
+    given = f" from_series={from_series}" if from_series else ""
     return (
         f"Migrate module `{module}`{origin} to Odoo {target}, and prove it works there.\n"
-        f"1. Migrate: `migrate_module` module={module} to_series={target} shows the diff and the "
+        f"1. Migrate: `migrate_module` module={module} to_series={target}{given} shows the diff and the "
         "findings (a dry run); call it again with write=true. It makes the mechanical changes (Odoo's "
         f"own upgrade_code scripts, then rules per series; version {target}.1.0.0; old migrations/ "
         "removed) and names at file:line what it could not rewrite safely.\n"

@@ -29,6 +29,10 @@ async def migrate_module(
     write: Annotated[
         bool, Field(description="Apply the changes (default: a dry run, only the diff).")
     ] = False,
+    from_series: Annotated[
+        str | None,
+        Field(description="The modules' series when their manifest's version does not say it, e.g. '17.0'."),
+    ] = None,
 ) -> MigrationReport:
     """Migrate module(s) from the series their manifest says to to_series, one series at a time.
 
@@ -52,7 +56,9 @@ async def migrate_module(
     def run() -> MigrationReport:
         from odoo_tools.migrate import migrate  # the rule tables and libcst load on the first call
 
-        return migrate([Path(f) for f in folders], to_series, write=write, odoo_sources=sources)
+        return migrate(
+            [Path(f) for f in folders], to_series, from_series=from_series, write=write, odoo_sources=sources
+        )
 
     return await anyio.to_thread.run_sync(run)
 

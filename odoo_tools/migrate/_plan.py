@@ -93,7 +93,7 @@ def plan_migration(
         if source is None:
             raise InvalidInput(
                 f"{folder.name}: the manifest's version '{manifest.version}' does not say its series",
-                hint="Give the series it is written for with --from (e.g. --from 17.0).",
+                hint="Give the series it is written for (--from 17.0, or from_series of migrate_module).",
             )
         if source > target:
             raise InvalidInput(f"{folder.name} is already {source}.0, newer than {target}.0")

@@ -183,6 +183,22 @@ async def test_mcp_tool_dry_run_then_write(server_for: Callable[..., Any], modul
     ]
 
 
+@pytest.mark.anyio
+async def test_mcp_tool_takes_the_series_a_version_does_not_say(
+    server_for: Callable[..., Any], modules: Path
+) -> None:
+    manifest = modules / "v17/mig_views/__manifest__.py"
+    manifest.write_text(manifest.read_text().replace("17.0.1.2.0", "1.2.0"))
+    async with Client(server_for(modules / "v17")) as client:
+        unsaid = await client.call_tool("migrate_module", {"module": "mig_views", "to_series": "18.0"})
+        said = await client.call_tool(
+            "migrate_module", {"module": "mig_views", "to_series": "18.0", "from_series": "17.0"}
+        )
+    assert unsaid.is_error and "from_series" in str(unsaid.content)
+    [module] = said.structured_content["modules"]
+    assert module["from_series"] == "17.0" and "+                <chatter/>" in module["diff"]
+
+
 def test_effect_names_the_module_folders_only_when_writing() -> None:
     assert effects.paths_of("migrate_module", {"module": "a", "to_series": "18.0"}).written == ()
     assert effects.paths_of("migrate_module", {"modules": ["a", "b"], "write": True}).written == ("a", "b")

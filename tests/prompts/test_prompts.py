@@ -159,6 +159,7 @@ async def test_task_prompts_render_their_arguments(server_for: Callable[..., Any
     assert "ir.model.access.csv" in text(model) and "library.fine" in text(model)
     assert "boom" in text(fix)
     assert "18.0.1.0.0" in text(migrate)
+    assert "`migrate_module` module=library_base to_series=18.0 from_series=16.0 shows" in text(migrate)
 
 
 async def test_prompt_with_missing_argument_is_an_error(server_for: Callable[..., Any], addons: Path) -> None:
