@@ -10,7 +10,7 @@ from odoo_tools.migrate._commit import commit_step, ready_to_commit
 from odoo_tools.migrate._models import MigrationReport, ModuleMigration, StepOutcome
 from odoo_tools.migrate._module_files import ModuleFiles
 from odoo_tools.migrate._plan import PlannedModule, plan_migration
-from odoo_tools.migrate._step import migrate_step
+from odoo_tools.migrate._step import NEEDS_BOTH_SOURCES, migrate_step
 
 
 def migrate(
@@ -48,8 +48,8 @@ def unchecked(source: int, target: int, sources: Mapping[int, Path]) -> list[str
     absent = [f"{major}.0" for major in (source, target) if major not in sources]
     if absent:
         missing.append(
-            "renamed core methods, changed method signatures, gone view anchors' successors, group and "
-            f"unit categories (needs the {source}.0 and {target}.0 sources: {' and '.join(absent)} not given)"
+            f"{', '.join(NEEDS_BOTH_SOURCES)} (needs the {source}.0 and {target}.0 sources: "
+            f"{' and '.join(absent)} not given)"
         )
     return missing
 

@@ -32,6 +32,20 @@ from odoo_tools.migrate._uom_categories import rewrite_uom_categories
 from odoo_tools.migrate._upgrade_code import run_upgrade_code
 from odoo_tools.migrate._xml_tags import XmlParseError, read_xml
 
+# What the passes that need both series' sources do: said as not checked when one is not given.
+# A pass added under "odoo_source and source_odoo_source" below belongs here too.
+NEEDS_BOTH_SOURCES = (
+    "renamed core methods",
+    "changed method signatures",
+    "group and unit categories",
+    "safe_eval calls",
+    "tests' registry test mode",
+    "transient-only class attributes",
+    "overrides of core methods the step removed",
+    "imports of core addon names the step removed",
+    "gone view anchors' successors",
+)
+
 
 def migrate_step(
     files: ModuleFiles,
