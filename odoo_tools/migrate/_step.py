@@ -1,7 +1,7 @@
 """One series step of one module: Odoo's own upgrade_code scripts first (when the target's source
 is known), then our rule table, the core fields the step removed and the module still uses
 (declared by the module, from the two series' bundled lists) and the framework names it imports
-that are gone, the version bump and the old
+that are gone, the core external IDs it refers to and the step removed, the version bump and the old
 migrations' removal, then what is left to a person as findings."""
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from odoo_tools.migrate._removed_core import redeclare_removed
 from odoo_tools.migrate._removed_methods import find_removed_methods
 from odoo_tools.migrate._removed_python import find_removed_imports
 from odoo_tools.migrate._removed_values import drop_removed_values
+from odoo_tools.migrate._removed_xml_ids import find_removed_xml_ids
 from odoo_tools.migrate._renamed_methods import rename_core_methods
 from odoo_tools.migrate._report import Site, StepReport
 from odoo_tools.migrate._safe_eval_calls import rewrite_safe_eval_calls
@@ -43,6 +44,7 @@ NEEDS_BOTH_SOURCES = (
     "transient-only class attributes",
     "overrides of core methods the step removed",
     "imports of core addon names the step removed",
+    "references to core external IDs the step removed",
     "gone view anchors' successors",
 )
 
@@ -81,6 +83,7 @@ def migrate_step(
         rewrite_transient_attributes(files, report, source_odoo_source, odoo_source)
         find_removed_methods(files, report, source_odoo_source, odoo_source)
         find_removed_addon_imports(files, report, source_odoo_source, odoo_source)
+        find_removed_xml_ids(files, report, source_odoo_source, odoo_source)
     rename_swapped_relations(files, report)  # before: a field renamed is no longer one to declare again
     redeclare_removed(files, report, source_odoo_source)
     drop_removed_values(files, report)

@@ -87,7 +87,8 @@ def test_cli_says_once_what_was_not_checked_and_which_source_was_missing(
     both = (
         "renamed core methods, changed method signatures, group and unit categories, safe_eval calls, "
         "tests' registry test mode, transient-only class attributes, overrides of core methods the step "
-        "removed, imports of core addon names the step removed, gone view anchors' successors"
+        "removed, imports of core addon names the step removed, references to core external IDs the step "
+        "removed, gone view anchors' successors"
     )
     assert not_checked == [
         "not checked (16.0 -> 17.0, mig_attrs): Odoo 17.0's own upgrade_code scripts and the anchors "
