@@ -161,6 +161,8 @@ def _proof_lines(module: ModuleMigration, in_run: set[str]) -> list[str]:
     tests = f", tests {proof.tests_run - proof.tests_failed}/{proof.tests_run} passed"
     if proof.tests_run == 0 and proof.verdict == "tests-failed":
         tests = ", no test ran"  # a test file that failed to load, for one: "0/0 passed" read as fine
+    elif proof.tests_run == 0:
+        tests = ", it has no tests"
     lines = [f"  proof: {proof.verdict}{tests if proof.installed else ''}"]
     if proof.blocked_by:
         lines.append(f"      missing in {module.to_series}: {', '.join(proof.blocked_by)}")

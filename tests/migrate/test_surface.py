@@ -128,6 +128,9 @@ def test_a_proof_whose_tests_did_not_load_says_no_test_ran() -> None:
     out = render(MigrationReport(to_series="19.0", written=True, modules=[module])).splitlines()
     assert "  proof: tests-failed, no test ran" in out  # was "tests 0/0 passed"
     assert f"      first failure: {first}" in out
+    module.proof = Proof(verdict="passed", installed=True)
+    out = render(MigrationReport(to_series="19.0", written=True, modules=[module])).splitlines()
+    assert "  proof: passed, it has no tests" in out  # was "tests 0/0 passed" too
 
 
 def test_cli_unreadable_manifest_is_a_usage_error_and_writes_nothing(
