@@ -18,7 +18,7 @@ from pathlib import Path
 
 from lxml import etree
 
-from odoo_tools.index import attribute_line
+from odoo_tools.index import attribute_line, parse_csv, parse_xml
 from odoo_tools.migrate._core_xml_ids import core_ids
 from odoo_tools.migrate._module_files import ModuleFiles
 from odoo_tools.migrate._report import StepReport
@@ -41,9 +41,10 @@ _KINDS = {
 def find_removed_xml_ids(files: ModuleFiles, report: StepReport, old_source: Path, new_source: Path) -> None:
     old, new = core_ids(old_source), core_ids(new_source)
     series = report.target_series
+    own = _own_ids(files)
     for rel, line, xml_id in sorted(set(_references(files))):
         addon = xml_id.split(".")[0]
-        if addon == files.name or addon not in old.addons or addon not in new.addons:
+        if addon == files.name or xml_id in own or addon not in old.addons or addon not in new.addons:
             continue
         kind = old.had(xml_id)
         if kind is None or new.may_have(xml_id):
@@ -72,6 +73,17 @@ def _references(files: ModuleFiles) -> Iterator[tuple[str, int, str]]:
             yield from ((rel, line, xml_id) for line, xml_id in _xml_refs(text))
         elif rel in loaded and rel.endswith(".csv"):
             yield from ((rel, line, xml_id) for line, xml_id in _csv_refs(text))
+
+
+def _own_ids(files: ModuleFiles) -> set[str]:
+    """The ids the module's data files create, also under a core addon's name
+    (``<record id="product.list0">``): the module gives them itself."""
+    own: set[str] = set()
+    for rel, text in files.texts.items():
+        if rel.endswith((".xml", ".csv")) and not rel.startswith("static/"):
+            parse = parse_xml if rel.endswith(".xml") else parse_csv
+            own.update(record.xml_id for record in parse(text.encode(), rel, files.name).records)
+    return own
 
 
 def _manifest_files(text: str | None) -> set[str]:

@@ -19,6 +19,7 @@ PRODUCT_DATA = """<odoo>
     <record id="gone_action" model="ir.actions.act_window"><field name="name">A</field></record>
     <menuitem id="gone_menu" name="Menu"/>
     <template id="gone_template"><div/></template>
+    <record id="kept_by_mine" model="x"/>
 </odoo>
 """
 NEW_PRODUCT_DATA = """<odoo>
@@ -83,6 +84,7 @@ class TestPrices(TransactionCase):
         cls.model = cls.env.ref("product.model_product_gone")
         cls.category_of_modules = cls.env.ref("base.module_category_gone")
         cls.logo = cls.env.ref("base.field_res_company__logo")  # 17.0 has it from a mixin
+        cls.kept_by_mine = cls.env.ref("product.kept_by_mine")  # the module's data creates it
 """
 VIEWS = """<odoo>
     <record id="sale_pricelist" model="res.partner">
@@ -157,11 +159,13 @@ def module(tmp_path: Path) -> Path:
     folder = tmp_path / "mine"
     for rel, text in {
         "__manifest__.py": "{'version': '16.0.1.0.0', 'depends': ['product'], "
-        "'data': ['security/ir.model.access.csv', 'views/views.xml']}\n",
+        "'data': ['security/ir.model.access.csv', 'views/views.xml', 'views/own.xml']}\n",
         "tests/test_prices.py": TEST,
         "views/views.xml": VIEWS,
         "views/unlisted.xml": '<odoo><record id="x" model="y"><field name="a" ref="product.list0"/>'
         "</record></odoo>",
+        "views/own.xml": '<odoo><record id="x" model="y"><field name="a" ref="product.gone_action"/>'
+        '</record><record id="product.kept_by_mine" model="y"/></odoo>',
         "security/ir.model.access.csv": "id,name,model_id:id,group_id:id,perm_read\n"
         "access_gone,gone,product.model_product_gone,base.group_user,1\n",
     }.items():
@@ -185,6 +189,7 @@ def test_each_reference_to_a_core_id_the_target_lost_is_an_error_at_its_line(
         ("mine/tests/test_prices.py", 17, "error", "base.field_res_company__favicon"),
         ("mine/tests/test_prices.py", 20, "error", "product.demo_category"),
         ("mine/tests/test_prices.py", 21, "error", "product.model_product_gone"),
+        ("mine/views/own.xml", 1, "error", "product.gone_action"),
         ("mine/views/views.xml", 3, "error", "product.list0"),
         ("mine/views/views.xml", 4, "error", "product.list0"),
         ("mine/views/views.xml", 11, "error", "product.gone_action"),
