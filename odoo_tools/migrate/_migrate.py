@@ -6,10 +6,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from odoo_tools.findings import Finding
 from odoo_tools.migrate._commit import commit_step, ready_to_commit
 from odoo_tools.migrate._models import MigrationReport, ModuleMigration, StepOutcome
 from odoo_tools.migrate._module_files import ModuleFiles
 from odoo_tools.migrate._plan import PlannedModule, plan_migration
+from odoo_tools.migrate._report import SOURCE
 from odoo_tools.migrate._step import NEEDS_BOTH_SOURCES, migrate_step
 
 
@@ -89,6 +91,8 @@ def migrate_module(
                 unchecked=unchecked(source, target, sources),
             )
         )
+    if outcomes and planned.left_behind:
+        outcomes[0].findings.insert(0, _left_behind_finding(planned))
     changes = files.changes()
     if write and not commit:
         files.write(changes)
@@ -103,4 +107,20 @@ def migrate_module(
         deleted=[c.path for c in changes if c.after is None],
         written=write or commit,
         diff=files.diff(changes),
+    )
+
+
+def _left_behind_finding(planned: PlannedModule) -> Finding:
+    names = ", ".join(f"{name} ({series})" for name, series in planned.left_behind)
+    return Finding(
+        source=SOURCE,
+        code="dependency-not-migrated",
+        severity="warning",
+        module=planned.name,
+        path=f"{planned.name}/__manifest__.py",
+        message=(
+            f"{planned.name} depends on {names}, beside it and not migrated in this run: Odoo "
+            f"{planned.target}.0 installs neither until it is"
+        ),
+        hint="Migrate them in one run (both folders, or the folder holding them): dependencies go first.",
     )

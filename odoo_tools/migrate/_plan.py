@@ -3,8 +3,8 @@ modules of the same run it depends on, one series at a time up to the target."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, replace
 from itertools import pairwise
 from pathlib import Path
 
@@ -31,6 +31,9 @@ class PlannedModule:
     source: int  # the series' major: 17 for 17.0
     target: int
     depends: tuple[str, ...]
+    # (name, series) of dependencies beside the module, left out of the run and older than the
+    # target: the target series cannot install them, so neither this module
+    left_behind: tuple[tuple[str, str], ...] = ()
 
     @property
     def steps(self) -> list[tuple[int, int]]:
@@ -100,7 +103,24 @@ def plan_migration(
         if folder.name in modules:
             raise InvalidInput(f"two folders hold the module {folder.name}")
         modules[folder.name] = PlannedModule(folder.name, folder, source, target, manifest.depends)
+    for name, planned in modules.items():
+        behind = tuple(_left_behind(planned, modules, manifests))
+        if behind:
+            modules[name] = replace(planned, left_behind=behind)
     return _dependency_order(modules)
+
+
+def _left_behind(
+    planned: PlannedModule, modules: dict[str, PlannedModule], manifests: ManifestCache
+) -> Iterator[tuple[str, str]]:
+    for name in planned.depends:
+        folder = planned.folder.parent / name
+        if name in modules or find_manifest_file(folder) is None:
+            continue  # migrated in this run, or not beside it (core, another repository)
+        series = series_of_version(manifests.read(folder, folder.parent).manifest.version)
+        major = series_major(series) if series else None
+        if series is not None and major is not None and major < planned.target:
+            yield name, series
 
 
 def _dependency_order(modules: dict[str, PlannedModule]) -> list[PlannedModule]:

@@ -205,6 +205,31 @@ async def test_mcp_tool_takes_the_series_a_version_does_not_say(
     assert module["from_series"] == "17.0" and "+                <chatter/>" in module["diff"]
 
 
+@pytest.mark.anyio
+async def test_mcp_tool_warns_of_a_dependency_beside_the_module_left_in_the_old_series(
+    server_for: Callable[..., Any], modules: Path
+) -> None:
+    child = modules / "v17/mig_child"
+    child.mkdir()
+    (child / "__manifest__.py").write_text(
+        "{'name': 'Child', 'version': '17.0.1.0.0', 'depends': ['mig_views']}\n"
+    )
+    async with Client(server_for(modules / "v17")) as client:
+        alone = await client.call_tool("migrate_module", {"module": "mig_child", "to_series": "18.0"})
+        both = await client.call_tool(
+            "migrate_module", {"modules": ["mig_child", "mig_views"], "to_series": "18.0"}
+        )
+    [module] = alone.structured_content["modules"]
+    [finding] = module["steps"][0]["findings"]
+    assert (finding["code"], finding["severity"], finding["path"]) == (
+        "dependency-not-migrated", "warning", "mig_child/__manifest__.py"
+    )  # fmt: skip
+    assert "depends on mig_views (17.0), beside it and not migrated in this run" in finding["message"]
+    ordered = both.structured_content["modules"]
+    assert [m["module"] for m in ordered] == ["mig_views", "mig_child"]
+    assert not ordered[1]["steps"][0]["findings"]
+
+
 def test_effect_names_the_module_folders_only_when_writing() -> None:
     assert effects.paths_of("migrate_module", {"module": "a", "to_series": "18.0"}).written == ()
     assert effects.paths_of("migrate_module", {"modules": ["a", "b"], "write": True}).written == ("a", "b")
