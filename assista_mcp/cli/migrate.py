@@ -24,6 +24,7 @@ from odoo_tools.errors import InvalidInput
 
 if TYPE_CHECKING:  # imported when `migrate` runs: libcst costs every other command's start
     from odoo_tools.migrate import MigrationReport, ModuleMigration, Proof
+    from odoo_tools.runs import OdooRunner
 
 
 def add_parsers(subparsers: Any) -> None:
@@ -62,20 +63,26 @@ def add_parsers(subparsers: Any) -> None:
 def run_migrate(args: argparse.Namespace) -> int:
     if args.prove and not (args.write or args.commit):
         raise InvalidInput("--prove installs the migrated files: it needs --write or --commit.")
-    from odoo_tools.migrate import migrate
+    from odoo_tools.migrate import migrate, parse_series
 
     settings = settings_from_args(args)
     sources = settings.migration_sources()
-    report = migrate(
-        args.paths,
-        args.to,
-        from_series=args.from_series,
-        write=args.write,
-        commit=args.commit,
-        odoo_sources=sources,
-    )
-    if args.prove:
-        _prove(report, settings)
+    runner = _target_runner(settings, args.paths, parse_series(args.to)) if args.prove else None
+    try:
+        report = migrate(
+            args.paths,
+            args.to,
+            from_series=args.from_series,
+            write=args.write,
+            commit=args.commit,
+            odoo_sources=sources,
+        )
+        if runner is not None:
+            _prove(report, runner)
+    finally:
+        if runner is not None:
+            runner.wait_idle(only="drop-")
+            runner.close()
     if args.format == "json":
         emit(report.model_dump_json(indent=2), args.output)
     else:
@@ -83,22 +90,33 @@ def run_migrate(args: argparse.Namespace) -> int:
     return 0 if all(_clean(module) for module in report.modules) else 1
 
 
-def _prove(report: MigrationReport, settings: Settings) -> None:
-    from odoo_tools.migrate import held_back, prove
+def _target_runner(settings: Settings, paths: list[Path], target: int) -> OdooRunner:
+    """The runner of the target series' Odoo, its series checked before anything is written:
+    a wrong --odoo-bin is a usage error that leaves the modules as they were."""
+    from odoo_tools.migrate import module_folders
     from odoo_tools.runs import OdooRunner
 
     config = runner_config(settings)
-    folders = {Path(module.path).parent for module in report.modules}
-    paths = list(dict.fromkeys([*config.addons_paths, *folders]))
-    runner = OdooRunner(replace(config, addons_paths=paths))
+    folders = {folder.parent for folder in module_folders(paths)}
+    runner = OdooRunner(replace(config, addons_paths=list(dict.fromkeys([*config.addons_paths, *folders]))))
+    try:
+        version = asyncio.run(runner.odoo()).version
+        if not version.startswith(f"{target}."):
+            raise InvalidInput(
+                f"the configured Odoo is {version}, not {target}.0",
+                hint="Give the target series' odoo-bin with --odoo-bin.",
+            )
+    except BaseException:
+        runner.close()
+        raise
+    return runner
+
+
+def _prove(report: MigrationReport, runner: OdooRunner) -> None:
+    from odoo_tools.migrate import held_back, prove
 
     async def run_all() -> None:
         odoo = await runner.odoo()
-        if not odoo.version.startswith(report.to_series.split(".")[0] + "."):
-            raise InvalidInput(
-                f"the configured Odoo is {odoo.version}, not {report.to_series}",
-                hint="Give the target series' odoo-bin with --odoo-bin.",
-            )
         proven: dict[str, Proof] = {}
         for module in report.modules:
             proof = held_back(module.depends, proven)
@@ -107,11 +125,7 @@ def _prove(report: MigrationReport, settings: Settings) -> None:
                 proof = await prove(runner, module.module)
             module.proof = proven[module.module] = proof
 
-    try:
-        asyncio.run(run_all())
-    finally:
-        runner.wait_idle(only="drop-")
-        runner.close()
+    asyncio.run(run_all())
 
 
 def _clean(module: ModuleMigration) -> bool:

@@ -74,3 +74,17 @@ def test_a_module_whose_dependency_of_the_run_did_not_install_is_blocked_by_it(
         "3 module(s) to 18.0 (written): 0 with errors, 0 with warnings; "
         "proof: 1 blocked, 1 install-failed, 1 passed"
     )
+
+
+def test_an_odoo_of_another_series_is_refused_before_anything_is_written(
+    flags: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo = tmp_path / "repo"
+    _module(repo, "mig_alone", ["base"], "")
+    manifest = repo / "mig_alone/__manifest__.py"
+    before = manifest.read_text()
+    # the stand-in is an Odoo 18.0: the modules were written to 19.0, then the run stopped
+    assert main(["migrate", str(repo), "--to", "19.0", "--write", "--prove", *flags]) == 2
+    err = capsys.readouterr().err
+    assert "the configured Odoo is 18.0" in err and "not 19.0" in err and "Traceback" not in err
+    assert manifest.read_text() == before
