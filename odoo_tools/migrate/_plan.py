@@ -3,6 +3,7 @@ modules of the same run it depends on, one series at a time up to the target."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from itertools import pairwise
@@ -110,13 +111,19 @@ def plan_migration(
     return _dependency_order(modules)
 
 
+# What a dependency beside the module may be called: a name, never a path the manifest makes up
+_MODULE_NAME = re.compile(r"\w+")
+
+
 def _left_behind(
     planned: PlannedModule, modules: dict[str, PlannedModule], manifests: ManifestCache
 ) -> Iterator[tuple[str, str]]:
     for name in planned.depends:
+        if name in modules or not _MODULE_NAME.fullmatch(name):
+            continue  # migrated in this run, or no module name ("../x", "/x": outside the addons root)
         folder = planned.folder.parent / name
-        if name in modules or find_manifest_file(folder) is None:
-            continue  # migrated in this run, or not beside it (core, another repository)
+        if folder.is_symlink() or find_manifest_file(folder) is None:
+            continue  # not beside it (core, another repository)
         series = series_of_version(manifests.read(folder, folder.parent).manifest.version)
         major = series_major(series) if series else None
         if series is not None and major is not None and major < planned.target:

@@ -14,6 +14,7 @@ from mcp import Client
 
 from assista_mcp import effects
 from assista_mcp.cli import main
+from odoo_tools.migrate import plan_migration
 
 from .conftest import snapshot
 
@@ -249,3 +250,19 @@ def test_the_server_registers_migrate_module_without_loading_the_rules() -> None
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
     )
     assert result.stdout.strip() == "[]"
+
+
+def test_a_dependency_named_as_a_path_is_never_read(tmp_path: Path) -> None:
+    """The manifest is the module's, maybe hostile: a depends entry that is a path ('../x', '/x')
+    or a symlink beside the module is no folder to read (it disclosed the version of any manifest
+    on the disk in the dependency-not-migrated warning)."""
+    secret = tmp_path / "secret"
+    secret.mkdir()
+    (secret / "__manifest__.py").write_text("{'name': 'secret', 'version': '15.0.9.9.9'}\n")
+    repo = tmp_path / "repo"
+    (repo / "mod").mkdir(parents=True)
+    (repo / "linked").symlink_to(secret)
+    depends = ["base", "../secret", str(secret), "linked"]
+    (repo / "mod" / "__manifest__.py").write_text(f"{{'version': '16.0.1.0.0', 'depends': {depends!r}}}\n")
+    [planned] = plan_migration([repo / "mod"], "17.0")
+    assert planned.left_behind == ()
