@@ -5,7 +5,8 @@ from res.company), ``eval="ref('...')"``, ``%(...)d``, a menuitem's parent/actio
 ``:id`` column. Odoo raises "External ID not found" where it reads it: an error at the line,
 nothing rewritten (what replaced the record is a person's call). Only ids the old series surely
 had (its core addons' data and demo files, the ids it made for their models and fields) and the
-new one surely lacks; the module's own ids, other modules' and unsure ones are not judged."""
+new one surely lacks; the module's own ids, other modules' and unsure ones are not judged. A view's
+``groups="..."`` is left out: Odoo only logs a warning for a group that does not exist."""
 
 from __future__ import annotations
 
