@@ -93,7 +93,9 @@ def plan_migration(
                 f"series ({', '.join(SUPPORTED_SERIES)})",
                 hint=f"Port it to {SUPPORTED_SERIES[0]} first.",
             )
-        source = forced if forced is not None else series_major(series) if series else None
+        # --from is for versions that do not say a supported series ('1.0'): in a folder of modules
+        # it must not move a module whose version says 17.0 past its 17.0 -> 18.0 step
+        source = series_major(series) if series is not None and is_supported(series) else forced
         if source is None:
             raise InvalidInput(
                 f"{folder.name}: the manifest's version '{manifest.version}' does not say its series",

@@ -134,6 +134,23 @@ def test_a_proof_whose_tests_did_not_load_says_no_test_ran() -> None:
     assert "  proof: passed, it has no tests" in out  # was "tests 0/0 passed" too
 
 
+def test_cli_from_only_fills_in_versions_that_do_not_say_their_series(
+    modules: Path, capsys: pytest.CaptureFixture[str], isolated_env: Path
+) -> None:
+    # A repository with a '1.0' module of 18.0 beside a 17.0 one: --from 18.0 moved the 17.0 one
+    # to 19.0 without its 17.0 -> 18.0 step (<tree> left in its views).
+    repo = modules / "v17"
+    odd = repo / "mig_odd"
+    odd.mkdir()
+    (odd / "__manifest__.py").write_text("{'name': 'Odd', 'version': '1.0', 'depends': ['base']}\n")
+    argv = ["migrate", str(repo), "--to", "19.0", "--from", "18.0", "--format", "json"]
+    main(argv)
+    steps = {
+        m["module"]: [s["target"] for s in m["steps"]] for m in json.loads(capsys.readouterr().out)["modules"]
+    }
+    assert steps == {"mig_odd": ["19.0"], "mig_views": ["18.0", "19.0"]}
+
+
 def test_cli_unreadable_manifest_is_a_usage_error_and_writes_nothing(
     modules: Path, capsys: pytest.CaptureFixture[str], isolated_env: Path
 ) -> None:
