@@ -13,6 +13,7 @@ from odoo_tools.addons import ManifestCache, find_manifest_file
 from odoo_tools.errors import InvalidInput, NotFound
 from odoo_tools.series import (
     SUPPORTED_SERIES,
+    is_before,
     is_supported,
     normalize_series,
     series_major,
@@ -127,8 +128,7 @@ def _left_behind(
         if folder.is_symlink() or find_manifest_file(folder) is None:
             continue  # not beside it (core, another repository)
         series = series_of_version(manifests.read(folder, folder.parent).manifest.version)
-        major = series_major(series) if series else None
-        if series is not None and major is not None and major < planned.target:
+        if series is not None and is_before(series, f"{planned.target}.0"):
             yield name, series
 
 

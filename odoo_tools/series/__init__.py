@@ -17,7 +17,7 @@ The face of the package (callers import from here; the ``_modules`` are private)
   new)`` -> ``RemovedNames`` (what an import from them finds no more on ``new``), ``gone_by(series)``
   (what any older bundled series gave that ``series`` does not);
 - reading names: ``series_major``, ``series_family``, ``series_of_version``, ``is_supported``,
-  ``series_key`` (sort key), ``nearest_series``, ``next_series``/``previous_series`` (the
+  ``series_key`` (sort key), ``is_before``, ``nearest_series``, ``next_series``/``previous_series`` (the
   migration steps).
 
 Adding a series: one ``SeriesFacts`` in ``_facts.SERIES``, its ``ApiChange`` entries, its core
@@ -39,6 +39,7 @@ from odoo_tools.series._names import (
     SUPPORTED_SERIES,
     api_change,
     api_changes,
+    is_before,
     is_supported,
     known_facts,
     nearest_series,
@@ -65,6 +66,7 @@ __all__ = [
     "api_changes",
     "framework_names",
     "gone_by",
+    "is_before",
     "is_supported",
     "known_facts",
     "nearest_series",

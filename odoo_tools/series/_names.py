@@ -72,6 +72,11 @@ def series_key(series: str) -> tuple[int, int]:
     return (int(match.group(2)), int(match.group(3) or 0)) if match else (-1, -1)
 
 
+def is_before(series: str, other: str) -> bool:
+    """Whether ``series`` is older than ``other`` (``"17.0"`` before ``"18.0"``, ``"saas~17.2"``)."""
+    return series_key(series) < series_key(other)
+
+
 def next_series(series: str) -> str | None:
     """The supported series a module of ``series`` migrates to (``"17.0"`` -> ``"18.0"``); ``None``
     after the newest. ``series`` must be supported (``normalize_series`` raises otherwise)."""

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from odoo_tools.errors import InvalidInput
-from odoo_tools.series import SUPPORTED_SERIES, next_series, previous_series
+from odoo_tools.series import SUPPORTED_SERIES, is_before, next_series, previous_series
 from tests.lint.conftest import REPO, run_cli
 
 FIXTURES = REPO / "fixtures" / "series_20"
@@ -110,5 +110,7 @@ def test_next_and_previous_series_follow_the_registry() -> None:
     assert [next_series(s) for s in SUPPORTED_SERIES] == [*SUPPORTED_SERIES[1:], None]
     assert [previous_series(s) for s in SUPPORTED_SERIES] == [None, *SUPPORTED_SERIES[:-1]]
     assert next_series("saas~17.2") == "18.0"
+    assert is_before("17.0", "18.0") and is_before("saas~17.2", "18.0") and is_before("9.0", "10.0")
+    assert not is_before("18.0", "18.0") and not is_before("19.0", "18.0")
     with pytest.raises(InvalidInput, match="supported are"):
         next_series("15.0")
