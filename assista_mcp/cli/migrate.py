@@ -51,7 +51,9 @@ def add_parsers(subparsers: Any) -> None:
     parser.add_argument(
         "--prove", action="store_true", help="then install and test each module on the target series' Odoo"
     )
-    parser.add_argument("--no-diff", action="store_true", help="print the summary without the diff")
+    parser.add_argument(
+        "--no-diff", action="store_true", help="print the summary without the diff (also in JSON)"
+    )
     add_format_flag(parser, "the report")
     add_output_flag(parser)
     add_project_flags(parser)
@@ -84,7 +86,8 @@ def run_migrate(args: argparse.Namespace) -> int:
             runner.wait_idle(only="drop-")
             runner.close()
     if args.format == "json":
-        emit(report.model_dump_json(indent=2), args.output)
+        exclude = {"modules": {"__all__": {"diff"}}} if args.no_diff else None
+        emit(report.model_dump_json(indent=2, exclude=exclude), args.output)
     else:
         emit(render(report, diff=not args.no_diff), args.output)
     return 0 if all(_clean(module) for module in report.modules) else 1

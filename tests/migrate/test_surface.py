@@ -151,6 +151,18 @@ def test_cli_from_only_fills_in_versions_that_do_not_say_their_series(
     assert steps == {"mig_odd": ["19.0"], "mig_views": ["18.0", "19.0"]}
 
 
+def test_cli_no_diff_leaves_the_diff_out_of_json_too(
+    modules: Path, capsys: pytest.CaptureFixture[str], isolated_env: Path
+) -> None:
+    argv = ["migrate", str(modules / "v17"), "--to", "18.0", "--format", "json"]
+    main(argv)
+    [full] = json.loads(capsys.readouterr().out)["modules"]
+    main([*argv, "--no-diff"])
+    [summary] = json.loads(capsys.readouterr().out)["modules"]
+    assert "<list" in full["diff"] and "diff" not in summary  # 12.8 kB for 13 server-tools modules
+    assert summary == {key: value for key, value in full.items() if key != "diff"}
+
+
 def test_cli_unreadable_manifest_is_a_usage_error_and_writes_nothing(
     modules: Path, capsys: pytest.CaptureFixture[str], isolated_env: Path
 ) -> None:
