@@ -6,8 +6,9 @@ reading ``self._transient_max_hours`` fails there ("'ir.actions.actions' object 
 
 In a class of ``models.Model`` or ``models.AbstractModel``, ``self.<attribute>`` becomes the value
 the old ``BaseModel`` computed (``config.get('transient_age_limit')``), importing ``config`` from
-``odoo.tools`` when the file does not. A module that sets the attribute itself, or a file that
-binds ``config`` to something else, keeps its reads: each is an error finding."""
+``odoo.tools`` when the file does not. A module that sets the attribute itself keeps its reads,
+a warning each (the read works in a class that sets it); a file that binds ``config`` to something
+else keeps them too, an error each."""
 
 from __future__ import annotations
 
@@ -87,7 +88,7 @@ def rewrite_transient_attributes(
         own = {a for a in moved if any(f"{a} =" in text for text in python)}  # the module sets it
         config_elsewhere = _binds_config_otherwise(module)
         wrapper = MetadataWrapper(module)
-        reads = _Reads(moved, own | (set(moved) if config_elsewhere else set()), report, files.site_path(rel))
+        reads = _Reads(moved, own, config_elsewhere, report, files.site_path(rel))
         rewritten = wrapper.visit(reads)
         if reads.rewrote and not _imports_config(module):
             context = CodemodContext()
@@ -131,9 +132,12 @@ def _names(module: cst.Module, name: str) -> bool:
 class _Reads(cst.CSTTransformer):
     METADATA_DEPENDENCIES = (PositionProvider,)
 
-    def __init__(self, moved: dict[str, str], kept: set[str], report: StepReport, path: str) -> None:
+    def __init__(
+        self, moved: dict[str, str], own: set[str], config_elsewhere: bool, report: StepReport, path: str
+    ) -> None:
         super().__init__()
-        self.moved, self.kept, self.report, self.path = moved, kept, report, path
+        self.moved, self.own, self.report, self.path = moved, own, report, path
+        self.config_elsewhere = config_elsewhere
         self.regular: list[bool] = []
         self.rewrote = False
         self.quote = "'"  # the file's own quotes (the values' strings hold none)
@@ -157,17 +161,24 @@ class _Reads(cst.CSTTransformer):
             or not (self.regular and self.regular[-1])
         ):
             return updated
-        if name in self.kept:
+        line = int(self.get_metadata(PositionProvider, original).start.line)
+        series = self.report.target_series
+        if name in self.own:  # the read works where a class of the model sets it, fails elsewhere
             self.report.find(
-                RULE,
-                self.path,
-                int(self.get_metadata(PositionProvider, original).start.line),
-                f"{name} is only a transient model's in {self.report.target_series}; this regular model "
-                "reads it and the module sets it (or the file's config is another one): not rewritten, it "
-                "fails there.",
+                RULE, self.path, line,
+                f"{name} is only a transient model's in {series}; this regular model reads it and the "
+                "module sets it somewhere: not rewritten, the read fails unless this model sets it.",
+                f"Read the value the model meant ({self.moved[name]}) where the model does not set it.",
+            )  # fmt: skip
+            return updated
+        if self.config_elsewhere:
+            self.report.find(
+                RULE, self.path, line,
+                f"{name} is only a transient model's in {series}; this regular model reads it, and the "
+                "file's config is not odoo.tools.config: not rewritten, it fails there.",
                 f"Read the value the model meant ({self.moved[name]}) where it is needed.",
                 "error",
-            )
+            )  # fmt: skip
             return updated
         self.report.count(RULE)
         self.rewrote = True

@@ -5,6 +5,7 @@ has no attribute '_transient_max_hours'")."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -87,7 +88,9 @@ def test_a_regular_model_reads_the_value_base_model_gave(tmp_path: Path, sources
     assert migrated.rules_applied["moved-transient-attribute"] == 1
 
 
-def test_a_module_that_sets_it_keeps_its_reads_as_errors(tmp_path: Path, sources: dict[int, Path]) -> None:
+def test_a_module_that_sets_it_keeps_its_reads(tmp_path: Path, sources: dict[int, Path]) -> None:
+    """The model setting it reads its own value on 19.0 too: a warning (where the model does not
+    set it the read fails); a file whose config is another object: an error, not rewritten."""
     code = CODE.replace(
         '    _inherit = "ir.actions.actions"\n',
         '    _inherit = "ir.actions.actions"\n    _transient_max_hours = 2\n',
@@ -96,7 +99,16 @@ def test_a_module_that_sets_it_keeps_its_reads_as_errors(tmp_path: Path, sources
     [migrated] = migrate([module], "19.0", odoo_sources=sources, write=True).modules
     assert (module / "actions.py").read_text() == code
     found = [(f.line, f.severity) for f in migrated.findings if f.code == "moved-transient-attribute"]
-    assert found == [(12, "error")]
+    assert found == [(12, "warning")]
+    other = CODE.replace(
+        "from odoo import api, fields, models\n", "from odoo import api, fields, models\n\nconfig = {}\n"
+    )
+    shutil.rmtree(module)
+    module = _module(tmp_path, other)
+    [migrated] = migrate([module], "19.0", odoo_sources=sources, write=True).modules
+    assert (module / "actions.py").read_text() == other
+    found = [(f.line, f.severity) for f in migrated.findings if f.code == "moved-transient-attribute"]
+    assert found == [(13, "error")]
 
 
 def test_nothing_moves_when_the_new_base_model_keeps_it(tmp_path: Path, sources: dict[int, Path]) -> None:
