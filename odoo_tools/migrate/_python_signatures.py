@@ -82,6 +82,12 @@ class _Override:
     renamed: dict[str, str] = field(default_factory=dict)  # parameter -> its new name
     kept_names: bool = False  # the body has a name of its own a new name would hide: it keeps the old
     patched: str = ""  # a function patched in: its own name (it calls the replaced method as .origin)
+    passed_on: int = 0  # super()/.origin calls of the method its body makes (their arguments follow)
+
+    @property
+    def and_super(self) -> str:
+        """How the messages name the calls that were changed with the signature, if any."""
+        return " and its super() call" if self.passed_on else ""
 
 
 class _Overrides(VariableNames):
@@ -204,7 +210,7 @@ class _Overrides(VariableNames):
         self.report.find(
             RULE, self.path, line,
             f"{override.method}() no longer takes {names} in {self.report.target_series}: removed from "
-            "this override and its super() call; the code reads the value Odoo always passed before ("
+            f"this override{override.and_super}; the code reads the value Odoo always passed before ("
             + ", ".join(f"{n}={d}" for n, d in override.gone.items()) + ").",
             f"Check in the {self.report.target_series} source what replaced {names}.",
         )  # fmt: skip
@@ -240,6 +246,7 @@ class _Overrides(VariableNames):
         override = self._functions[-1] if self._functions else None
         if override is None or not _calls_replaced(updated.func, override):
             return updated
+        override.passed_on += 1
         positional = [i for i, a in enumerate(updated.args) if a.keyword is None and not a.star]
         positional = positional[1:] if override.patched else positional  # .origin(self, ...)
         dropped = [positional[p] for p in override.positions if p < len(positional)]
@@ -305,7 +312,8 @@ class _Overrides(VariableNames):
             ADDED, self.path, line,
             f"{override.method}() takes {names} in {self.report.target_series} and Odoo passes it: "
             "added to this override with core's default ("
-            + ", ".join(f"{n}={d}" for n, d in override.added.items()) + ") and passed on to super().",
+            + ", ".join(f"{n}={d}" for n, d in override.added.items()) + ")"
+            + (" and passed on to super()." if override.passed_on else "."),
             f"Check whether this override should use {names}.",
         )  # fmt: skip
         params = updated.params

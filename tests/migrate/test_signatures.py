@@ -76,6 +76,28 @@ def test_a_parameter_the_core_method_lost_leaves_the_override(tmp_path: Path) ->
     assert migrated.steps[0].rules_applied["removed-method-parameter"] == 2
     lines = sorted(f.line or 0 for f in migrated.findings if f.code == "removed-method-parameter")
     assert lines == [4, 9]
+    [said] = [f.message for f in migrated.findings if f.line == 9 and f.code == "removed-method-parameter"]
+    assert "removed from this override and its super() call;" in said
+
+
+def test_an_override_without_super_is_not_said_to_pass_it_on(tmp_path: Path) -> None:
+    """An override that does not call super(): its message names no super() call it lacks."""
+    old = _source(tmp_path / "odoo16", "", ", flag=False")
+    new = _source(tmp_path / "odoo17", "", "")
+    module = tmp_path / "alone"
+    module.mkdir()
+    (module / "__manifest__.py").write_text("{'version': '16.0.1.0.0', 'depends': ['account']}\n")
+    (module / "move.py").write_text(
+        'class AccountMove(models.Model):\n    _inherit = "account.move"\n\n'
+        "    def copy(self, default=None, flag=False):\n        return self.browse()\n"
+    )
+    [migrated] = migrate([module], "17.0", write=True, odoo_sources={16: old, 17: new}).modules
+    [said] = [f.message for f in migrated.findings if f.code == "removed-method-parameter"]
+    assert "removed from this override;" in said and "super()" not in said
+    (module / "__manifest__.py").write_text("{'version': '16.0.1.0.0', 'depends': ['account']}\n")
+    [added] = migrate([module], "17.0", odoo_sources={16: new, 17: old}).modules  # copy() gains flag
+    [said] = [f.message for f in added.findings if f.code == "added-method-parameter"]
+    assert said.endswith("(flag=False).") and "super()" not in said
 
 
 def test_without_the_old_source_nothing_is_guessed(tmp_path: Path) -> None:
