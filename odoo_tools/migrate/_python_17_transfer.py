@@ -41,6 +41,7 @@ _CHANGES = (
 # "odoo.addons.base.models.ir_ui_view.transfer_node_to_modifiers" -> its change id
 _FUNCTIONS = {api_change(change).old: change for change in _CHANGES}
 _NAMES = {old.rsplit(".", 1)[1]: change for old, change in _FUNCTIONS.items()}
+_LXML_QUERIES = ("xpath", "iter", "findall", "iterchildren", "iterdescendants", "getchildren")
 
 
 @dataclass
@@ -205,6 +206,22 @@ class RoundTrip(PythonRule):
         self, original: cst.SimpleStatementLine, updated: cst.SimpleStatementLine
     ) -> cst.SimpleStatementLine:
         if id(original) in self._removed:
+            self._gone[id(updated)] = updated
+        return updated
+
+    def leave_For(self, original: cst.For, updated: cst.For) -> cst.For:
+        """A loop over a tree's nodes that only did the round trip goes with it: lxml's queries
+        (``tree.xpath("./*")``) change nothing, so nothing is left for the loop to do."""
+        body = original.body.body if isinstance(original.body, cst.IndentedBlock) else ()
+        query = original.iter
+        if (
+            body
+            and all(id(statement) in self._removed for statement in body)
+            and not original.orelse
+            and isinstance(query, cst.Call)
+            and isinstance(query.func, cst.Attribute)
+            and query.func.attr.value in _LXML_QUERIES
+        ):
             self._gone[id(updated)] = updated
         return updated
 

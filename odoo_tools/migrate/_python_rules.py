@@ -157,7 +157,9 @@ def without_statements(block: cst.IndentedBlock, gone: Mapping[int, cst.BaseStat
     body: list[cst.BaseStatement] = []
     comments: list[cst.EmptyLine] = []
     for statement in block.body:
-        if id(statement) in gone and isinstance(statement, cst.SimpleStatementLine):
+        if id(statement) in gone and isinstance(
+            statement, cst.SimpleStatementLine | cst.BaseCompoundStatement
+        ):
             comments += [line for line in statement.leading_lines if line.comment is not None]
             continue
         if comments and isinstance(statement, cst.SimpleStatementLine | cst.BaseCompoundStatement):
