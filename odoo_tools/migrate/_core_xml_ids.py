@@ -8,8 +8,6 @@ as still there (``may_have``)."""
 from __future__ import annotations
 
 import ast
-import hashlib
-import json
 import re
 from dataclasses import dataclass, field
 from functools import cache
@@ -18,7 +16,7 @@ from typing import Any
 
 from odoo_tools.addons import discover_addons, odoo_core_roots
 from odoo_tools.index import parse_csv, parse_python, parse_xml
-from odoo_tools.storage import atomic_write_json, default_cache_dir
+from odoo_tools.migrate._source_cache import cached_reading
 
 MAX_BYTES = 2_000_000
 READING = 1  # how a source is read: part of the cache key, raised when the reading changes
@@ -97,19 +95,7 @@ def core_ids(source: Path) -> CoreIds:
     (names, sizes, times)."""
     roots = odoo_core_roots(source)
     files = sorted(p for root in roots for p in root.glob("*/**/*") if p.suffix in (".py", ".xml", ".csv"))
-    key = hashlib.sha256(f"{READING}\0{source.resolve()}".encode())
-    for path in files:
-        stat = path.stat()
-        key.update(f"{path}\0{stat.st_size}\0{stat.st_mtime_ns}\n".encode())
-    cached = default_cache_dir() / "migrate" / f"xml-ids-{key.hexdigest()[:32]}.json"
-    try:
-        return _decode(json.loads(cached.read_bytes()))
-    except (OSError, ValueError, KeyError, TypeError):
-        pass
-    found = _read(roots)
-    cached.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write_json(cached, _encode(found))
-    return found
+    return cached_reading("xml-ids", READING, source, files, lambda: _read(roots), _encode, _decode)
 
 
 def _read(roots: list[Path]) -> CoreIds:

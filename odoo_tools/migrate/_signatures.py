@@ -5,15 +5,13 @@ parameter a step took away (``_get_last_sequence(..., lock=True)`` in 16.0, gone
 from __future__ import annotations
 
 import ast
-import hashlib
-import json
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any
 
+from odoo_tools.migrate._source_cache import cached_reading
 from odoo_tools.series import api_changes
-from odoo_tools.storage import atomic_write_json, default_cache_dir
 
 MAX_BYTES = 2_000_000
 READING = 3  # how signatures are read: part of the cache key, raised when the reading changes
@@ -62,15 +60,10 @@ def core_methods(source: Path) -> CoreMethods:
     """Read once per process, and kept in the user's cache folder keyed by the source's Python
     files (names, sizes, times): parsing a whole source takes 10-30 s."""
     files = _python_files(source)
-    key = hashlib.sha256(f"{READING}\0{source.resolve()}".encode())
-    for path in files:
-        stat = path.stat()
-        key.update(f"{path}\0{stat.st_size}\0{stat.st_mtime_ns}\n".encode())
-    cached = default_cache_dir() / "migrate" / f"methods-{key.hexdigest()[:32]}.json"
-    try:
-        return _decode(json.loads(cached.read_bytes()))
-    except (OSError, ValueError, KeyError, TypeError):
-        pass
+    return cached_reading("methods", READING, source, files, lambda: _read(files), _encode, _decode)
+
+
+def _read(files: list[Path]) -> CoreMethods:
     found = CoreMethods()
     for path in files:
         tree = _parse(path)
@@ -80,8 +73,6 @@ def core_methods(source: Path) -> CoreMethods:
                 _add_methods(found, "base", node)
             elif isinstance(node, ast.ClassDef) and not base:
                 _add_class(found, node)
-    cached.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write_json(cached, _encode(found))
     return found
 
 
