@@ -20,7 +20,7 @@ The face of the package (callers import from here; the ``_modules`` are private)
   ``series_key`` (sort key), ``is_before``, ``nearest_series``, ``next_series``/``previous_series`` (the
   migration steps).
 
-Adding a series: one ``SeriesFacts`` in ``_facts.SERIES``, its ``ApiChange`` entries, its core
+Adding a series: one ``SeriesFacts`` in ``_facts.SERIES``, its entries in ``api_changes.toml``, its core
 module list (``scripts/core_modules.py --odoo-path``), its core fields list
 (``scripts/core_fields.py``), its framework names (``scripts/core_python_names.py``) and its
 guidelines file.

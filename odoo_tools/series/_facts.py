@@ -2,7 +2,7 @@
 
 A new series is one ``SeriesFacts`` entry appended to ``SERIES`` (plus its data: the core module
 list ``odoo_tools/lint/core_modules/<series>.json``, its guidelines ``assista_mcp/guidelines/<series>.md``
-and the API changes that take effect in it, ``_api_changes.py``). Nothing outside this package
+and the API changes that take effect in it, ``api_changes.toml``). Nothing outside this package
 compares series numbers: it asks for the facts of a series and reads them.
 """
 
