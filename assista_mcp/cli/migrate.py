@@ -12,6 +12,8 @@ import argparse
 import asyncio
 import sys
 from collections import Counter
+from collections.abc import Sequence
+from contextlib import ExitStack
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -19,12 +21,11 @@ from typing import TYPE_CHECKING, Any
 from assista_mcp.cli.common import add_migrate_flags, add_odoo_flags, add_project_flags, settings_from_args
 from assista_mcp.cli.output import add_format_flag, add_output_flag, emit
 from assista_mcp.odoo_config import runner_config
-from assista_mcp.settings import Settings
 from odoo_tools.errors import InvalidInput
 
 if TYPE_CHECKING:  # imported when `migrate` runs: libcst costs every other command's start
-    from odoo_tools.migrate import MigrationReport, ModuleMigration, Proof
-    from odoo_tools.runs import OdooRunner
+    from odoo_tools.migrate import MigrationReport, ModuleMigration, Proof, ProofAddons
+    from odoo_tools.runs import OdooRunner, RunnerConfig
 
 
 def add_parsers(subparsers: Any) -> None:
@@ -65,12 +66,18 @@ def add_parsers(subparsers: Any) -> None:
 def run_migrate(args: argparse.Namespace) -> int:
     if args.prove and not (args.write or args.commit):
         raise InvalidInput("--prove installs the migrated files: it needs --write or --commit.")
-    from odoo_tools.migrate import migrate, parse_series
+    from odoo_tools.migrate import migrate, parse_series, proof_addons
 
     settings = settings_from_args(args)
     sources = settings.migration_sources()
-    runner = _target_runner(settings, args.paths, parse_series(args.to)) if args.prove else None
-    try:
+    with ExitStack() as stack:
+        proving: tuple[OdooRunner, ProofAddons, Sequence[Path]] | None = None
+        if args.prove:
+            config = runner_config(settings)
+            links = stack.enter_context(proof_addons())
+            runner = _target_runner(config, links, parse_series(args.to))
+            stack.callback(_stop, runner)
+            proving = (runner, links, config.addons_paths)
         report = migrate(
             args.paths,
             args.to,
@@ -79,12 +86,8 @@ def run_migrate(args: argparse.Namespace) -> int:
             commit=args.commit,
             odoo_sources=sources,
         )
-        if runner is not None:
-            _prove(report, runner)
-    finally:
-        if runner is not None:
-            runner.wait_idle(only="drop-")
-            runner.close()
+        if proving is not None:
+            _prove(report, *proving)
     if args.format == "json":
         exclude = {"modules": {"__all__": {"diff"}}} if args.no_diff else None
         emit(report.model_dump_json(indent=2, exclude=exclude), args.output)
@@ -93,15 +96,15 @@ def run_migrate(args: argparse.Namespace) -> int:
     return 0 if all(_clean(module) for module in report.modules) else 1
 
 
-def _target_runner(settings: Settings, paths: list[Path], target: int) -> OdooRunner:
+def _target_runner(config: RunnerConfig, links: ProofAddons, target: int) -> OdooRunner:
     """The runner of the target series' Odoo, its series checked before anything is written:
-    a wrong --odoo-bin is a usage error that leaves the modules as they were."""
-    from odoo_tools.migrate import module_folders
-    from odoo_tools.runs import OdooRunner
+    a wrong --odoo-bin is a usage error that leaves the modules as they were. Its addons path is
+    ``links`` alone (filled once the modules are migrated), beside Odoo's own addons."""
+    from odoo_tools.runs import OdooRunner, find_odoo_bin
 
-    config = runner_config(settings)
-    folders = {folder.parent for folder in module_folders(paths)}
-    runner = OdooRunner(replace(config, addons_paths=list(dict.fromkeys([*config.addons_paths, *folders]))))
+    odoo_bin = find_odoo_bin(config.odoo_bin, conf_addons_paths=config.addons_paths)
+    proving = replace(config, odoo_bin=odoo_bin, addons_paths=[links.folder], linked_roots=[links.folder])
+    runner = OdooRunner(proving)
     try:
         version = asyncio.run(runner.odoo()).version
         if not version.startswith(f"{target}."):
@@ -115,11 +118,21 @@ def _target_runner(settings: Settings, paths: list[Path], target: int) -> OdooRu
     return runner
 
 
-def _prove(report: MigrationReport, runner: OdooRunner) -> None:
+def _stop(runner: OdooRunner) -> None:
+    runner.wait_idle(only="drop-")
+    runner.close()
+
+
+def _prove(report: MigrationReport, runner: OdooRunner, links: ProofAddons, searched: Sequence[Path]) -> None:
     from odoo_tools.migrate import held_back, prove
 
     async def run_all() -> None:
         odoo = await runner.odoo()
+        migrated = {module.module: Path(module.path) for module in report.modules}
+        # Where a dependency is looked for, in the order the addons path had before: the configured
+        # addons folders, then the folders holding the migrated modules.
+        roots = [*searched, *(folder.parent for folder in migrated.values())]
+        links.fill(migrated, list(dict.fromkeys(roots)), odoo.core_addons)
         proven: dict[str, Proof] = {}
         for module in report.modules:
             proof = held_back(module.depends, proven)

@@ -211,16 +211,23 @@ class AddonSet:
 
 
 def discover_addons(
-    roots: Sequence[Path], readonly_roots: Sequence[Path] = (), manifests: ManifestCache | None = None
+    roots: Sequence[Path],
+    readonly_roots: Sequence[Path] = (),
+    manifests: ManifestCache | None = None,
+    *,
+    linked_roots: Sequence[Path] = (),
 ) -> AddonSet:
     """Every addon in ``roots`` then ``readonly_roots``; the first copy of a name wins.
 
-    Pass a ``ManifestCache`` kept between calls to re-parse only the manifests that changed."""
+    Pass a ``ManifestCache`` kept between calls to re-parse only the manifests that changed.
+    ``linked_roots``: roots among ``roots`` that we made of links to module folders we chose
+    (``migrate --prove``'s dependency closure): their links are followed wherever they point."""
     found = AddonSet(has_odoo_source=bool(readonly_roots))
     tagged = [(Path(r), False) for r in roots] + [(Path(r), True) for r in readonly_roots]
+    linked = {os.path.realpath(r) for r in linked_roots}
     for root, readonly in tagged:
         real_root = Path(os.path.realpath(root))
-        for module_dir in _module_dirs(real_root):
+        for module_dir in _module_dirs(real_root, follow_links=str(real_root) in linked):
             result = (
                 manifests.read(module_dir, real_root) if manifests else read_manifest(module_dir, real_root)
             )
@@ -247,7 +254,7 @@ def odoo_source_from_bin(odoo_bin: Path) -> Path | None:
     return folder if (folder / "odoo" / "release.py").is_file() else None
 
 
-def _module_dirs(root: Path) -> list[Path]:
+def _module_dirs(root: Path, *, follow_links: bool = False) -> list[Path]:
     try:
         entries = sorted(os.scandir(root), key=lambda e: e.name)
     except OSError:
@@ -258,7 +265,7 @@ def _module_dirs(root: Path) -> list[Path]:
             continue
         path = Path(entry.path)
         # A symlinked module is followed only while it stays inside the root (the sandbox rule).
-        if entry.is_symlink() and not Path(os.path.realpath(path)).is_relative_to(root):
+        if entry.is_symlink() and not follow_links and not Path(os.path.realpath(path)).is_relative_to(root):
             continue
         if find_manifest_file(path) is not None:
             dirs.append(path)

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from odoo_tools.migrate._models import MigrationReport, ModuleMigration, Proof, StepOutcome
     from odoo_tools.migrate._plan import PlannedModule, module_folders, parse_series, plan_migration
     from odoo_tools.migrate._proof import first_failure, held_back, proof_of, prove
+    from odoo_tools.migrate._proof_addons import ProofAddons, proof_addons
     from odoo_tools.migrate._steps import STEPS
 
 _WHERE = {
@@ -28,6 +29,7 @@ _WHERE = {
     "ModuleMigration": "odoo_tools.migrate._models",
     "PlannedModule": "odoo_tools.migrate._plan",
     "Proof": "odoo_tools.migrate._models",
+    "ProofAddons": "odoo_tools.migrate._proof_addons",
     "STEPS": "odoo_tools.migrate._steps",
     "StepOutcome": "odoo_tools.migrate._models",
     "first_failure": "odoo_tools.migrate._proof",
@@ -37,6 +39,7 @@ _WHERE = {
     "module_folders": "odoo_tools.migrate._plan",
     "parse_series": "odoo_tools.migrate._plan",
     "plan_migration": "odoo_tools.migrate._plan",
+    "proof_addons": "odoo_tools.migrate._proof_addons",
     "proof_of": "odoo_tools.migrate._proof",
     "prove": "odoo_tools.migrate._proof",
 }
@@ -47,6 +50,7 @@ __all__ = [
     "ModuleMigration",
     "PlannedModule",
     "Proof",
+    "ProofAddons",
     "StepOutcome",
     "first_failure",
     "held_back",
@@ -55,6 +59,7 @@ __all__ = [
     "module_folders",
     "parse_series",
     "plan_migration",
+    "proof_addons",
     "proof_of",
     "prove",
 ]

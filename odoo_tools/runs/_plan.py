@@ -40,6 +40,9 @@ class RunnerConfig:
     base_env: Mapping[str, str] | None = None  # default: our environment (filtered for the child)
     extra_env: Mapping[str, str] = field(default_factory=dict)  # passed to odoo-bin as given
     warm: bool = False  # fork odoo-bin from a warm worker (see _warm): for long-lived processes
+    # Folders of addons_paths that we made of links to chosen module folders (migrate --prove: the
+    # migrated modules and their dependency closure, no sibling): their links are followed.
+    linked_roots: Sequence[Path] = ()
 
 
 def check_modules(modules: Sequence[str], action: str = "install") -> list[str]:

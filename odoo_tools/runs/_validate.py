@@ -140,7 +140,7 @@ class OdooRunner:
             self._core = discover_addons([], readonly_roots=odoo.core_addons)
         core_roots = {os.path.realpath(p) for p in odoo.core_addons}
         roots = [p for p in self.config.addons_paths if os.path.realpath(p) not in core_roots]
-        project = discover_addons(roots)
+        project = discover_addons(roots, linked_roots=self.config.linked_roots)
         return AddonSet(addons={**self._core.addons, **project.addons})
 
     async def _validate(

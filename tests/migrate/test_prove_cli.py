@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import sys
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -88,3 +89,28 @@ def test_an_odoo_of_another_series_is_refused_before_anything_is_written(
     err = capsys.readouterr().err
     assert "the configured Odoo is 18.0" in err and "not 19.0" in err and "Traceback" not in err
     assert manifest.read_text() == before
+
+
+def test_a_module_migrated_alone_is_proved_without_its_siblings(
+    flags: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """OCA's workflow: one module of a 17.0 repository at a time. The sibling still at 17.0 made
+    Odoo 18.0 refuse every install ("Invalid version '17.0.1.0.0'") while it sat on the addons path;
+    the proof now sees the module and its dependency closure only."""
+    repo = tmp_path / "repo"
+    _module(repo, "hr_study", ["hr_base"], "", test=True)
+    _module(repo, "hr_base", ["base"], "")  # its dependency, already ported by hand
+    manifest = repo / "hr_base/__manifest__.py"
+    manifest.write_text(manifest.read_text().replace("17.0.1.0.0", "18.0.1.0.0"))
+    _module(repo, "hr_sibling", ["base"], "")  # still 17.0, not in the run
+    (repo / "hr_sibling/__init__.py").write_text("from . import gone\n")  # and broken: never loaded
+    temp = tmp_path / "temp"  # where the proof's private folder of links goes
+    temp.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(temp))
+    argv = ["migrate", str(repo / "hr_study"), "--to", "18.0", "--write", "--prove", "--no-diff", *flags]
+    assert main([*argv, "--format", "json"]) == 0
+    proof = json.loads(capsys.readouterr().out)["modules"][0]["proof"]
+    assert (proof["verdict"], proof["tests_run"], proof["findings"]) == ("passed", 1, [])
+    assert "17.0.1.0.0" in (repo / "hr_sibling/__manifest__.py").read_text()  # untouched
+    assert sorted(p.name for p in repo.iterdir()) == ["hr_base", "hr_sibling", "hr_study"]
+    assert list(temp.iterdir()) == []  # the links are gone, what they led to stays
