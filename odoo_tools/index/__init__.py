@@ -14,6 +14,7 @@ from odoo_tools.index._core_classes import load_core_classes
 from odoo_tools.index._core_names import unknown_modules
 from odoo_tools.index._csv_index import parse_csv
 from odoo_tools.index._modules import ModuleInfo, ModuleSummary
+from odoo_tools.index._pack_classes import PackClasses
 from odoo_tools.index._project import ProjectIndex
 from odoo_tools.index._project_map import DEFAULT_BUDGET, MAX_BUDGET, MIN_BUDGET, ProjectMap
 from odoo_tools.index._python_index import parse_python
@@ -35,6 +36,7 @@ __all__ = [
     "ModelResolver",
     "ModuleInfo",
     "ModuleSummary",
+    "PackClasses",
     "ProjectIndex",
     "ProjectMap",
     "References",

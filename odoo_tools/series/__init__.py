@@ -16,6 +16,9 @@ The face of the package (callers import from here; the ``_modules`` are private)
   ``python_names/<series>.json``, ``scripts/core_python_names.py``), ``removed_framework_names(old,
   new)`` -> ``RemovedNames`` (what an import from them finds no more on ``new``), ``gone_by(series)``
   (what any older bundled series gave that ``series`` does not);
+- ``pack(series)`` -> ``SeriesPack`` or ``None`` (none bundled: never another series'): what a real
+  registry of the series knows of its core (``PackModel``, ``PackField``, ``PackMethod``, ``PackModule``;
+  ``SeriesPack.closure(names)``, ``PackModel.seen_from(closure)``: what a module sees), ``load_pack(path)``;
 - reading names: ``series_major``, ``series_family``, ``series_of_version``, ``is_supported``,
   ``series_key`` (sort key), ``is_before``, ``nearest_series``, ``next_series``/``previous_series`` (the
   migration steps).
@@ -52,16 +55,32 @@ from odoo_tools.series._names import (
     series_major,
     series_of_version,
 )
+from odoo_tools.series._pack import (
+    PACKS_ENV,
+    PackField,
+    PackMethod,
+    PackModel,
+    PackModule,
+    SeriesPack,
+    load_pack,
+    pack,
+)
 
 __all__ = [
     "API_CHANGES",
+    "PACKS_ENV",
     "SUPPORTED_SERIES",
     "AccessFacts",
     "ApiChange",
     "FrameworkNames",
     "Kind",
+    "PackField",
+    "PackMethod",
+    "PackModel",
+    "PackModule",
     "RemovedNames",
     "SeriesFacts",
+    "SeriesPack",
     "api_change",
     "api_changes",
     "framework_names",
@@ -69,9 +88,11 @@ __all__ = [
     "is_before",
     "is_supported",
     "known_facts",
+    "load_pack",
     "nearest_series",
     "next_series",
     "normalize_series",
+    "pack",
     "previous_series",
     "removed_framework_names",
     "series_facts",

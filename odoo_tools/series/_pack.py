@@ -1,0 +1,235 @@
+"""The series packs: what a real Odoo registry of one series knows about its core (format 1).
+
+A pack (``packs/<series>.json.gz``, written by the pack maker from a real Odoo with every LGPL
+Community module installed) holds facts, never Odoo's text: the modules with their ``depends``, every
+model with its fields (and the modules that define or extend each), its methods with their
+signatures, the external IDs, the views' skeletons and the framework's Python names.
+
+``pack(series)`` reads the pack bundled for that series, once per process and only when asked;
+``None`` when none is bundled (a caller then says the pack is missing: another series' pack is
+never borrowed). Models are decoded on first use. A folder named by ``ASSISTA_SERIES_PACKS`` is
+looked in first (a pack made from the user's own Odoo, a test's tiny pack).
+"""
+
+from __future__ import annotations
+
+import functools
+import gzip
+import json
+import os
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from odoo_tools.series._names import series_family
+
+PACKS = Path(__file__).resolve().parent / "packs"
+PACKS_ENV = "ASSISTA_SERIES_PACKS"
+FORMAT = 1
+
+
+@dataclass(frozen=True, slots=True)
+class PackField:
+    name: str
+    type: str  # Odoo's field type: "char", "many2one"...
+    modules: tuple[str, ...]  # the modules that define or extend it
+    comodel: str = ""
+    inverse_name: str = ""
+    related: str = ""
+    compute: str = ""
+    inverse: str = ""
+    search: str = ""
+    store: bool = True
+    required: bool = False
+    readonly: bool = False
+    delegate: bool = False  # the link field of an ``_inherits``
+    selection: tuple[str, ...] = ()
+    inherited: str = ""  # the model it comes from through ``_inherits`` ("" when its own)
+    relation: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class PackMethod:
+    name: str
+    params: str  # "(self, vals)"
+    modules: tuple[str, ...]  # the addons whose classes define it; () for the framework's
+
+
+@dataclass(frozen=True)
+class PackModel:
+    name: str
+    modules: tuple[str, ...]  # the modules whose classes define or extend it, the defining one first
+    abstract: bool
+    transient: bool
+    inherit: tuple[str, ...]
+    inherits: dict[str, str]  # delegated model -> link field
+    rec_name: str
+    order: str
+    fields: dict[str, PackField]
+    methods: dict[str, PackMethod]
+
+    def seen_from(self, closure: frozenset[str]) -> PackModel | None:
+        """The model as a module whose dependency closure is ``closure`` sees it (None when no
+        module of the closure defines it): only what a module of the closure adds."""
+        if not _seen(self.modules, closure):
+            return None
+        return PackModel(
+            self.name,
+            tuple(m for m in self.modules if m in closure),
+            self.abstract,
+            self.transient,
+            self.inherit,
+            self.inherits,
+            self.rec_name,
+            self.order,
+            {n: f for n, f in self.fields.items() if _seen(f.modules, closure)},
+            {n: m for n, m in self.methods.items() if not m.modules or _seen(m.modules, closure)},
+        )
+
+
+@dataclass(frozen=True)
+class PackModule:
+    name: str
+    depends: tuple[str, ...]
+    auto_install: bool
+    order: int
+
+
+@dataclass
+class SeriesPack:
+    """One series' pack; models decoded on demand."""
+
+    series: str
+    odoo_version: str
+    path: Path
+    modules: dict[str, PackModule]
+    _raw_models: dict[str, Any]
+    xmlids: dict[str, dict[str, str]]  # module -> name -> model
+    views: dict[str, dict[str, Any]]  # "module.name" -> the view's facts (skeletons as in the file)
+    python_names: dict[str, list[str]]
+    _models: dict[str, PackModel | None] = field(default_factory=dict)
+
+    @property
+    def model_names(self) -> Iterable[str]:
+        return self._raw_models.keys()
+
+    def model(self, name: str) -> PackModel | None:
+        """Every fact of ``name`` in the full install, None when no core module has it."""
+        if name not in self._models:
+            raw = self._raw_models.get(name)
+            self._models[name] = _model(name, raw) if isinstance(raw, dict) else None
+        return self._models[name]
+
+    @functools.cached_property
+    def owners(self) -> dict[str, str]:
+        """model -> the core module that defines it (the first of its modules: the pack maker puts
+        the defining one first)."""
+        return {
+            name: raw["modules"][0]
+            for name, raw in self._raw_models.items()
+            if isinstance(raw, dict) and raw.get("modules")
+        }
+
+    def closure(self, names: Iterable[str]) -> frozenset[str]:
+        """The pack's modules that ``names`` need (themselves and their depends, transitively);
+        names the pack does not know are left out."""
+        seen: set[str] = set()
+        todo = [n for n in names if n in self.modules]
+        while todo:
+            name = todo.pop()
+            if name not in seen:
+                seen.add(name)
+                todo.extend(d for d in self.modules[name].depends if d in self.modules)
+        return frozenset(seen)
+
+    def xmlid_model(self, xml_id: str) -> str | None:
+        """The model of a core external ID ``module.name``, None when the pack has none."""
+        module, _, name = xml_id.partition(".")
+        return self.xmlids.get(module, {}).get(name)
+
+
+def _seen(modules: tuple[str, ...], closure: frozenset[str]) -> bool:
+    return any(m in closure for m in modules)
+
+
+def _model(name: str, raw: Mapping[str, Any]) -> PackModel:
+    fields = {fname: _field(fname, f) for fname, f in (raw.get("fields") or {}).items()}
+    methods = {
+        mname: PackMethod(mname, str(m.get("params", "")), tuple(m.get("modules", ())))
+        for mname, m in (raw.get("methods") or {}).items()
+    }
+    return PackModel(
+        name=name,
+        modules=tuple(raw.get("modules", ())),
+        abstract=bool(raw.get("abstract")),
+        transient=bool(raw.get("transient")),
+        inherit=tuple(raw.get("inherit") or ()),
+        inherits=dict(raw.get("inherits") or {}),
+        rec_name=str(raw.get("rec_name") or ""),
+        order=str(raw.get("order") or ""),
+        fields=fields,
+        methods=methods,
+    )
+
+
+def _field(name: str, raw: Mapping[str, Any]) -> PackField:
+    text = {key: str(raw.get(key) or "") for key in ("comodel", "inverse_name", "related", "relation")}
+    methods = {key: str(raw.get(key) or "") for key in ("compute", "inverse", "search")}
+    return PackField(
+        name=name,
+        type=str(raw.get("type", "")),
+        modules=tuple(raw.get("modules", ())),
+        store=raw.get("store", True) is not False,
+        required=bool(raw.get("required")),
+        readonly=bool(raw.get("readonly")),
+        delegate=bool(raw.get("delegate")),
+        selection=tuple(str(s) for s in raw.get("selection") or ()),
+        inherited=str(raw.get("inherited") or ""),
+        **text,
+        **methods,
+    )
+
+
+def pack_path(series: str) -> Path | None:
+    """Where the pack of ``series`` is: the ``ASSISTA_SERIES_PACKS`` folder first, then the
+    bundled one; None when neither has it."""
+    family = series_family(series)
+    if family is None:
+        return None
+    folders = [Path(p) for p in (os.environ.get(PACKS_ENV) or "").split(os.pathsep) if p] + [PACKS]
+    return next((f / f"{family}.json.gz" for f in folders if (f / f"{family}.json.gz").is_file()), None)
+
+
+def pack(series: str | None) -> SeriesPack | None:
+    """The pack of ``series`` (``"18.0"``, ``"saas~18.2"`` -> 18.0's), None when none is found."""
+    path = pack_path(series) if series else None
+    return load_pack(path) if path is not None else None
+
+
+@functools.cache
+def load_pack(path: Path) -> SeriesPack | None:
+    """The pack in ``path``; None when it cannot be read or is not of format 1."""
+    try:
+        raw = json.loads(gzip.decompress(path.read_bytes()))
+    except (OSError, ValueError, EOFError):
+        return None
+    if not isinstance(raw, dict) or raw.get("format") != FORMAT:
+        return None
+    modules = {
+        name: PackModule(
+            name, tuple(m.get("depends", ())), bool(m.get("auto_install")), int(m.get("order", 0))
+        )
+        for name, m in (raw.get("modules") or {}).items()
+    }
+    made_by = raw.get("made_by") or {}
+    return SeriesPack(
+        series=str(raw.get("series", "")),
+        odoo_version=str(made_by.get("odoo_version", "")),
+        path=path,
+        modules=modules,
+        _raw_models=raw.get("models") or {},
+        xmlids=raw.get("xmlids") or {},
+        views=raw.get("views") or {},
+        python_names=raw.get("python_names") or {},
+    )

@@ -1,0 +1,81 @@
+"""The series pack reader on a tiny hand-made pack of format 1 (``fixtures/series_packs``): what a
+module sees of the core from its dependency closure, and no pack borrowed from another series."""
+
+from __future__ import annotations
+
+import gzip
+from pathlib import Path
+
+import pytest
+
+from odoo_tools.index import PackClasses
+from odoo_tools.series import PACKS_ENV, SUPPORTED_SERIES, load_pack, pack
+from odoo_tools.series._pack import PACKS
+
+TINY = Path(__file__).resolve().parents[2] / "fixtures" / "series_packs" / "tiny_18.0.json"
+
+
+@pytest.fixture
+def tiny(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    folder = tmp_path / "packs"
+    folder.mkdir()
+    (folder / "18.0.json.gz").write_bytes(gzip.compress(TINY.read_bytes()))
+    monkeypatch.setenv(PACKS_ENV, str(folder))
+    return folder
+
+
+def test_a_module_sees_the_fields_of_its_closure_only(tiny: Path) -> None:
+    found = pack("18.0")
+    assert found is not None and found.series == "18.0" and found.odoo_version == "18.0-tiny"
+    assert pack("saas~18.2") is found  # a saas release reads its stable series' pack
+    assert found.closure(["mail", "not_core"]) == {"mail", "base"}
+    partner = found.model("res.partner")
+    assert partner is not None and partner.modules == ("base", "mail")
+    from_base = partner.seen_from(found.closure(["base"]))
+    assert from_base is not None and "message_ids" not in from_base.fields and "email" in from_base.fields
+    composer = found.model("mail.compose.message")
+    assert composer is not None and composer.seen_from(found.closure(["base"])) is None
+    assert found.owners["res.partner"] == "base" and found.owners["mail.compose.message"] == "mail"
+    assert found.xmlid_model("base.group_user") == "res.groups"
+
+
+def test_delegated_and_setattr_fields_are_the_registry_s(tiny: Path) -> None:
+    found = pack("18.0")
+    assert found is not None
+    classes = PackClasses(found, found.closure(["base"]))
+    cron = classes["ir.cron"]
+    assert cron.inherits == (("ir.actions.server", "ir_actions_server_id"),)
+    assert {"name", "model_id", "state", "code"} <= {f.name for f in cron.fields}
+    assert "global" in {f.name for f in classes["ir.rule"].fields}
+    assert next(f for f in cron.fields if f.name == "user_id").type == "Many2one"
+    assert "mail.compose.message" in classes and "nope.model" not in classes
+
+
+def test_no_pack_is_borrowed_from_another_series(tiny: Path) -> None:
+    assert pack("20.0") is None  # no 20.0 tree could be had: its pack is missing, 19.0's is not used
+    assert pack(None) is None and pack("nonsense") is None
+
+
+def test_an_unreadable_pack_is_no_pack(tmp_path: Path) -> None:
+    bad = tmp_path / "18.0.json.gz"
+    bad.write_bytes(b"not gzip")
+    assert load_pack(bad) is None
+    other = tmp_path / "other.json.gz"
+    other.write_bytes(gzip.compress(b'{"format": 2}'))
+    assert load_pack(other) is None
+
+
+def test_every_supported_series_but_the_unreachable_one_has_its_data() -> None:
+    """A supported series lacks no data: its facts, framework names, core module list; its pack
+    once built (20.0: no Odoo tree can be had here, so check says the pack is missing)."""
+    from odoo_tools.lint import core_graph
+    from odoo_tools.series import framework_names, series_facts
+
+    bundled = {p.name.split(".json")[0] for p in PACKS.glob("*.json.gz")}
+    for series in SUPPORTED_SERIES:
+        assert series_facts(series).series == series
+        if series == "20.0":
+            continue
+        assert framework_names(series) is not None, series
+        assert core_graph(series).series == series, series
+    assert bundled <= set(SUPPORTED_SERIES)
