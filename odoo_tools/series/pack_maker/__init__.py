@@ -1,0 +1,64 @@
+"""Making a series pack from a real Odoo (format 1; read by ``odoo_tools.series``).
+
+``dump.py`` (and its ``pack_*`` siblings) run BY PATH under the Odoo's own interpreter, stdlib only: a
+user's own ``odoo-bin`` can be asked for its pack the same way. This face is our side:
+``DUMPER`` (the script's path), ``choose_modules`` (which modules a full pack installs, and why the
+others are left out) and ``write_pack`` (the ``.json.gz`` bytes, the same for the same facts).
+``scripts/series_pack.py`` drives the whole making.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+DUMPER = Path(__file__).resolve().parent / "dump.py"
+PACKS = Path(__file__).resolve().parent.parent / "packs"
+LICENSE = "LGPL-3"  # the Community licence; Odoo reads a manifest without one as LGPL-3
+
+
+def choose_modules(available: Mapping[str, Mapping[str, Any]]) -> tuple[list[str], dict[str, str]]:
+    """(the modules to install, module -> why it is left out) among ``available`` (``dump.py modules``):
+    Odoo's own test modules and the IoT box's ``hw_*`` never go into a real database; a module not
+    installable, not LGPL, missing an external dependency, or depending on a left-out module cannot."""
+    skipped: dict[str, str] = {}
+    for name, info in available.items():
+        if name.startswith("test_") or name.startswith("hw_"):
+            skipped[name] = "test or IoT box module"
+        elif not info.get("installable", True):
+            skipped[name] = "not installable"
+        elif info.get("license", LICENSE) != LICENSE:
+            skipped[name] = f"licence {info.get('license')}"
+        elif info.get("missing_dependency"):
+            skipped[name] = f"missing external dependency: {info['missing_dependency']}"
+    changed = True
+    while changed:
+        changed = False
+        for name, info in available.items():
+            if name in skipped:
+                continue
+            gone = [d for d in info.get("depends", ()) if d not in available or d in skipped]
+            if gone:
+                skipped[name] = f"depends on {', '.join(sorted(gone))} (left out)"
+                changed = True
+    return sorted(n for n in available if n not in skipped), dict(sorted(skipped.items()))
+
+
+def pack_bytes(data: Mapping[str, Any]) -> bytes:
+    """The file's bytes: gzip of compact JSON with sorted keys, no timestamp in the gzip header (a
+    regeneration from the same Odoo differs only in ``made_by.date``)."""
+    payload = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+    return gzip.compress(payload, compresslevel=9, mtime=0)
+
+
+def write_pack(data: Mapping[str, Any], target: Path) -> int:
+    """Write the pack; its size in bytes."""
+    payload = pack_bytes(data)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    temporary = target.with_suffix(".tmp")
+    temporary.write_bytes(payload)
+    temporary.replace(target)
+    return len(payload)
