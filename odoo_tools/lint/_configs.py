@@ -78,7 +78,9 @@ class LintConfig:
         """Changes whenever any configuration file's content changes (part of the cache key);
         read once per ``LintConfig`` (one per root and run), not once per module and check."""
         digest = hashlib.sha256(b"oca" if self.oca_grading else b"default")
-        digest.update(repr((self.pylint_args, sorted(self.hooks_disabled), self.python_linter)).encode())
+        # The pinned tools' versions too: a message fails only where the pinned pylint-odoo agrees.
+        options = (self.pylint_args, sorted(self.hooks_disabled), self.python_linter, self.drift)
+        digest.update(repr(options).encode())
         files = (self.pylintrc, self.pylintrc_mandatory, self.flake8_config, self.oca_hooks_config)
         for path in (*files, self.ruff_config):
             digest.update(str(path).encode())

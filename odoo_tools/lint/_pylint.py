@@ -29,6 +29,7 @@ from odoo_tools.lint._common import (
     tool_missing,
 )
 from odoo_tools.lint._configs import LintConfig
+from odoo_tools.lint._pinned import confirm_with_pin
 from odoo_tools.lint._spares import run_on_spare, take_spare
 
 SOURCE = "pylint"
@@ -103,7 +104,8 @@ async def run_pylint(addons: Sequence[Addon], config: LintConfig, series: str | 
             f"Run it by hand to see why: {' '.join(result.argv[:5])} <module>; "
             f"check the rc file {config.pylintrc_source or config.pylintrc}.",
         )
-    return split_messages(messages, addons, config)
+    found = split_messages(messages, addons, config)
+    return await confirm_with_pin(found, addons, config, series)
 
 
 def split_messages(messages: list[dict[str, Any]], addons: Sequence[Addon], config: LintConfig) -> ByModule:

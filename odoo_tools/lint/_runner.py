@@ -26,6 +26,7 @@ from odoo_tools.lint._grading import hooks_ci_release, regrade
 from odoo_tools.lint._inputs import unfit_inputs
 from odoo_tools.lint._keys import Keys
 from odoo_tools.lint._oca_hooks import run_oca_hooks
+from odoo_tools.lint._pinned import TOOLS_DIR as PINNED_TOOLS_DIR
 from odoo_tools.lint._project import LintProject
 from odoo_tools.lint._pylint import run_pylint
 from odoo_tools.lint._spares import discard_spares
@@ -83,6 +84,8 @@ async def lint_addons(
     selected = validate_checks(checks)
     jobs = max(1, jobs or default_jobs())
     run = LintRun(modules=[a.name for a in addons], checks=selected, series=project.series)
+    if cache.directory is not None:  # the pinned linters a repository asks for live beside the cache
+        PINNED_TOOLS_DIR.set(cache.directory.parent / "tools")
     keys_of = Keys(project, digests, tool_versions())
     results: dict[str, ByModule] = {}
     keys: dict[tuple[str, str], str] = {}
