@@ -21,7 +21,7 @@ from assista_mcp.redaction import redact
 from odoo_tools.errors import AssistaError
 from odoo_tools.process import terminate_like_interrupt
 
-SUBCOMMAND_MODULES = ("serve", "check", "odoo_cmds", "agent_cmds", "safety", "trust_cmd", "migrate")
+SUBCOMMAND_MODULES = ("serve", "check", "odoo_cmds", "agent_cmds", "safety", "trust_cmd", "migrate", "rules")
 # `check` from a pre-commit hook or CI must start fast: when it is the command, only its own
 # module is imported (the agent's, the server's... take ~0.5 s to import and are not needed).
 ALONE = {"check": "check"}

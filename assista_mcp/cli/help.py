@@ -30,6 +30,7 @@ EXAMPLES: dict[str, str] = {
     "undo": "assista-odoo undo            # the last turn's files, as they were before it",
     "diff": "assista-odoo diff            # what the agent's last turn changed",
     "trust": "assista-odoo trust              # trust ./assista-odoo.toml as it is now",
+    "rules": "assista-odoo rules --series 18.0           # the codes holding on 18.0, as Markdown",
     "migrate": (
         "assista-odoo migrate my_module --to 18.0          # dry run: the diff and what is left\n"
         "assista-odoo migrate . --to 18.0 --commit --prove --odoo-bin ~/odoo18/odoo-bin"

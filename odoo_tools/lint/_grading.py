@@ -16,6 +16,7 @@ import ast
 from dataclasses import dataclass
 from pathlib import Path
 
+from odoo_tools.catalogue import entries
 from odoo_tools.findings import SEVERITY_RANK, Finding, Severity
 from odoo_tools.lint._common import INCOMPLETE_RUN
 from odoo_tools.lint._configs import LintConfig, release
@@ -24,42 +25,24 @@ from odoo_tools.lint._old_ids import disabled_by_old_id
 from odoo_tools.lint._sql_ids import ids_only
 from odoo_tools.series import known_facts
 
-PYLINT_ERRORS = frozenset(
-    {"syntax-error", "parse-error", "astroid-error", "fatal", "sql-injection", "resource-not-exist"}
-    | {"deprecated-inselect-operator", "undefined-variable", "used-before-assignment"}
-    | {"function-redefined", "no-value-for-parameter", "too-many-function-args", "return-outside-function"}
-    | {"bad-format-string", "bad-string-format-type", "format-needs-mapping", "truncated-format-string"}
-)
-# pylint's "error" type used for things that do not break anything by themselves.
-PYLINT_NOT_ERRORS = frozenset({"import-error", "no-name-in-module", "no-member"})
-PYLINT_STYLE = frozenset(
-    {"attribute-string-redundant", "translation-positional-used", "prefer-env-translation"}
-    | {"odoo-addons-relative-import", "website-manifest-key-not-valid-uri", "manifest-external-assets"}
-    | {"manifest-author-string", "manifest-maintainers-list", "translation-required"}
-)
-PYLINT_LIKELY_BUGS = frozenset({"missing-odoo-file", "method-required-super", "missing-return"})
-FLAKE8_ERRORS = frozenset({"F821", "F822", "F823", "F706", "F704", "F702", "F701"})
+
+def _graded(linter: str, severity: Severity) -> frozenset[str]:
+    """The linter's codes our default grading gives ``severity``: the code catalogue's ``linter``
+    entries (``odoo_tools/catalogue/codes/linter.toml``, where each group says why)."""
+    return frozenset(
+        e.code for e in entries(family="linter") if linter in e.emitted_by and e.severity == severity
+    )
+
+
+PYLINT_ERRORS = _graded("pylint", "error")
+# pylint's "error" type used for things that do not break anything by themselves, and likely bugs.
+PYLINT_WARNINGS = _graded("pylint", "warning")
+PYLINT_STYLE = _graded("pylint", "info")
+FLAKE8_ERRORS = _graded("flake8", "error")
 FLAKE8_LIKELY_BUGS = ("F", "B", "W6")  # pyflakes (minus the unused-name ones), bugbear, deprecations
-# Bugbear messages about style, not bugs: an unused loop variable, getattr/setattr with a constant
-# name, an empty non-abstract method of an ABC, warnings.warn without stacklevel, raise without
-# from, zip without strict, a long line.
-FLAKE8_STYLE = frozenset(
-    {"F401", "F841", "F811", "B950", "B904", "B905"}
-    | {"B007", "B009", "B010", "B027", "B028"}
-    # An unused ``global``/``nonlocal`` (pyflakes 3.3): dead code, nothing breaks; older pins lack it
-    | {"F824"}
-)
-HOOK_ERRORS = frozenset(
-    {"xml-syntax-error", "csv-syntax-error", "po-syntax-error", "manifest-syntax-error"}
-    | {"xml-duplicate-record-id", "csv-duplicate-record-id"}
-)
-HOOK_STYLE = frozenset(
-    {"prefer-readme-rst", "weblate-component-too-long", "xml-header-missing", "xml-header-wrong"}
-    | {"xml-deprecated-data-node", "xml-redundant-module-name", "xml-field-bool-without-eval"}
-    | {"xml-field-numeric-without-eval", "xml-oe-structure-missing-id", "xml-tag-position"}
-    | {"xml-xpath-translatable-item", "po-pretty-format", "po-requires-module", "xml-double-quotes-py"}
-    | {"xml-whitespace-in-record-id", "xml-id-position-first", "manifest-ending-comma"}
-)
+FLAKE8_STYLE = _graded("flake8", "info")
+HOOK_ERRORS = _graded("oca-hooks", "error")
+HOOK_STYLE = _graded("oca-hooks", "info")
 
 
 UNDEFINED_NAME = frozenset({("pylint", "E0602"), ("flake8", "F821"), ("ruff", "F821")})
@@ -212,7 +195,7 @@ def _pylint(symbol: str, kind: str) -> Severity:
         return "error"
     if symbol in PYLINT_STYLE:
         return "info"
-    if symbol in PYLINT_LIKELY_BUGS or symbol in PYLINT_NOT_ERRORS:
+    if symbol in PYLINT_WARNINGS:
         return "warning"
     if kind in ("E", "W"):
         return "warning"

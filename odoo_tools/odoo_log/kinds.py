@@ -1,9 +1,12 @@
-"""The kinds of Odoo run findings, how to recognise them, and what to do about each."""
+"""The kinds of Odoo run findings and how to recognise them; what each means and what to do about it
+is its entry in the code catalogue (``odoo_tools/catalogue/codes/odoo_run.toml``)."""
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+
+from odoo_tools.catalogue import entry
 
 XML_SYNTAX = "xml-syntax"
 XML_SCHEMA = "xml-schema"
@@ -28,44 +31,34 @@ REGISTRY_FAILURE = "registry-failure"
 LOG_ERROR = "log-error"
 ODOO_WARNING = "odoo-warning"
 
-HINTS: dict[str, str] = {
-    XML_SYNTAX: "Fix the XML so it is well-formed (matching tags, escaped & and <) at the given line.",
-    XML_SCHEMA: "The file's structure breaks Odoo's data schema: check the tag and attribute names.",
-    VIEW_VALIDATION: "Make the view match the model: fix or remove the element at the given line, "
-    "or add the field to the model (and the module that defines it to 'depends').",
-    VIEW_WARNING: "Odoo accepted the view but warns about it: fix the element at the given line.",
-    XML_DATA: "Fix the record at the given line: check the external ids it references "
-    "(prefix ids of other modules with '<module>.' and list that module in 'depends').",
-    PYTHON_SYNTAX: "Fix the Python syntax at the given line; `python -m py_compile <file>` shows it too.",
-    PYTHON_IMPORT: "Fix the import at the given line: a typo, a missing file, or a package that is not "
-    "installed in Odoo's Python (declare it in external_dependencies).",
-    PYTHON_ERROR: "The module's Python code raised while loading: fix the code at the given line.",
-    MISSING_DEPENDENCY: "Add the missing module to the addons path, or remove it from 'depends' "
-    "in __manifest__.py.",
-    EXTERNAL_DEPENDENCY: "Install the Python package in Odoo's interpreter (pip install <package>), or "
-    "remove it from external_dependencies in __manifest__.py.",
-    MISSING_DATA_FILE: "Create the file or remove it from 'data'/'demo' in __manifest__.py.",
-    DATA_IMPORT: "Fix the data file: each column must be a field of the model and each "
-    "model_id:id an existing model xml id (model_<model_with_underscores>).",
-    SQL_CONSTRAINT: "Data breaks a database constraint: fix the record, or the constraint.",
-    ACCESS_RULE: "Add a line for each model to security/ir.model.access.csv and list the file in 'data'.",
-    UNKNOWN_MODULE: "No module by that name in the addons path: check the spelling and --addons-path.",
-    TEST_FAILURE: "The assertion failed: fix the code under test, or the test's expectation.",
-    TEST_ERROR: "The test raised before its assertions: fix the error at the given line.",
-    DEPRECATION: "Replace the deprecated API before the next Odoo series removes it.",
-    PORT_BUSY: "Another process holds the HTTP port: pass a free --http-port (tests bind it).",
-    REGISTRY_FAILURE: "Odoo could not load the registry: read the error line and the raw log.",
-    LOG_ERROR: "Odoo logged an error while loading: read the message and the raw log.",
-    ODOO_WARNING: "Odoo installed the module but warns about it: fix the definition at the given line "
-    "(a field's comodel, parameter or label, a model's _description...).",
-}
+KINDS: tuple[str, ...] = (
+    XML_SYNTAX,
+    XML_SCHEMA,
+    VIEW_VALIDATION,
+    VIEW_WARNING,
+    XML_DATA,
+    PYTHON_SYNTAX,
+    PYTHON_IMPORT,
+    PYTHON_ERROR,
+    MISSING_DEPENDENCY,
+    EXTERNAL_DEPENDENCY,
+    MISSING_DATA_FILE,
+    DATA_IMPORT,
+    SQL_CONSTRAINT,
+    ACCESS_RULE,
+    UNKNOWN_MODULE,
+    TEST_FAILURE,
+    TEST_ERROR,
+    DEPRECATION,
+    PORT_BUSY,
+    REGISTRY_FAILURE,
+    LOG_ERROR,
+    ODOO_WARNING,
+)
 
-SEVERITY: dict[str, str] = {
-    VIEW_WARNING: "warning",
-    ACCESS_RULE: "warning",
-    DEPRECATION: "warning",
-    ODOO_WARNING: "warning",
-}
+# What to do about each kind, and the kinds Odoo goes on after: their entries in the code catalogue.
+HINTS: dict[str, str] = {kind: entry(kind).hint for kind in KINDS}
+SEVERITY: dict[str, str] = {kind: "warning" for kind in KINDS if entry(kind).severity == "warning"}
 
 
 @dataclass(frozen=True)

@@ -1,12 +1,8 @@
 """Static cross-file checks of our own (no database), on top of the code index (``odoo_tools.index``).
 
-Codes: data-file-missing, data-file-unlisted, missing-access-rule, model-not-in-dependencies,
-acl-model-not-own, xml-id-undefined, xml-id-not-in-dependencies, xml-id-used-before-definition,
-duplicate-xml-id; access-model-unknown, access-operation-invalid, access-domain-invalid
-(``access``); the ids of the series registry's API changes in effect on the project's series
-(removed-attrs, removed-tree, renamed-route-readonly...: ``deprecations``); removed-python-name
-(``framework_imports``: a framework name the series no longer gives); the ORM-aware codes of
-``orm_rules.RULES``; plus the manifest reader's and dependency graph's findings for the module.
+Their codes, with the manifest reader's, the dependency graph's and the index's findings reported
+with them, are the code catalogue's ``static`` and ``orm`` entries and the series registry's API
+changes in effect on the project's series (``odoo_tools.catalogue``, ``docs/rules.md``).
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ Each name is looked up on the model as the module's dependency closure builds it
 (``ctx.resolver``): comodels, ``inverse_name``, compute/inverse/search methods, ``related``
 paths, ``@api.depends/onchange/constrains`` names, ``selection_add``, ``_rec_name``, ``_order``,
 ``_inherit`` / ``_inherits`` targets and ``self.env["x.y"]``. A name is reported only when it
-is certainly absent (see ``ModelResolver``); severities come from ``orm_rules``.
+is certainly absent (see ``ModelResolver``); severities come from the code catalogue.
 """
 
 from __future__ import annotations
@@ -12,10 +12,10 @@ from __future__ import annotations
 import re
 from pathlib import PurePosixPath
 
+from odoo_tools.catalogue import entry
 from odoo_tools.findings import Finding
 from odoo_tools.index import FieldDef, FileData, ModelClass, ModelResolver
 from odoo_tools.lint._static.context import StaticContext
-from odoo_tools.lint._static.orm_rules import RULES
 
 _METHOD_ATTRS = (("compute", "compute-method-missing"), ("inverse", "inverse-method-missing"))
 _ORDER_TERM = re.compile(r"^\s*([A-Za-z_][\w.]*)")
@@ -34,8 +34,8 @@ def check_orm_python(ctx: StaticContext) -> list[Finding]:
 
 
 def _report(ctx: StaticContext, code: str, message: str, hint: str, path: str, line: int) -> Finding:
-    rule = RULES[code]
-    return ctx.finding(code, f"{message}: {rule.breaks}.", hint, path, line, severity=rule.severity)
+    rule = entry(code)
+    return ctx.finding(code, f"{message}: {rule.why}.", hint, path, line, severity=rule.severity)
 
 
 def _check_class(ctx: StaticContext, data: FileData, cls: ModelClass) -> list[Finding]:

@@ -15,10 +15,10 @@ import re
 
 from lxml import etree
 
+from odoo_tools.catalogue import entry
 from odoo_tools.findings import Finding
 from odoo_tools.index import ModelResolver, attribute_line, qualify
 from odoo_tools.lint._static.context import StaticContext
-from odoo_tools.lint._static.orm_rules import RULES
 
 _PARSER = etree.XMLParser(resolve_entities=False, no_network=True, remove_comments=True)
 _SUBVIEWS = frozenset({"list", "tree", "form", "kanban", "graph", "pivot", "calendar", "activity"})
@@ -39,9 +39,9 @@ class _File:
         return attribute_line(self.lines, tag_line if isinstance(tag_line, int) else 0, attr)
 
     def report(self, code: str, message: str, hint: str, line: int) -> None:
-        rule = RULES[code]
+        rule = entry(code)
         self.found.append(
-            self.ctx.finding(code, f"{message}: {rule.breaks}.", hint, self.rel, line, rule.severity)
+            self.ctx.finding(code, f"{message}: {rule.why}.", hint, self.rel, line, rule.severity)
         )
 
 
