@@ -1,6 +1,6 @@
 """Write the bundled list of core models' fields and methods for one series, read from an Odoo source.
 
-    .venv/bin/python scripts/core_fields.py SRC 18.0   # -> odoo_tools/lint/core_fields/18.0.json.gz
+    .venv/bin/python scripts/core_fields.py SRC 18.0   # -> odoo_tools/series/core_fields/18.0.json.gz
 
 Bundled for 16.0 to 19.0 (the 17.0, 18.0 and 19.0 lab sources, a 16.0 source snapshot whose extra
 non-Community modules the core module list leaves out). Migrate compares two series' lists
@@ -27,9 +27,9 @@ from pathlib import Path
 
 from odoo_tools.index import ModelResolver, ProjectIndex
 from odoo_tools.index._core_classes import encode, merge_classes
-from odoo_tools.lint._core import core_graph
+from odoo_tools.series import core_graph
 
-OUT = Path(__file__).resolve().parent.parent / "odoo_tools" / "lint" / "core_fields"
+OUT = Path(__file__).resolve().parent.parent / "odoo_tools" / "series" / "core_fields"
 
 
 def build(source: Path, series: str) -> dict[str, object]:

@@ -1,4 +1,4 @@
-"""Rebuild a bundled core module list, ``odoo_tools/lint/core_modules/<series>.json``, from an Odoo
+"""Rebuild a bundled core module list, ``odoo_tools/series/core_modules/<series>.json``, from an Odoo
 Community source: what the static checks know of Odoo's core modules when no source is configured.
 
     python scripts/core_modules.py --odoo-path /path/to/odoo [--output FILE]
@@ -159,10 +159,10 @@ def core_list(odoo_path: Path) -> tuple[str, str]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--odoo-path", type=Path, required=True, help="an Odoo Community source tree")
-    parser.add_argument("--output", type=Path, help="default: odoo_tools/lint/core_modules/<series>.json")
+    parser.add_argument("--output", type=Path, help="default: odoo_tools/series/core_modules/<series>.json")
     args = parser.parse_args(argv)
     series, text = core_list(args.odoo_path)
-    output = args.output or REPO / "odoo_tools" / "lint" / "core_modules" / f"{series}.json"
+    output = args.output or REPO / "odoo_tools" / "series" / "core_modules" / f"{series}.json"
     output.write_text(text, encoding="utf-8")
     print(f"{output}: {len(json.loads(text)['depends'])} modules, {len(json.loads(text)['models'])} models")
     return 0

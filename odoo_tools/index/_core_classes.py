@@ -1,7 +1,7 @@
 """Odoo's core models as one merged class each, for checks without an Odoo source.
 
 ``scripts/core_fields.py`` merges every core class of a model (``merge_classes``) and writes them,
-encoded compactly (``encode``), to ``odoo_tools/lint/core_fields/<series>.json``; ``decode`` gives
+encoded compactly (``encode``), to ``odoo_tools/series/core_fields/<series>.json.gz``; ``decode`` gives
 back a ``ModelClass`` that the resolver treats like a class read from disk. A field is
 ``name:Type`` or ``name:Type:comodel`` (a bare ``name``: a non-field name the class binds, type
 unknown). ``load_core_classes`` reads a bundled list.

@@ -7,8 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from odoo_tools.addons import Addon, AddonSet
-from odoo_tools.lint._core import core_graph
-from odoo_tools.series import series_of_version
+from odoo_tools.series import core_graph, series_of_version
 
 
 def core_dependencies(addons: AddonSet, addon: Addon, project_series: str | None) -> list[str]:

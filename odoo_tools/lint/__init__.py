@@ -9,7 +9,8 @@ Public API:
 - ``LintCache(directory)``, ``FileDigests()``, ``StoredDigests(cache_dir, roots)`` (file digests kept
   between processes: ``.save()`` after a run); ``summarize(findings)``;
 - ``start_spares(tools)``: start pylint / the OCA hooks early (a CLI, first thing);
-- ``core_graph(series)`` -> ``CoreList``: core modules' dependencies and models' modules (bundled);
+- ``core_graph(series)`` -> ``CoreList``: core modules' dependencies and models' modules (bundled;
+  re-exported from ``odoo_tools.series``, their home);
 - ``core_fields(series)``: core models of a series from the bundled lists (any series; the checks
   judge only the series the registry marks ``core_fields_judged``), ``core_difference(old, new)``
   -> ``CoreDifference`` (removed models, ``RemovedField``s, changed fields, removed methods),
@@ -50,7 +51,7 @@ if TYPE_CHECKING:
         DEFAULT_RUFF,
         project_linter_files,
     )
-    from odoo_tools.lint._core import CoreList, core_graph, core_roots_from_python, split_core_roots
+    from odoo_tools.lint._core import core_roots_from_python, split_core_roots
     from odoo_tools.lint._core_fields import (
         CoreDifference,
         RemovedField,
@@ -71,6 +72,7 @@ if TYPE_CHECKING:
     from odoo_tools.lint._spares import start_spares
     from odoo_tools.lint._summary import Summary, summarize
     from odoo_tools.lint._targets import SEARCH_DEPTH, roots_for_targets
+    from odoo_tools.series import CoreList, core_graph
     from odoo_tools.storage import FileDigests
 
 _WHERE = {
@@ -78,7 +80,7 @@ _WHERE = {
     "AdoptionOptions": "odoo_tools.lint._adoption",
     "CHECKS": "odoo_tools.lint._runner",
     "CoreDifference": "odoo_tools.lint._core_fields",
-    "CoreList": "odoo_tools.lint._core",
+    "CoreList": "odoo_tools.series",
     "DEFAULT_FLAKE8": "odoo_tools.lint._configs",
     "DEFAULT_PYLINTRC": "odoo_tools.lint._configs",
     "DEFAULT_PYLINTRC_MANDATORY": "odoo_tools.lint._configs",
@@ -99,7 +101,7 @@ _WHERE = {
     "changed_modules": "odoo_tools.lint._changes",
     "core_difference": "odoo_tools.lint._core_fields",
     "core_fields": "odoo_tools.lint._core_fields",
-    "core_graph": "odoo_tools.lint._core",
+    "core_graph": "odoo_tools.series",
     "core_model_fields": "odoo_tools.lint._core_fields",
     "core_roots_from_python": "odoo_tools.lint._core",
     "count_fingerprints": "odoo_tools.lint._baseline",

@@ -10,12 +10,9 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from pathlib import Path
 
 from odoo_tools.index import FieldDef, ModelClass, load_core_classes
-from odoo_tools.series import known_facts
-
-CORE_FIELDS_DIR = Path(__file__).resolve().parent / "core_fields"
+from odoo_tools.series import CORE_FIELDS_DIR, MAGIC_FIELDS, known_facts
 
 
 def core_fields(series: str) -> dict[str, ModelClass]:
@@ -70,8 +67,6 @@ def difference_of(
     old: str, before: dict[str, ModelClass], new: str, after: dict[str, ModelClass]
 ) -> CoreDifference:
     """What ``after`` (series ``new``) no longer has from ``before``: nothing when either is empty."""
-    from odoo_tools.lint._static.orm_rules import MAGIC_FIELDS  # the static checks import this module
-
     if not before or not after:
         return CoreDifference(old, new, frozenset(), {}, {}, {})
     removed_models = frozenset(m for m, cls in before.items() if m not in after and not cls.opaque)

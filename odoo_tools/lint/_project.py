@@ -19,7 +19,7 @@ from odoo_tools.addons import (
 from odoo_tools.errors import InvalidInput, NotFound
 from odoo_tools.findings import Finding
 from odoo_tools.lint._configs import LintConfig, config_for_root, config_note, uses_ruff_by_default
-from odoo_tools.series import SUPPORTED_SERIES, is_supported, series_of_version
+from odoo_tools.series import SUPPORTED_SERIES, core_graph, is_supported, series_of_version
 
 if TYPE_CHECKING:
     from odoo_tools.index import ProjectIndex
@@ -94,8 +94,6 @@ class LintProject:
     def _source_notes(self) -> list[str]:
         if self.addon_set.has_odoo_source:
             return []
-        from odoo_tools.lint._core import core_graph
-
         used = core_graph(self.series).series
         known = (
             f"core module names, dependencies and models known from the bundled Odoo {used} list"

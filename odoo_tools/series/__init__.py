@@ -19,17 +19,22 @@ The face of the package (callers import from here; the ``_modules`` are private)
 - ``pack(series)`` -> ``SeriesPack`` or ``None`` (none bundled: never another series'): what a real
   registry of the series knows of its core (``PackModel``, ``PackField``, ``PackMethod``, ``PackModule``;
   ``SeriesPack.closure(names)``, ``PackModel.seen_from(closure)``: what a module sees), ``load_pack(path)``;
+- ``core_graph(series)`` -> ``CoreList`` (core modules' depends, each model's module, auto-install
+  triggers: ``core_modules/<series>.json``, ``scripts/core_modules.py``), ``stable_core_models()``;
+- ``MAGIC_FIELDS``, ``magic_fields(facts)``: what BaseModel gives every model; ``CORE_FIELDS_DIR``: the
+  core fields lists read from each series' source (``scripts/core_fields.py``; migrate diffs them);
 - reading names: ``series_major``, ``series_family``, ``series_of_version``, ``is_supported``,
   ``series_key`` (sort key), ``is_before``, ``nearest_series``, ``next_series``/``previous_series`` (the
   migration steps).
 
-Adding a series: one ``SeriesFacts`` in ``_facts.SERIES``, its entries in ``api_changes.toml``, its core
-module list (``scripts/core_modules.py --odoo-path``), its core fields list
-(``scripts/core_fields.py``), its framework names (``scripts/core_python_names.py``) and its
-guidelines file.
+Adding a series: one ``SeriesFacts`` in ``_facts.SERIES``, its entries in ``api_changes.toml``, its
+series pack (``packs/<series>.json.gz``), its core module list (``scripts/core_modules.py
+--odoo-path``), its core fields list (``core_fields/``, ``scripts/core_fields.py``, for migrate), its
+framework names (``scripts/core_python_names.py``) and its guidelines file.
 """
 
 from odoo_tools.series._api_changes import API_CHANGES, ApiChange, Kind
+from odoo_tools.series._core_modules import CORE_FIELDS_DIR, CoreList, core_graph, stable_core_models
 from odoo_tools.series._facts import AccessFacts, SeriesFacts
 from odoo_tools.series._framework_names import (
     FrameworkNames,
@@ -38,6 +43,7 @@ from odoo_tools.series._framework_names import (
     gone_by,
     removed_framework_names,
 )
+from odoo_tools.series._magic import MAGIC_FIELDS, MAGIC_FIELDS_BEFORE_17, magic_fields
 from odoo_tools.series._names import (
     SUPPORTED_SERIES,
     api_change,
@@ -68,10 +74,14 @@ from odoo_tools.series._pack import (
 
 __all__ = [
     "API_CHANGES",
+    "CORE_FIELDS_DIR",
+    "MAGIC_FIELDS",
+    "MAGIC_FIELDS_BEFORE_17",
     "PACKS_ENV",
     "SUPPORTED_SERIES",
     "AccessFacts",
     "ApiChange",
+    "CoreList",
     "FrameworkNames",
     "Kind",
     "PackField",
@@ -83,12 +93,14 @@ __all__ = [
     "SeriesPack",
     "api_change",
     "api_changes",
+    "core_graph",
     "framework_names",
     "gone_by",
     "is_before",
     "is_supported",
     "known_facts",
     "load_pack",
+    "magic_fields",
     "nearest_series",
     "next_series",
     "normalize_series",
@@ -100,4 +112,5 @@ __all__ = [
     "series_key",
     "series_major",
     "series_of_version",
+    "stable_core_models",
 ]

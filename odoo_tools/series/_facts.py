@@ -1,7 +1,7 @@
 """Per series, every fact about Odoo the code branches on, with the file each one was read from.
 
 A new series is one ``SeriesFacts`` entry appended to ``SERIES`` (plus its data: the core module
-list ``odoo_tools/lint/core_modules/<series>.json``, its guidelines ``assista_mcp/guidelines/<series>.md``
+list ``odoo_tools/series/core_modules/<series>.json``, its guidelines ``assista_mcp/guidelines/<series>.md``
 and the API changes that take effect in it, ``api_changes.toml``). Nothing outside this package
 compares series numbers: it asks for the facts of a series and reads them.
 """
@@ -66,7 +66,7 @@ class SeriesFacts:
     python_linter: PythonLinter
     oca_hooks_release: Version | None
     # The ORM-aware static checks judge core models' fields and methods against this series' bundled
-    # list (odoo_tools/lint/core_fields/<series>.json.gz), verified on green OCA repositories of the
+    # list (odoo_tools/series/core_fields/<series>.json.gz), verified on green OCA repositories of the
     # series. A list bundled for another series only serves migrate (what a step removed): a claim
     # the checks make from an unverified list could be a false error on a working module.
     core_fields_judged: bool = False

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from odoo_tools.lint import FileDigests, LintCache, lint_addons_sync, load_project
-from odoo_tools.lint._core import core_graph
+from odoo_tools.series import core_graph
 from tests.lint.conftest import run_cli
 from tests.lint.test_static_checks import XML_HEAD, _module, _static
 

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
-COMMITTED = REPO / "odoo_tools" / "lint" / "core_modules" / "18.0.json"
+COMMITTED = REPO / "odoo_tools" / "series" / "core_modules" / "18.0.json"
 
 
 def _write(path: Path, text: str) -> None:

@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING
 
 from odoo_tools.addons import Addon
 from odoo_tools.findings import Finding
-from odoo_tools.lint._core import core_graph
 from odoo_tools.lint._static.access import check_access
 from odoo_tools.lint._static.context import StaticContext
 from odoo_tools.lint._static.deprecations import check_removed
@@ -22,7 +21,7 @@ from odoo_tools.lint._static.orm_python import check_orm_python
 from odoo_tools.lint._static.orm_xml import check_orm_xml
 from odoo_tools.lint._static.xml_ids import check_refs
 from odoo_tools.lint._static.xml_scan import XmlScan, scan_xml
-from odoo_tools.series import known_facts
+from odoo_tools.series import core_graph, known_facts
 
 if TYPE_CHECKING:
     from odoo_tools.lint._project import LintProject
