@@ -10,8 +10,8 @@ from odoo_tools.addons import Addon, AddonSet
 from odoo_tools.findings import Finding, Severity
 from odoo_tools.index import FileData, ModelClass, ModelResolver, Tables, base_model_methods
 from odoo_tools.lint._core_fields import judged_core_fields
-from odoo_tools.lint._static.orm_rules import BASE_METHODS, magic_fields
-from odoo_tools.series import SeriesFacts, stable_core_models
+from odoo_tools.lint._static.orm_rules import BASE_METHODS
+from odoo_tools.series import SeriesFacts, magic_fields, stable_core_models
 
 SOURCE = "static"
 
