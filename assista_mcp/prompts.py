@@ -163,7 +163,7 @@ def migrate_module(
         str, Field(description="The series it is written for, e.g. 17.0 (default: its manifest's version).")
     ] = "",
 ) -> str:
-    target = normalize_series(to_series)
+    target = normalize_series(to_series, "to_series")
     origin = f" from Odoo {from_series}" if from_series else ""
     given = f" from_series={from_series}" if from_series else ""
     return (

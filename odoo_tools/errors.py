@@ -13,7 +13,9 @@ class AssistaError(Exception):
     def __init__(self, message: str, hint: str = "") -> None:
         self.message = message
         self.hint = hint
-        super().__init__(f"{message} {hint}".strip() if hint else message)
+        # Two sentences: a message without its full stop would run into the hint.
+        ends = message.rstrip()[-1:] in (".", "!", "?", ":")
+        super().__init__(f"{message}{'' if ends or not message else '.'} {hint}".strip() if hint else message)
 
 
 class InvalidInput(AssistaError):

@@ -29,7 +29,7 @@ def ready_to_commit(folder: Path) -> None:
     repo = repository_of(folder)
     if repo.head.is_valid() and repo.index.diff("HEAD"):
         raise InvalidInput(
-            "the git index already holds staged changes: they would go into the migration's commit",
+            "the git index already holds staged changes: they would go into the migration's commit.",
             hint="Commit or unstage them first, then migrate with --commit again.",
         )
     top = Path(repo.working_tree_dir or folder).resolve()
@@ -38,7 +38,7 @@ def ready_to_commit(folder: Path) -> None:
     if edited:
         raise InvalidInput(
             f"{folder.name} has uncommitted changes ({', '.join(edited[:3])}"
-            f"{', ...' if len(edited) > 3 else ''}): they would go into the migration's commit",
+            f"{', ...' if len(edited) > 3 else ''}): they would go into the migration's commit.",
             hint="Commit or stash them first, then migrate with --commit again.",
         )
 

@@ -37,7 +37,7 @@ class ModuleFiles:
     def read(cls, folder: Path) -> ModuleFiles:
         folder = folder.resolve()
         if not folder.is_dir():
-            raise InvalidInput(f"{folder} is not a folder")
+            raise InvalidInput(f"{folder} is not a folder.")
         module = cls(folder.name, folder)
         for current, folders, names in os.walk(folder, followlinks=False):
             folders[:] = sorted(f for f in folders if f not in SKIPPED_FOLDERS and not f.startswith("."))

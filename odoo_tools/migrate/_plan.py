@@ -45,10 +45,10 @@ class PlannedModule:
         return list(pairwise(path))
 
 
-def parse_series(text: str) -> int:
+def parse_series(text: str, given_as: str = "--to / to_series") -> int:
     """A supported series' major (``"18.0"``, ``"18"`` -> 18); anything else is bad input naming
-    the supported series."""
-    major = series_major(normalize_series(text))
+    the supported series (and ``given_as``, the option it came from)."""
+    major = series_major(normalize_series(text, given_as))
     assert major is not None  # a supported series always has one
     return major
 
@@ -58,7 +58,7 @@ def module_folders(paths: Sequence[Path]) -> list[Path]:
     found: list[Path] = []
     for path in paths:
         if not path.is_dir():
-            raise NotFound(f"{path} is not a folder", hint="Give module folders or a folder of modules.")
+            raise NotFound(f"{path} is not a folder.", hint="Give module folders or a folder of modules.")
         if find_manifest_file(path) is not None:
             found.append(path.resolve())
             continue
@@ -75,7 +75,7 @@ def plan_migration(
     paths: Sequence[Path], to_series: str, from_series: str | None = None
 ) -> list[PlannedModule]:
     target = parse_series(to_series)
-    forced = parse_series(from_series) if from_series else None
+    forced = parse_series(from_series, "--from / from_series") if from_series else None
     manifests = ManifestCache()
     modules: dict[str, PlannedModule] = {}
     for folder in module_folders(paths):

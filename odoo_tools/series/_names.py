@@ -40,17 +40,18 @@ def is_supported(series: str | None) -> bool:
     return series_family(series) in _BY_SERIES
 
 
-def normalize_series(text: str | None) -> str:
+def normalize_series(text: str | None, given_as: str = "odoo_series / --odoo-series") -> str:
     """The supported series ``text`` names (``"18"``, ``" 18.0 "``, ``"saas~18.2"``,
     ``"18.0.1.0.0"`` -> ``"18.0"``); anything else, unsupported series included, is bad input
-    that names the supported ones."""
+    that names the supported ones. ``given_as``: the setting or option the text came from, for
+    the hint."""
     family = series_family(text)
     if family in _BY_SERIES:
         return family
     what = "is not supported" if family else "is not an Odoo series like 18.0"
     raise InvalidInput(
         f"Odoo series {text!r} {what}: supported are {', '.join(SUPPORTED_SERIES)}.",
-        f"Use one of {', '.join(SUPPORTED_SERIES)} (odoo_series / --odoo-series, the manifests' version).",
+        f"Give {given_as} one of them.",
     )
 
 
