@@ -204,14 +204,10 @@ def run_check(args: argparse.Namespace) -> int:
     if getattr(args, "profile", "auto") != "auto":
         project.profile = args.profile
     started = time.monotonic()
-    empty: list[str] = []
-    if not project.checkable() and not project.skipped():
-        # A repository branch with no module yet: nothing fails, but say why nothing was checked.
-        empty = [
-            f"no Odoo module found in the addons roots ({', '.join(str(r) for r in roots)}): nothing "
-            "to check. If modules should be there, point --addons-path at the folders holding them."
-        ]
     addons = _select(args, project)
+    empty: list[str] = []
+    if not addons and not project.checkable() and not project.skipped():
+        empty = _nothing_checked(roots, split_core_roots(settings.addons_paths)[1])
     findings: list[Finding] = []
     checks: list[str] = []
     tools: list[str] = []
@@ -256,6 +252,23 @@ def project_roots(settings: Settings) -> tuple[list[Path], list[Path]]:
     if not core and settings.odoo_python:
         core = core_roots_from_python(settings.odoo_python)
     return own, core
+
+
+def _nothing_checked(roots: list[Path], taken_as_core: list[Path]) -> list[str]:
+    """Why a run checked no module: a folder of the addons path taken for an Odoo source tree's
+    addons (its modules are Odoo's, never checked), or a repository branch with no module yet
+    (nothing fails, but the report says why nothing was checked)."""
+    if taken_as_core:
+        shown = ", ".join(str(r) for r in taken_as_core)
+        return [
+            f"the modules of {shown} were skipped as Odoo's own: the folder sits in an Odoo source tree "
+            "(odoo/release.py or a base module beside it). To check them as yours, name the module folders "
+            f"(assista-odoo check {taken_as_core[0]}/*), or move them out of the Odoo tree."
+        ]
+    return [
+        f"no Odoo module found in the addons roots ({', '.join(str(r) for r in roots)}): nothing "
+        "to check. If modules should be there, point --addons-path at the folders holding them."
+    ]
 
 
 def _refuse_contradicting_series(settings: Settings, project: LintProject) -> None:

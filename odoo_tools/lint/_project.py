@@ -151,6 +151,16 @@ class LintProject:
         below = [a for a in self.checkable() if path in a.path.parents]
         if below or path.is_file():
             return below  # a file outside every module (setup.py, README) selects nothing
+        core = sorted(
+            {str(a.root) for a in self.addon_set.addons.values() if a.readonly and path in a.path.parents}
+        )
+        if core:
+            raise InvalidInput(
+                f"{target!r} holds only modules of an Odoo source tree ({', '.join(core)}: an "
+                "odoo/release.py or a base module beside them), taken as Odoo's own: they were skipped.",
+                f"To check them as yours, name the module folders ({core[0]}/<module>), "
+                "or move them out of the Odoo tree.",
+            )
         raise InvalidInput(
             f"{target!r} holds no module of the addons roots.",
             "Check --addons-path: the path must be a module, a file in one, or a folder of modules.",
