@@ -62,7 +62,7 @@ def main() -> int:
         data = _dump(args, ["pack", "-d", args.db])
     made_by = data["made_by"]
     made_by["date"] = datetime.date.today().isoformat()
-    made_by["skipped"] = skipped
+    made_by["skipped"] = dict(sorted({**skipped, **made_by.pop("load_failed", {})}.items()))
     target = args.out or PACKS / f"{data['series']}.json.gz"
     size = write_pack(data, target)
     print(
@@ -73,6 +73,7 @@ def main() -> int:
 
 
 def _dump(args: argparse.Namespace, what: list[str]) -> dict[str, Any]:
+    """What ``dump.py`` says of that Odoo (its stderr goes through: Odoo's own warnings)."""
     with tempfile.NamedTemporaryFile(suffix=".json") as out:
         command = [
             args.python,
@@ -86,7 +87,8 @@ def _dump(args: argparse.Namespace, what: list[str]) -> dict[str, Any]:
             out.name,
             *what[1:],
         ]
-        subprocess.run(command, check=True)
+        if subprocess.run(command).returncode:
+            raise SystemExit(f"dump.py {what[0]} failed under {args.python} (its error is above)")
         return json.loads(Path(out.name).read_text(encoding="utf-8"))  # type: ignore[no-any-return]
 
 

@@ -32,6 +32,7 @@ else:  # run by path: the siblings are top-level modules of this folder (sys.pat
     import pack_views
 
 FORMAT = 1
+SUPERUSER_ID = 1  # Odoo's, the same in every series
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -62,7 +63,7 @@ def _start_odoo(odoo_dir: str, config: str, database: str) -> Any:
     sys.path.insert(1, odoo_dir)
     odoo = importlib.import_module("odoo")
     args = ["-c", config, "--log-level=warn"] + (["-d", database] if database else [])
-    odoo.tools.config.parse_config(args)
+    importlib.import_module("odoo.tools").config.parse_config(args)  # 19.0 imports odoo.tools lazily
     importlib.import_module("odoo.modules.module").initialize_sys_path()
     logging.getLogger("odoo").setLevel(logging.WARNING)
     return odoo
@@ -107,9 +108,9 @@ def _available_modules(odoo: Any) -> dict[str, dict[str, Any]]:
 
 
 def _pack(odoo: Any, database: str, load_all: list[str]) -> dict[str, Any]:
-    registry, order = _registry(odoo, database, load_all)
+    registry, order, failed = _registry(odoo, database, load_all)
     with registry.cursor() as cr:
-        env = odoo.api.Environment(cr, odoo.SUPERUSER_ID, {})
+        env = importlib.import_module("odoo.api").Environment(cr, SUPERUSER_ID, {})
         installed = not load_all
         field_modules = pack_models.field_modules_from_data(env) if installed else None
         source = odoo.__path__[0].rpartition("/")[0]
@@ -117,7 +118,12 @@ def _pack(odoo: Any, database: str, load_all: list[str]) -> dict[str, Any]:
         data: dict[str, Any] = {
             "format": FORMAT,
             "series": str(importlib.import_module("odoo.release").serie),
-            "made_by": {"odoo_version": _version(odoo), "modules": len(order), "installed": installed},
+            "made_by": {
+                "odoo_version": _version(odoo),
+                "modules": len(order),
+                "installed": installed,
+                "load_failed": failed,
+            },
             "modules": _modules(order),
             "models": pack_models.models(env, order, field_modules),
             "python_names": names,
@@ -142,8 +148,9 @@ def _modules(order: list[str]) -> dict[str, dict[str, Any]]:
     return modules
 
 
-def _registry(odoo: Any, database: str, load_all: list[str]) -> tuple[Any, list[str]]:
-    """The registry of ``database`` and its modules in Odoo's load order."""
+def _registry(odoo: Any, database: str, load_all: list[str]) -> tuple[Any, list[str], dict[str, str]]:
+    """The registry of ``database``, its modules in Odoo's load order, and (``load_all`` only) the
+    modules whose Python could not be imported, with why (their dependants are left out too)."""
     registry_module = _registry_module()
     if not load_all:
         registry = registry_module.Registry(database)
@@ -151,21 +158,30 @@ def _registry(odoo: Any, database: str, load_all: list[str]) -> tuple[Any, list[
             cr.execute("SELECT name FROM ir_module_module WHERE state = 'installed'")
             installed = [row[0] for row in cr.fetchall()]
             order = [node.name for node in _graph(odoo, cr, installed)]
-        return registry, order
+        return registry, order, {}
     registry = object.__new__(registry_module.Registry)
     registry.init(database)
     registry_module.Registry.registries[database] = registry
     load = importlib.import_module("odoo.modules.module").load_openerp_module
+    failed: dict[str, str] = {}
     with registry.cursor() as cr:
-        graph = _graph(odoo, cr, load_all)
         order = []
-        for node in graph:
-            load(node.name)
+        for node in _graph(odoo, cr, load_all):
+            gone = sorted(d for d in _manifest(node.name).get("depends") or () if d in failed)
+            if gone:
+                failed[node.name] = f"depends on {', '.join(gone)} (not loaded)"
+                continue
+            try:
+                load(node.name)
+            except Exception as error:  # what an install would die of too (an undeclared dependency...)
+                failed[node.name] = f"import failed: {type(error).__name__}: {str(error)[:200]}"
+                continue
             _load(registry, cr, node)
             order.append(node.name)
-        registry.setup_models(cr)
+        setup = getattr(registry, "setup_models", None) or registry._setup_models__  # 19.0: the latter
+        setup(cr)
         cr.rollback()
-    return registry, order
+    return registry, order, failed
 
 
 def _registry_module() -> Any:
@@ -184,7 +200,7 @@ def _graph(odoo: Any, cr: Any, names: list[str]) -> list[Any]:
         graph.add_module(cr, "base")
         graph.add_modules(cr, names)
         return list(graph)
-    graph = graph_module.ModuleGraph(cr, mode="load")
+    graph = graph_module.ModuleGraph(cr, mode="update")  # "load" drops modules not installed
     graph.extend(["base", *names])
     return list(graph)
 
