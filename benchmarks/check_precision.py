@@ -1,0 +1,259 @@
+"""Precision of the gate on modules nobody here used: ``check --checks static`` over a corpus half
+made by ``benchmarks/corpus.py``, every error judged by installing the module on a real Odoo.
+
+    usage: python benchmarks/check_precision.py (run|judge|report) --series 18.0 [--corpus DIR] ...
+
+    # errors of one half, with the tool of a checkout (its venv's python, or PYTHONPATH=<checkout>)
+    ASSISTA_CORPUS=/somewhere/corpus nice -n 10 python benchmarks/check_precision.py run --series 18.0 \\
+        --half dev --label after --python .venv/bin/python [--tree OTHER_CHECKOUT]
+    # install modules on a real Odoo of the series, a fresh database each, dropped after
+    ASSISTA_BENCH_ODOO_BIN=.../odoo-bin ASSISTA_BENCH_ODOO_PYTHON=.../python \\
+    ASSISTA_BENCH_ODOO_ADDONS=.../odoo/addons,.../addons PGHOST=127.0.0.1 PGUSER=odoo PGPASSWORD=odoo \\
+        nice -n 10 python benchmarks/check_precision.py judge --series 18.0 MODULE... [--demo]
+    # errors per 1,000 modules, per half and code, false (the module installs) vs true (it fails)
+    ASSISTA_CORPUS=... python benchmarks/check_precision.py report --series 18.0 --label after
+
+``run`` checks the half's modules in one call, the series folder as addons root (so every
+dependency in the set is found), without Odoo source and without cache, as a new user would, and
+keeps the JSON report in ``<corpus>/results/<label>-<series>-<half>.json``. ``--tree`` runs the
+tool from another checkout (e.g. a worktree of an older commit; read-only: no bytecode is written).
+``judge`` installs each module with plain ``odoo-bin -i MODULE --stop-after-init`` in a new
+database, its addons path the core roots and a private folder of links to the module's dependency
+closure in the corpus, then reads the module's state from the database; the verdict and the log's
+first error go to ``<corpus>/results/judged-<series>.json``. A module that installs makes every
+install error on it false.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from corpus import SERIES, load_json, save_json
+
+INSTALL_TIMEOUT_SECONDS = 1200
+CHECK_TIMEOUT_SECONDS = 3 * 3600
+ENTRY = "import sys; from assista_mcp.cli import main; sys.argv[0] = 'assista-odoo'; sys.exit(main())"
+_FIRST_ERROR = re.compile(r"^\S+ \S+ \d+ (ERROR|CRITICAL) .*$", re.M)
+
+
+def results_dir(corpus: Path) -> Path:
+    return corpus / "results"
+
+
+def run_check(
+    corpus: Path, series: str, half: str, label: str, python: str, tree: Path | None, jobs: int
+) -> None:
+    root = corpus.absolute() / series
+    modules = load_json(root / "split.json", {})[half]
+    python = str(Path(python).absolute()) if os.sep in python else python  # the check runs elsewhere
+    out = results_dir(corpus) / f"{label}-{series}-{half}.json"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    cmd = [python, "-c", ENTRY, "check", "--checks", "static", "--addons-path", str(root)]
+    cmd += ["--no-cache", "--jobs", str(jobs), "--format", "json", "-o", str(out), *modules]
+    env = dict(os.environ)
+    if tree is not None:
+        env["PYTHONPATH"] = str(tree)
+        env["PYTHONDONTWRITEBYTECODE"] = "1"
+    started = time.monotonic()
+    with tempfile.TemporaryDirectory() as cwd:  # no project file of ours is read
+        proc = subprocess.run(
+            cmd, cwd=cwd, env=env, capture_output=True, text=True, timeout=CHECK_TIMEOUT_SECONDS
+        )
+    seconds = time.monotonic() - started
+    print(proc.stdout.strip()[-400:], proc.stderr.strip()[-800:], sep="\n")
+    meta = {
+        "cmd": cmd,
+        "tree": str(tree) if tree else None,
+        "rc": proc.returncode,
+        "seconds": round(seconds, 1),
+    }
+    meta["commit"] = git_head(tree or Path(__file__).resolve().parent.parent)
+    save_json(out.with_suffix(".meta.json"), meta)
+    if proc.returncode not in (0, 1):
+        raise SystemExit(f"check exited {proc.returncode}")
+    print(f"{series} {half}: {len(modules)} modules in {seconds:.0f} s -> {out}")
+
+
+def git_head(tree: Path) -> str:
+    proc = subprocess.run(["git", "-C", str(tree), "rev-parse", "HEAD"], capture_output=True, text=True)
+    return proc.stdout.strip()
+
+
+def errors_of(report: dict[str, Any]) -> list[dict[str, Any]]:
+    return [f for f in report.get("findings", []) if f.get("severity") == "error"]
+
+
+def closure(modules: list[str], root: Path) -> list[str]:
+    index = load_json(root / "modules.json", {})
+    depends = {m: e["depends"] for m, e in index.items()}
+    seen, stack = set(modules), list(modules)
+    while stack:
+        for dep in depends.get(stack.pop(), []):
+            if dep in depends and dep not in seen:
+                seen.add(dep)
+                stack.append(dep)
+    return sorted(seen)
+
+
+def judge(corpus: Path, series: str, modules: list[str], demo: bool) -> None:
+    """Install ``modules`` together in one database; those left uninstalled by a failure are
+    installed again together, and one by one once a round installs nothing more."""
+    index = load_json(corpus / series / "modules.json", {})
+    todo = [m for m in modules if m in index]
+    for module in sorted(set(modules) - set(todo)):
+        print(f"{module}: not in the {series} corpus")
+    while len(todo) > 1:
+        states, info = install(corpus, series, todo, demo)
+        done = [m for m in todo if states.get(m) == "installed"]
+        record(corpus, series, {m: {**info, "installed": True, "state": "installed"} for m in done})
+        todo = [m for m in todo if m not in done]
+        if not done:
+            break
+    for module in todo:
+        states, info = install(corpus, series, [module], demo)
+        state = states.get(module, "absent")
+        record(corpus, series, {module: {**info, "installed": state == "installed", "state": state}})
+
+
+def install(
+    corpus: Path, series: str, modules: list[str], demo: bool
+) -> tuple[dict[str, str], dict[str, Any]]:
+    """``odoo-bin -i`` of ``modules`` in a new database, dropped after: (module -> state, run info)."""
+    odoo_bin = os.environ["ASSISTA_BENCH_ODOO_BIN"]
+    python = os.environ.get("ASSISTA_BENCH_ODOO_PYTHON", sys.executable)
+    root = corpus.absolute() / series
+    with tempfile.TemporaryDirectory(prefix="judge-") as links:
+        for name in closure(modules, root):
+            os.symlink(root / name, Path(links) / name)
+        db = f"corpora_judge_{os.getpid()}"  # our own prefix on the shared cluster
+        addons = f"{os.environ['ASSISTA_BENCH_ODOO_ADDONS']},{links}"
+        cmd = [python, odoo_bin, "--addons-path", addons, "-d", db, "-i", ",".join(modules)]
+        cmd += ["--stop-after-init", "--no-http", "--log-level=info"]
+        cmd += demo_flags(series, demo)
+        for key, opt in (
+            ("PGHOST", "--db_host"),
+            ("PGPORT", "--db_port"),
+            ("PGUSER", "-r"),
+            ("PGPASSWORD", "-w"),
+        ):
+            if key in os.environ:
+                cmd += [opt, os.environ[key]]
+        started = time.monotonic()
+        try:
+            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=INSTALL_TIMEOUT_SECONDS)
+            log, rc = proc.stdout + proc.stderr, proc.returncode
+        except subprocess.TimeoutExpired:
+            log, rc = "timeout", -1
+        states = module_states(db, modules)
+        subprocess.run(["dropdb", "--if-exists", db], capture_output=True)
+    first = _FIRST_ERROR.search(log)
+    shown = ["***" if prev == "-w" else c for prev, c in zip(["", *cmd], cmd, strict=False)]
+    info: dict[str, Any] = {
+        "rc": rc,
+        "demo": demo,
+        "together": len(modules),
+        "seconds": round(time.monotonic() - started, 1),
+        "first_error": first.group(0)[:600] if first else "",
+        "command": " ".join(shown),
+    }
+    print(
+        f"{len(modules)} module(s), {info['seconds']} s, rc {rc}: {states} {info['first_error'][:300]}",
+        flush=True,
+    )
+    return states, info
+
+
+def demo_flags(series: str, demo: bool) -> list[str]:
+    """Demo data is on by default up to 18.0 and opt-in from 19.0 (``--with-demo``)."""
+    if int(series.split(".")[0]) >= 19:
+        return ["--with-demo"] if demo else []
+    return [] if demo else ["--without-demo=all"]
+
+
+def record(corpus: Path, series: str, verdicts: dict[str, dict[str, Any]]) -> None:
+    path = results_dir(corpus) / f"judged-{series}.json"
+    save_json(path, {**load_json(path, {}), **verdicts})
+
+
+def module_states(db: str, modules: list[str]) -> dict[str, str]:
+    names = ",".join(f"'{m}'" for m in modules if re.fullmatch(r"\w+", m))
+    query = f"select name, state from ir_module_module where name in ({names})"
+    proc = subprocess.run(["psql", "-d", db, "-tAc", query], capture_output=True, text=True)
+    return dict(line.split("|", 1) for line in proc.stdout.splitlines() if "|" in line)
+
+
+def report(corpus: Path, series: str, label: str) -> None:
+    verdicts = load_json(results_dir(corpus) / f"judged-{series}.json", {})
+    split = load_json(corpus / series / "split.json", {})
+    for half in ("dev", "held_out"):
+        path = results_dir(corpus) / f"{label}-{series}-{half}.json"
+        if not path.is_file():
+            continue
+        data = json.loads(path.read_text(encoding="utf-8"))
+        errors = errors_of(data)
+        count = len(split[half])
+        per_k = 1000 / max(count, 1)
+        modules_hit = len({e["module"] for e in errors})
+        false = [e for e in errors if verdicts.get(e["module"], {}).get("installed") is True]
+        true = [e for e in errors if verdicts.get(e["module"], {}).get("installed") is False]
+        print(
+            f"{label} {series} {half}: {count} modules, {len(errors)} errors "
+            f"({per_k * len(errors):.1f} per 1,000) on {modules_hit} modules; "
+            f"judged false {len(false)} ({per_k * len(false):.1f} per 1,000), judged true {len(true)}, "
+            f"not judged {len(errors) - len(false) - len(true)}"
+        )
+        by_code: dict[str, list[dict[str, Any]]] = collections.defaultdict(list)
+        for e in errors:
+            by_code[e["code"]].append(e)
+        for code, group in sorted(by_code.items(), key=lambda kv: -len(kv[1])):
+            mods = sorted({e["module"] for e in group})
+            judged = {m: verdicts[m]["installed"] for m in mods if m in verdicts}
+            print(
+                f"  {code}: {len(group)} errors on {len(mods)} modules; judged {len(judged)}: "
+                f"{sum(judged.values())} install, {len(judged) - sum(judged.values())} fail"
+            )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("action", choices=("run", "judge", "report"))
+    parser.add_argument("modules", nargs="*", help="for judge: the modules to install")
+    parser.add_argument("--series", required=True, choices=SERIES)
+    parser.add_argument("--corpus", type=Path, default=os.environ.get("ASSISTA_CORPUS"))
+    parser.add_argument("--half", choices=("dev", "held_out"))
+    parser.add_argument("--label", default="after", help="names the run's results (before, after, ...)")
+    parser.add_argument("--python", default=sys.executable, help="interpreter with assista-odoo installed")
+    parser.add_argument("--tree", type=Path, help="run the tool from this checkout (PYTHONPATH)")
+    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--demo", action="store_true", help="judge: install with demo data")
+    args = parser.parse_intermixed_args(argv)
+    if args.corpus is None:
+        parser.error("give --corpus DIR or set ASSISTA_CORPUS")
+    if args.action == "run":
+        if args.half is None:
+            parser.error("run needs --half dev or --half held_out")
+        run_check(args.corpus, args.series, args.half, args.label, args.python, args.tree, args.jobs)
+    elif args.action == "judge":
+        for var in ("ASSISTA_BENCH_ODOO_BIN", "ASSISTA_BENCH_ODOO_ADDONS"):
+            if var not in os.environ:
+                parser.error(f"judge needs {var}")
+        judge(args.corpus, args.series, args.modules, args.demo)
+    else:
+        report(args.corpus, args.series, args.label)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
