@@ -1,8 +1,10 @@
-"""What every tool of our server does, and which paths one call of it writes or deletes.
+"""What a tool of our server does, and which paths one call of it writes or deletes.
 
-The one registry of tool effects: the server derives its MCP annotations from it, and the agent's
-approvals, modes, checkpoints and validation read it. It is data and pure functions: nothing here
-imports a tool (the agent reaches tools over MCP only) or touches the disk.
+A tool declares its ``ToolEffect`` once, in its ``ToolSpec`` (``assista_mcp/tools``); the server
+derives the MCP annotations and the ``_meta`` effect marker from it, and the registry by name
+(``assista_mcp.server.EFFECTS``, ``tool_effect``) that the agent's approvals, modes, checkpoints and
+validation read. This module is the vocabulary: data and pure functions; nothing here imports a
+tool (the agent reaches tools over MCP only) or touches the disk.
 
 A tool has one ``Effect``; a call may weigh more than its tool (``call_effect``): an ``apply_patch``
 that removes a file, or a ``move_file`` that takes a file away from its old path, is a deletion.
@@ -83,6 +85,25 @@ class ToolEffect:
         """MCP's openWorldHint: running project code reaches beyond the addons (network, database)."""
         return self.effect in (Effect.RUN_CODE, Effect.OTHER)
 
+    def call_effect(self, arguments: Mapping[str, Any]) -> Effect:
+        """The effect of one call: a deletion when it removes or replaces any file."""
+        if self.effect is Effect.EDIT and self.paths(arguments).destroys:
+            return Effect.DELETE
+        return self.effect
+
+    def annotation_hints(self) -> dict[str, bool]:
+        """Keyword arguments for ``mcp.types.ToolAnnotations``."""
+        return {
+            "read_only_hint": self.read_only,
+            "destructive_hint": self.destructive,
+            "idempotent_hint": self.idempotent,
+            "open_world_hint": self.open_world,
+        }
+
+    def meta(self) -> dict[str, str]:
+        """The tool's ``_meta`` entry naming its effect, for hosts that want more than the hints."""
+        return {META_KEY: self.effect.value}
+
 
 # -- how each write tool names its paths (current and upcoming parameter names) -------------------
 
@@ -156,80 +177,20 @@ def _patched(arguments: Mapping[str, Any]) -> PathEffects:
     return PathEffects(written=targets.written, deleted=targets.deleted, moved=targets.moved)
 
 
-# -- the registry -----------------------------------------------------------------------------------
+# -- the effects tools declare (each ToolSpec names one) ----------------------------------------------
 
-_READ = ToolEffect(Effect.READ, idempotent=True)
-_RUN = ToolEffect(Effect.RUN_CODE, idempotent=True)
-
-TOOLS: Mapping[str, ToolEffect] = {
-    # files
-    "read_file": _READ,
-    "list_directory": _READ,
-    "search_files": _READ,
-    "grep": _READ,
-    "file_info": _READ,
-    "write_file": ToolEffect(Effect.EDIT, _written, idempotent=True),
-    "edit_file": ToolEffect(Effect.EDIT, _written),
-    "apply_patch": ToolEffect(Effect.EDIT, _patched),
-    "create_folder": ToolEffect(Effect.EDIT, _folders, idempotent=True, additive=True),
-    "move_file": ToolEffect(Effect.DELETE, _moved),
-    "delete_file": ToolEffect(Effect.DELETE, _deleted),
-    # knowledge
-    "list_modules": _READ,
-    "module_info": _READ,
-    "find_model": _READ,
-    "find_field": _READ,
-    "find_xml_id": _READ,
-    "find_references": _READ,
-    "project_map": _READ,
-    "get_guidelines": _READ,
-    # lint (never runs project code: project configurations' plugins and hooks are ignored)
-    "lint_module": _READ,
-    "check_module": _READ,
-    "save_lint_baseline": ToolEffect(Effect.EDIT, _baseline_written, idempotent=True),
-    # real Odoo runs
-    "install_module": _RUN,
-    "upgrade_module": _RUN,
-    "test_module": _RUN,
-    "odoo_doctor": _READ,
-    # migration: rewrites whole module folders (old migrations/ scripts go; undo brings them back)
-    "migrate_module": ToolEffect(Effect.EDIT, _migrated),
-}
-
-UNKNOWN = ToolEffect(Effect.OTHER)
-
-
-def tool_effect(name: str) -> ToolEffect:
-    """The registered effect of our tool ``name``; an unknown name is ``OTHER`` (always asks)."""
-    return TOOLS.get(name, UNKNOWN)
-
-
-def paths_of(name: str, arguments: Mapping[str, Any]) -> PathEffects:
-    return tool_effect(name).paths(arguments)
-
-
-def call_effect(name: str, arguments: Mapping[str, Any]) -> Effect:
-    """The effect of this one call: a deletion when it removes or replaces any file."""
-    effect = tool_effect(name).effect
-    if effect is Effect.EDIT and paths_of(name, arguments).destroys:
-        return Effect.DELETE
-    return effect
-
-
-def annotation_hints(name: str) -> dict[str, bool]:
-    """Keyword arguments for ``mcp.types.ToolAnnotations`` of our tool ``name``."""
-    spec = tool_effect(name)
-    return {
-        "read_only_hint": spec.read_only,
-        "destructive_hint": spec.destructive,
-        "idempotent_hint": spec.idempotent,
-        "open_world_hint": spec.open_world,
-    }
-
-
-def tool_meta(name: str) -> dict[str, str]:
-    """The tool's ``_meta`` entry naming its effect, for hosts that want more than the hints."""
-    return {META_KEY: tool_effect(name).effect.value}
+READ = ToolEffect(Effect.READ, idempotent=True)
+RUN_CODE = ToolEffect(Effect.RUN_CODE, idempotent=True)
+WRITES = ToolEffect(Effect.EDIT, _written)  # edits the files named by path/paths
+WRITES_WHOLE = ToolEffect(Effect.EDIT, _written, idempotent=True)  # the same content twice: the same file
+PATCHES = ToolEffect(Effect.EDIT, _patched)  # the files the patch names (a removal is a deletion)
+CREATES_FOLDERS = ToolEffect(Effect.EDIT, _folders, idempotent=True, additive=True)
+MOVES = ToolEffect(Effect.DELETE, _moved)
+DELETES = ToolEffect(Effect.DELETE, _deleted)
+RECORDS_BASELINE = ToolEffect(Effect.EDIT, _baseline_written, idempotent=True)
+# migrate_module rewrites whole module folders (old migrations/ scripts go; undo brings them back)
+MIGRATES = ToolEffect(Effect.EDIT, _migrated)
+UNKNOWN = ToolEffect(Effect.OTHER)  # a tool no spec declares: the agent always asks
 
 
 def _unique(items: Iterable[str]) -> tuple[str, ...]:

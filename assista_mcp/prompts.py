@@ -12,6 +12,7 @@ from typing import Annotated
 from mcp.server.mcpserver import MCPServer
 from pydantic import BaseModel, Field
 
+from assista_mcp import effects
 from assista_mcp.context import AppContext, Ctx, app
 from assista_mcp.guidelines import SERIES, guidelines_for
 from assista_mcp.resources import resource_text
@@ -83,7 +84,7 @@ def get_guidelines(ctx: Ctx, series: SeriesArg = None) -> Guidelines:
 ModuleArg = Annotated[str, Field(description="Technical module name (its folder name), e.g. 'library_loan'.")]
 ModelArg = Annotated[str, Field(description="Model name, e.g. 'res.partner'.")]
 
-TOOLS = (ToolSpec(get_guidelines, "Odoo guidelines"),)
+TOOLS = (ToolSpec(get_guidelines, "Odoo guidelines", effects.READ),)
 
 
 def register(server: MCPServer) -> None:

@@ -5,12 +5,13 @@ MCP hosts, our own agent (in-process ``Client(server)``) and tests all talk to w
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from mcp.server.mcpserver import MCPServer
 
 from assista_mcp import __version__, prompts, resources
 from assista_mcp.context import AppContext
+from assista_mcp.effects import UNKNOWN, ToolEffect
 from assista_mcp.errors_mw import ClearErrors
 from assista_mcp.settings import Settings
 from assista_mcp.tools import files, files_write, knowledge, lint, lint_baseline, migrate, odoo
@@ -39,6 +40,15 @@ TOOLS: tuple[ToolSpec, ...] = (
     *migrate.TOOLS,
     *prompts.TOOLS,
 )
+# What each of our tools does, by name: derived from the specs (the agent's approvals read it).
+EFFECTS: Mapping[str, ToolEffect] = {spec.name: spec.effect for spec in TOOLS}
+if len(EFFECTS) != len(TOOLS):  # pragma: no cover - a spec listed twice is a bug
+    raise RuntimeError("two tool specs have the same name")
+
+
+def tool_effect(name: str) -> ToolEffect:
+    """The declared effect of our tool ``name``; an unknown name is ``OTHER`` (always asks)."""
+    return EFFECTS.get(name, UNKNOWN)
 
 
 def build_server(

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from mcp import Client
 
-from assista_mcp import effects
+from assista_mcp.server import tool_effect
 
 REPO = Path(__file__).resolve().parent.parent
 README = (REPO / "README.md").read_text(encoding="utf-8")
@@ -47,6 +47,6 @@ async def test_tool_table_lists_exactly_the_servers_tools(
         templates = {t.uri_template for t in (await client.list_resource_templates()).resource_templates}
     assert documented == served
     # The kind column is each tool's effect, as the registry (and the tool's _meta) says it.
-    assert rows == {name: effects.tool_effect(name).effect.value for name in served}
+    assert rows == {name: tool_effect(name).effect.value for name in served}
     assert all(f"`{name}`" in table for name in prompts)
     assert all(f"`{uri}`" in table for uri in templates)

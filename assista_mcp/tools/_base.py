@@ -16,8 +16,9 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.mcpserver.tools import Tool
 from mcp.types import ToolAnnotations
+from pydantic import ValidationError
 
-from assista_mcp.effects import annotation_hints, tool_meta
+from assista_mcp.effects import ToolEffect
 from assista_mcp.tools._text import readable
 from odoo_tools.errors import AssistaError, InvalidInput
 from odoo_tools.storage import reserved_name
@@ -27,19 +28,21 @@ log = logging.getLogger("assista_mcp.tools")
 
 @dataclass(frozen=True)
 class ToolSpec:
-    """One tool: its function (named as the tool) and a title for people. What it does (read, edit,
-    delete, run project code) comes from ``assista_mcp.effects``, the one registry the agent's
-    approvals read too: the annotations and the ``_meta`` effect marker are derived from it."""
+    """One tool, declared once: its function (named as the tool), a title for people and what it
+    does (read, edit, delete, run project code: an ``assista_mcp.effects`` effect). The MCP
+    annotations, the ``_meta`` effect marker and the server's registry of effects by name (which
+    the agent's approvals read) are derived from it."""
 
     fn: Callable[..., Any]
     title: str
+    effect: ToolEffect
 
     @property
     def name(self) -> str:
         return self.fn.__name__
 
     def annotations(self) -> ToolAnnotations:
-        return ToolAnnotations(title=self.title, **annotation_hints(self.name))
+        return ToolAnnotations(title=self.title, **self.effect.annotation_hints())
 
     def build(self) -> Tool:
         """The SDK's ``Tool`` for this function, guarded (see ``_guarded``), with a compact schema.
@@ -49,16 +52,45 @@ class ToolSpec:
         an error result that says it is a bug, with the server still serving. The description is
         the docstring without its source indentation.
         """
-        tool = Tool.from_function(
+        tool = _ReadableArgumentErrors.from_function(
             _guarded(self.fn, as_text=True),
             title=self.title,
             description=inspect.cleandoc(self.fn.__doc__ or ""),
             annotations=self.annotations(),
-            meta=tool_meta(self.name),
+            meta=self.effect.meta(),
         )
         if tool.fn_metadata.output_schema is not None:
             _compact_nullable_types(tool.fn_metadata.output_schema)
         return tool
+
+
+class _ReadableArgumentErrors(Tool):
+    """The SDK's ``Tool``, whose answer to arguments that do not fit the schema is one sentence
+    naming each wrong argument, instead of pydantic's report with its web links."""
+
+    async def run(self, arguments: dict[str, Any], context: Any, convert_result: bool = False) -> Any:
+        try:
+            return await super().run(arguments, context, convert_result)
+        except ToolError as exc:
+            if isinstance(exc.__cause__, ValidationError):  # the SDK's check of the arguments
+                raise ToolError(argument_errors(self.name, exc.__cause__)) from exc.__cause__
+            raise
+
+
+def argument_errors(tool: str, exc: ValidationError) -> str:
+    """``read_file`` got 3 for ``path`` -> "Invalid arguments for read_file: path: Input should be a
+    valid string (got 3). Check the tool's input schema." """
+    said = []
+    for error in exc.errors(include_url=False):
+        where = ".".join(str(part) for part in error["loc"]) or "arguments"
+        got = "" if error["type"] == "missing" else f" (got {_short(error.get('input'))})"
+        said.append(f"{where}: {error['msg']}{got}")
+    return f"Invalid arguments for {tool}: {'; '.join(said)}. Check the tool's input schema."
+
+
+def _short(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def register_tool(

@@ -12,11 +12,13 @@ from typing import Annotated, Literal
 from anyio.from_thread import check_cancelled
 from pydantic import Field
 
+from assista_mcp import effects
 from assista_mcp.context import Ctx, app
 from assista_mcp.tools import files_write
 from assista_mcp.tools._base import ToolSpec, one_or_many
 from assista_mcp.tools._text import answer, grep_text, read_text
 from odoo_tools import files
+from odoo_tools.errors import InvalidInput
 from odoo_tools.files import (
     FileInfoResult,
     GrepResult,
@@ -62,6 +64,7 @@ def read_file(
 
     Use it before editing a file, and to read many related files at once (model, views,
     security). A file that cannot be read gets an `error` entry; the others are still read.
+    When no file could be read, the call is an error naming why for each.
     Output is capped at about 200 KB per call: `note` then says what was cut and which
     `offset` reads on. Ranges apply to every file in the call.
     """
@@ -69,6 +72,11 @@ def read_file(
     chosen = one_or_many(path, paths, "path")
     ws = app(ctx).workspace
     result = files.read_files(ws, chosen, lines=selection, line_numbers=line_numbers, encoding=encoding)
+    if result.files and all(read.error for read in result.files):  # nothing read: a tool error
+        if len(result.files) == 1:
+            raise InvalidInput(result.files[0].error or "")
+        why = "; ".join(f"{read.path}: {read.error}" for read in result.files)
+        raise InvalidInput(f"No file could be read: {why}")
     return answer(result, read_text(result))
 
 
@@ -147,9 +155,9 @@ def file_info(ctx: Ctx, path: PathArg) -> FileInfoResult:
 
 
 TOOLS = (
-    ToolSpec(read_file, "Read files"),
-    ToolSpec(list_directory, "List a folder"),
-    ToolSpec(search_files, "Find files by name"),
-    ToolSpec(grep, "Search file contents"),
-    ToolSpec(file_info, "File details"),
+    ToolSpec(read_file, "Read files", effects.READ),
+    ToolSpec(list_directory, "List a folder", effects.READ),
+    ToolSpec(search_files, "Find files by name", effects.READ),
+    ToolSpec(grep, "Search file contents", effects.READ),
+    ToolSpec(file_info, "File details", effects.READ),
 )

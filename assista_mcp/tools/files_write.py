@@ -10,6 +10,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
+from assista_mcp import effects
 from assista_mcp.context import Ctx, app
 from assista_mcp.tools._base import ToolSpec
 from odoo_tools import files
@@ -109,10 +110,10 @@ def delete_file(
 
 
 TOOLS = (
-    ToolSpec(write_file, "Write a file"),
-    ToolSpec(edit_file, "Edit a file"),
-    ToolSpec(apply_patch, "Apply a patch"),
-    ToolSpec(create_folder, "Create a folder"),
-    ToolSpec(move_file, "Move or rename"),
-    ToolSpec(delete_file, "Delete a file or folder"),
+    ToolSpec(write_file, "Write a file", effects.WRITES_WHOLE),
+    ToolSpec(edit_file, "Edit a file", effects.WRITES),
+    ToolSpec(apply_patch, "Apply a patch", effects.PATCHES),
+    ToolSpec(create_folder, "Create a folder", effects.CREATES_FOLDERS),
+    ToolSpec(move_file, "Move or rename", effects.MOVES),
+    ToolSpec(delete_file, "Delete a file or folder", effects.DELETES),
 )

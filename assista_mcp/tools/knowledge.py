@@ -12,6 +12,7 @@ from typing import Annotated, Literal, Protocol, TypeVar
 
 from pydantic import BaseModel, Field
 
+from assista_mcp import effects
 from assista_mcp.context import Ctx, app
 from assista_mcp.tools._base import ToolSpec
 from assista_mcp.tools._text import answer as text_answer
@@ -148,11 +149,11 @@ def project_map(
 
 
 TOOLS = (
-    ToolSpec(list_modules, "List modules"),
-    ToolSpec(module_info, "Module details"),
-    ToolSpec(find_model, "Find a model"),
-    ToolSpec(find_field, "Find a field"),
-    ToolSpec(find_xml_id, "Find an xml id"),
-    ToolSpec(find_references, "Find references"),
-    ToolSpec(project_map, "Project map"),
+    ToolSpec(list_modules, "List modules", effects.READ),
+    ToolSpec(module_info, "Module details", effects.READ),
+    ToolSpec(find_model, "Find a model", effects.READ),
+    ToolSpec(find_field, "Find a field", effects.READ),
+    ToolSpec(find_xml_id, "Find an xml id", effects.READ),
+    ToolSpec(find_references, "Find references", effects.READ),
+    ToolSpec(project_map, "Project map", effects.READ),
 )

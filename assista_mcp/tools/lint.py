@@ -12,6 +12,7 @@ from typing import Annotated, Literal
 import anyio.to_thread
 from pydantic import BaseModel, Field
 
+from assista_mcp import effects
 from assista_mcp.context import AppContext, Ctx, app
 from assista_mcp.tools._base import ToolSpec, one_or_many
 from assista_mcp.tools._text import answer, finding_text
@@ -195,8 +196,8 @@ async def check_module(
 
 
 TOOLS = (
-    ToolSpec(lint_module, "Lint modules"),
-    ToolSpec(check_module, "Check a module"),
+    ToolSpec(lint_module, "Lint modules", effects.READ),
+    ToolSpec(check_module, "Check a module", effects.READ),
 )
 
 

@@ -11,6 +11,7 @@ from typing import Annotated
 import anyio.to_thread
 from pydantic import BaseModel, Field
 
+from assista_mcp import effects
 from assista_mcp.context import Ctx, app
 from assista_mcp.tools._base import ToolSpec, one_or_many
 from assista_mcp.tools._text import answer
@@ -77,6 +78,6 @@ async def save_lint_baseline(
     return answer(result, result.render())
 
 
-TOOLS = (ToolSpec(save_lint_baseline, "Record a lint baseline"),)
+TOOLS = (ToolSpec(save_lint_baseline, "Record a lint baseline", effects.RECORDS_BASELINE),)
 
 __all__ = ["TOOLS", "BaselineSaved"]

@@ -8,6 +8,7 @@ from typing import Annotated
 import anyio.to_thread
 from pydantic import Field
 
+from assista_mcp import effects
 from assista_mcp.context import Ctx, app
 from assista_mcp.tools._base import ToolSpec, one_or_many
 from odoo_tools.migrate import MigrationReport
@@ -63,4 +64,4 @@ async def migrate_module(
     return await anyio.to_thread.run_sync(run)
 
 
-TOOLS = (ToolSpec(migrate_module, "Migrate modules to a newer Odoo series"),)
+TOOLS = (ToolSpec(migrate_module, "Migrate modules to a newer Odoo series", effects.MIGRATES),)

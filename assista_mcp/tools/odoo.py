@@ -17,6 +17,7 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError
 from pydantic import Field
 
+from assista_mcp import effects
 from assista_mcp.context import Ctx, app
 from assista_mcp.odoo_config import runner_config
 from assista_mcp.tools._base import ToolSpec, one_or_many
@@ -155,10 +156,10 @@ async def odoo_doctor(
 
 
 TOOLS = (
-    ToolSpec(install_module, "Install modules in Odoo"),
-    ToolSpec(upgrade_module, "Upgrade modules in Odoo"),
-    ToolSpec(test_module, "Run module tests in Odoo"),
-    ToolSpec(odoo_doctor, "Check the Odoo setup"),
+    ToolSpec(install_module, "Install modules in Odoo", effects.RUN_CODE),
+    ToolSpec(upgrade_module, "Upgrade modules in Odoo", effects.RUN_CODE),
+    ToolSpec(test_module, "Run module tests in Odoo", effects.RUN_CODE),
+    ToolSpec(odoo_doctor, "Check the Odoo setup", effects.READ),
 )
 
 

@@ -1,17 +1,29 @@
-"""The one registry of tool effects: every tool of our server, and the paths a call writes or deletes."""
+"""The registry of tool effects, derived from the tool specs: every tool of our server, and the paths a
+call writes or deletes."""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from mcp import Client
 
-from assista_mcp.effects import TOOLS, Effect, PathEffects, call_effect, paths_of, tool_effect
-from assista_mcp.server import build_server
+from assista_mcp.effects import Effect, PathEffects
+from assista_mcp.server import EFFECTS, build_server, tool_effect
 from assista_mcp.settings import Settings
 
 pytestmark = pytest.mark.anyio
+TOOLS = EFFECTS
+
+
+def paths_of(name: str, arguments: dict[str, Any]) -> PathEffects:
+    return tool_effect(name).paths(arguments)
+
+
+def call_effect(name: str, arguments: dict[str, Any]) -> Effect:
+    return tool_effect(name).call_effect(arguments)
+
 
 DELETE_MANIFEST = """\
 diff --git a/library_base/__manifest__.py b/library_base/__manifest__.py

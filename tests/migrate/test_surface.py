@@ -12,8 +12,9 @@ from typing import Any
 import pytest
 from mcp import Client
 
-from assista_mcp import effects
 from assista_mcp.cli import main
+from assista_mcp.effects import Effect
+from assista_mcp.server import tool_effect
 from odoo_tools.migrate import plan_migration
 
 from .conftest import snapshot
@@ -261,9 +262,9 @@ async def test_mcp_tool_warns_of_a_dependency_beside_the_module_left_in_the_old_
 
 
 def test_effect_names_the_module_folders_only_when_writing() -> None:
-    assert effects.paths_of("migrate_module", {"module": "a", "to_series": "18.0"}).written == ()
-    assert effects.paths_of("migrate_module", {"modules": ["a", "b"], "write": True}).written == ("a", "b")
-    assert effects.call_effect("migrate_module", {"module": "a", "write": True}) is effects.Effect.EDIT
+    assert tool_effect("migrate_module").paths({"module": "a", "to_series": "18.0"}).written == ()
+    assert tool_effect("migrate_module").paths({"modules": ["a", "b"], "write": True}).written == ("a", "b")
+    assert tool_effect("migrate_module").call_effect({"module": "a", "write": True}) is Effect.EDIT
 
 
 def test_the_server_registers_migrate_module_without_loading_the_rules() -> None:

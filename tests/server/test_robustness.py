@@ -18,6 +18,7 @@ from mcp.server.mcpserver import MCPServer
 from mcp.types import CallToolResult, TextContent
 from pydantic import BaseModel, Field
 
+from assista_mcp import effects
 from assista_mcp.server import INSTRUCTIONS, build_server
 from assista_mcp.settings import Settings
 from assista_mcp.tools._base import ToolSpec, register_tool
@@ -167,7 +168,7 @@ def maybe_values(filled: Annotated[bool, Field(description="Fill the optional fi
 async def test_published_output_schema_uses_type_lists_and_still_validates(
     make_settings: Callable[..., Settings], addons: Path
 ) -> None:
-    spec = ToolSpec(maybe_values, "Maybe values")
+    spec = ToolSpec(maybe_values, "Maybe values", effects.READ)
     server = build_server(make_settings(addons), extra_tools=[spec])
     async with Client(server) as client:
         [tool] = [t for t in (await client.list_tools()).tools if t.name == "maybe_values"]

@@ -17,6 +17,7 @@ from mcp import Client
 from mcp.types import CallToolResult, TextContent
 
 from assista_mcp import effects
+from assista_mcp.server import EFFECTS
 
 pytestmark = pytest.mark.anyio
 
@@ -144,15 +145,15 @@ async def test_every_tool_has_an_effect_in_the_registry_and_is_annotated_from_it
     # No tool can escape approval: whatever the server lists, the effects registry knows.
     async with Client(server_for(addons)) as client:
         tools = (await client.list_tools()).tools
-    assert [t.name for t in tools if t.name not in effects.TOOLS] == []
+    assert [t.name for t in tools if t.name not in EFFECTS] == []
     for tool in tools:
-        effect = effects.TOOLS[tool.name].effect
+        effect = EFFECTS[tool.name].effect
         assert tool.meta == {effects.META_KEY: effect.value}, tool.name
         assert tool.annotations is not None
         hints = tool.annotations.model_dump(exclude={"title"}, exclude_none=True)
-        assert hints == effects.annotation_hints(tool.name), tool.name
+        assert hints == EFFECTS[tool.name].annotation_hints(), tool.name
         assert tool.annotations.read_only_hint is (effect is effects.Effect.READ), tool.name
-    run_code = {t.name for t in tools if effects.TOOLS[t.name].effect is effects.Effect.RUN_CODE}
+    run_code = {t.name for t in tools if EFFECTS[t.name].effect is effects.Effect.RUN_CODE}
     assert run_code == {"install_module", "upgrade_module", "test_module"}
     for tool in tools:
         if tool.name in run_code:

@@ -9,7 +9,8 @@ from pydantic import BaseModel, Field
 
 from assista_mcp.agent.loop.toolset import ToolInfo, Toolset
 from assista_mcp.agent.model.client import ModelReply, ToolCall
-from assista_mcp.effects import Effect, PathEffects, call_effect, paths_of
+from assista_mcp.effects import Effect, PathEffects
+from assista_mcp.server import tool_effect
 from odoo_tools.errors import InvalidInput
 
 MAX_LISTED_TOOLS = 60
@@ -30,12 +31,14 @@ class PendingCall(BaseModel):
 
     @property
     def effect(self) -> Effect:
-        return call_effect(self.registered, self.arguments) if self.registered else self.tool_effect
+        return (
+            tool_effect(self.registered).call_effect(self.arguments) if self.registered else self.tool_effect
+        )
 
     @property
     def paths(self) -> PathEffects:
         """The paths the call writes or deletes; unknown (none) for a foreign tool."""
-        return paths_of(self.registered, self.arguments) if self.registered else PathEffects()
+        return tool_effect(self.registered).paths(self.arguments) if self.registered else PathEffects()
 
 
 class Denial(BaseModel):

@@ -38,8 +38,8 @@ from mcp.types import CallToolResult, TextContent, Tool
 
 from assista_mcp.agent.loop.url_auth import own_listener_transport, refusal
 from assista_mcp.auth_token import AuthToken
-from assista_mcp.effects import TOOLS, Effect
-from assista_mcp.server import build_server
+from assista_mcp.effects import Effect
+from assista_mcp.server import EFFECTS, build_server
 from assista_mcp.settings import Settings
 from odoo_tools.errors import ConfigError, InvalidInput
 
@@ -254,9 +254,9 @@ def _innermost(exc: BaseException) -> BaseException:
 
 def _tool_info(spec: ServerSpec, tool: Tool, namespaced: bool, read_only_tools: Sequence[str]) -> ToolInfo:
     name = _model_safe(f"{spec.name}{NAMESPACE_SEP}{tool.name}" if namespaced else tool.name)
-    registered = tool.name if spec.own and tool.name in TOOLS else None
+    registered = tool.name if spec.own and tool.name in EFFECTS else None
     if registered:
-        effect = TOOLS[registered].effect
+        effect = EFFECTS[registered].effect
     elif spec.own:  # our server's own hints are trusted (a test or a tool not yet registered)
         effect = Effect.READ if tool.annotations and tool.annotations.read_only_hint else Effect.OTHER
     else:
