@@ -19,6 +19,7 @@ from odoo_tools.catalogue import entry
 from odoo_tools.findings import Finding
 from odoo_tools.index import ModelResolver, attribute_line, qualify
 from odoo_tools.lint._static.context import StaticContext
+from odoo_tools.lint._static.core_answers import method_exists
 
 _PARSER = etree.XMLParser(resolve_entities=False, no_network=True, remove_comments=True)
 _SUBVIEWS = frozenset({"list", "tree", "form", "kanban", "graph", "pivot", "calendar", "activity"})
@@ -118,6 +119,14 @@ def _view(out: _File, record: etree._Element, values: dict[str, etree._Element])
     if not model or arch.tag in ("t", "template", "qweb"):
         return
     resolver = out.ctx.resolver
+    if model_node is not None and resolver.defined_anywhere(model) is False:
+        out.report(
+            "view-model-unknown",
+            f"View of model {model!r}: no module defines model {model!r}",
+            "Check the model name (find_model lists the models).",
+            out.line(model_node, "name"),
+        )
+        return
     if not parent:
         _walk(out, resolver, arch, (model,))
         return
@@ -262,9 +271,37 @@ def _walk(out: _File, resolver: ModelResolver, node: etree._Element, contexts: t
             for grand in child:
                 if isinstance(grand.tag, str) and grand.tag in _SUBVIEWS and len(subs) == 1:
                     _walk(out, resolver, grand, subs)
+        elif child.tag == "button" and child.get("type") == "object" and name:
+            _button(out, resolver, child, contexts)
+            _walk(out, resolver, child, contexts)
         elif child.tag == "groupby" and name:
             subs = tuple(c for m in contexts if (c := resolver.comodel(m, name)))
             if len(subs) == 1:
                 _walk(out, resolver, child, subs)
         else:
             _walk(out, resolver, child, contexts)
+
+
+def _button(out: _File, resolver: ModelResolver, button: etree._Element, contexts: tuple[str, ...]) -> None:
+    """``<button type="object" name="m">`` calls method m of the node's model: Odoo validates the
+    view against the model's methods at install."""
+    name = button.get("name", "")
+    if name.startswith("_"):
+        out.report(
+            "button-method-unknown",
+            f'Button calls method "{name}": a private method (its name starts with "_") cannot be '
+            "called from a button",
+            "Call a public method (one whose name does not start with '_') that calls it.",
+            out.line(button, "name"),
+        )
+        return
+    verdicts = [method_exists(out.ctx, m, name) for m in contexts]
+    if verdicts and all(v is False for v in verdicts):
+        out.report(
+            "button-method-unknown",
+            f'Button calls method "{name}", which model "{contexts[0]}" does not have'
+            + (f" (nor {', '.join(contexts[1:])})" if len(contexts) > 1 else ""),
+            "Check the method name, or define the method on the model (a public method: a name "
+            "starting with '_' cannot be called from a button).",
+            out.line(button, "name"),
+        )

@@ -8,9 +8,11 @@ from pathlib import Path
 from odoo_tools.findings import Finding
 from odoo_tools.index import XmlRecord
 from odoo_tools.lint._static.context import StaticContext
-from odoo_tools.lint._static.xml_scan import Ref, XmlScan
+from odoo_tools.lint._static.core_answers import core_xmlid_exists
+from odoo_tools.lint._static.xml_scan import Ref, XmlScan, access_scans
 
 Position = tuple[int, int]  # (load position of the file, line)
+ACCESS_COLUMNS = ("model_id:id", "group_id:id")  # refs of access CSV rows (``access_scans``)
 IMPLICIT_PREFIXES = ("model_", "field_", "module_")  # ids Odoo creates itself (ir.model, fields...)
 
 
@@ -117,12 +119,15 @@ def _last_line_of(path: Path, needle: str) -> int | None:
 
 def check_refs(ctx: StaticContext, scans: list[tuple[int, str, XmlScan]]) -> list[Finding]:
     defined, found = own_definitions(ctx)
-    for position, path, scan in scans:
+    demo = {f"{ctx.addon.name}/{rel}" for rel in ctx.addon.manifest.demo}
+    for position, path, scan in [*scans, *access_scans(ctx)]:
         for ref in scan.refs:
-            problem = _problem(ctx, ref, (position, ref.line), defined)
+            problem = _problem(ctx, ref, (position, ref.line), defined, path in demo)
             if problem is None:
                 continue
             code, message, hint = problem
+            if ref.via in ACCESS_COLUMNS and code == "xml-id-not-in-dependencies":
+                continue  # said of the access rule by models.py
             companion = _auto_installed_alongside(ctx, ref.xml_id.partition(".")[0])
             if code == "xml-id-not-in-dependencies" and companion:
                 message += (
@@ -150,14 +155,14 @@ def check_refs(ctx: StaticContext, scans: list[tuple[int, str, XmlScan]]) -> lis
 
 
 def _problem(
-    ctx: StaticContext, ref: Ref, used_at: Position, defined: dict[str, Position]
+    ctx: StaticContext, ref: Ref, used_at: Position, defined: dict[str, Position], demo: bool = False
 ) -> tuple[str, str, str] | None:
     module, _, name = ref.xml_id.partition(".")
     if not name:
         return None
     if module == ctx.addon.name:
         if name.startswith(IMPLICIT_PREFIXES):
-            return None
+            return _own_model_id(ctx, ref)
         at = defined.get(ref.xml_id) or _inherits_parent(ref.xml_id, defined)
         if at is None:
             return (
@@ -179,8 +184,10 @@ def _problem(
             f"{ref.via} refers to {ref.xml_id}, but {module!r} is not among this module's dependencies.",
             f"Add {module!r} to 'depends' in the manifest, or refer to an id of a dependency.",
         )
-    if module not in ctx.addon_set.addons or name.startswith(IMPLICIT_PREFIXES):
-        return None  # a module we cannot see (no Odoo source): nothing to compare with
+    if module not in ctx.addon_set.addons:
+        return None if demo else _core_problem(ctx, ref)  # the pack has no demo records
+    if name.startswith(IMPLICIT_PREFIXES):
+        return None
     if not _defined_in(ctx, module, ref.xml_id):
         return (
             "xml-id-undefined",
@@ -188,6 +195,54 @@ def _problem(
             f"Check the id in {module!r} (find_xml_id helps), or define it.",
         )
     return None
+
+
+def _core_problem(ctx: StaticContext, ref: Ref) -> tuple[str, str, str] | None:
+    """A core module's id (no Odoo source): the series pack says whether it exists; a record of
+    the project that creates an id in the core module's name (``<record id="sale.x">``) counts."""
+    if core_xmlid_exists(ctx.series, ref.xml_id) is not False:
+        return None
+    if any(loc.module in ctx.closure for loc in ctx.tables.records.get(ref.xml_id, [])):
+        return None
+    module = ref.xml_id.partition(".")[0]
+    return (
+        "xml-id-undefined",
+        f"{ref.via} refers to {ref.xml_id}, which Odoo {ctx.series}'s {module!r} does not define "
+        "(its series pack lists every external ID of the core).",
+        f"Check the id in {module!r} (find_xml_id helps), or define it.",
+    )
+
+
+def _own_model_id(ctx: StaticContext, ref: Ref) -> tuple[str, str, str] | None:
+    """``model_x_y`` of this module: Odoo makes it for each model the module's classes define or
+    extend; another implicit id (``field_``, ``module_``) is not judged."""
+    name = ref.xml_id.partition(".")[2]
+    if not name.startswith("model_") or not _python_read(ctx):
+        return None
+    wanted = name[len("model_") :]
+    own = {
+        model
+        for model, located in ctx.tables.model_classes.items()
+        if any(loc.module == ctx.addon.name for loc in located)
+    }
+    if any(model.replace(".", "_") == wanted for model in own):
+        return None
+    if ref.via in ACCESS_COLUMNS and ctx.tables.model_of_ref(name):
+        return None  # another module's model: acl-model-not-own says so (models.py)
+    return (
+        "xml-id-undefined",
+        f"{ref.via} refers to {ref.xml_id}, but no class of this module defines or extends a model "
+        f"named like {wanted!r}, so Odoo never creates that id.",
+        "Use model_<model name with dots as underscores> of a model this module defines or extends "
+        "(or qualify it with the module that does).",
+    )
+
+
+def _python_read(ctx: StaticContext) -> bool:
+    """Every Python file of the module was read (a file we could not parse may define models)."""
+    return all(
+        not any(f.severity == "error" for f in data.findings) for data in ctx.files() if data.kind == "python"
+    )
 
 
 def _function_before(ctx: StaticContext, xml_id: str, used_at: Position) -> str:

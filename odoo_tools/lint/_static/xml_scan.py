@@ -9,15 +9,20 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from lxml import etree
 
 from odoo_tools.index import attribute_line, qualify
 from odoo_tools.lint._static.api_uses import Use, element_uses
 
+if TYPE_CHECKING:
+    from odoo_tools.lint._static.context import StaticContext
+
 _PARSER = etree.XMLParser(resolve_entities=False, no_network=True, remove_comments=True)
 _EVAL_REF = re.compile(r"""\bref\(\s*['"]([\w.]+)['"]\s*\)""")
-_ACTION_IN_ARCH = re.compile(r"%\(([\w.]+)\)d")
+# odoo.tools.convert's _process: %(id)d or %(id)s not after another %.
+_ID_IN_ARCH = re.compile(r"(?<!%)%\(([\w.]+)\)[ds]")
 
 
 @dataclass(frozen=True)
@@ -62,10 +67,27 @@ def scan_xml(path: Path, module: str) -> XmlScan:
         if element.tag == "function" or element.tag == "value":
             _evals(element.get("eval", ""), module, attribute_line(lines, line, "eval"), scan)
         in_arch = _in_view_arch(element)
-        if in_arch:
+        if in_arch or _in_qweb(element):
             _arch_element(element, module, line, scan, lines)
         scan.uses += element_uses(element, line, lines, in_arch, in_arch and _in_inline_view(element))
     return scan
+
+
+def access_scans(ctx: StaticContext) -> list[tuple[int, str, XmlScan]]:
+    """The external IDs the rows of the module's access CSV files name (``model_id:id``,
+    ``group_id:id``), as scans beside the XML files' (XML access records are scanned as XML)."""
+    scans = []
+    for position, data in ctx.loaded_file_data():
+        if data.kind != "csv" or not data.access:
+            continue
+        scan = XmlScan()
+        for row in data.access:
+            if row.model_ref:
+                scan.refs.append(Ref(qualify(row.model_ref, ctx.addon.name), row.line, "model_id:id"))
+            if row.group:
+                scan.refs.append(Ref(qualify(row.group, ctx.addon.name), row.line, "group_id:id"))
+        scans.append((position, data.path, scan))
+    return scans
 
 
 def _groups(element: etree._Element, module: str, line: int, scan: XmlScan) -> None:
@@ -94,11 +116,17 @@ def _evals(text: str, module: str, line: int, scan: XmlScan) -> None:
 
 
 def _arch_element(element: etree._Element, module: str, line: int, scan: XmlScan, lines: list[str]) -> None:
-    if element.tag == "button" and element.get("type") == "action":
-        match = _ACTION_IN_ARCH.fullmatch(element.get("name", ""))
-        if match:
-            at = attribute_line(lines, line, "name")
-            scan.refs.append(Ref(qualify(match.group(1), module), at, "button"))
+    """``%(xml_id)d`` anywhere in the arch's attributes or text: Odoo replaces each with the
+    record's id while loading the view (odoo.tools.convert), and fails on an unknown id."""
+    for attr, value in element.attrib.items():
+        if not isinstance(attr, str) or not isinstance(value, str):
+            continue
+        for match in _ID_IN_ARCH.finditer(value):
+            via = "button" if element.tag == "button" and attr == "name" else f"%(...)d in {attr}="
+            at = attribute_line(lines, line, attr)
+            scan.refs.append(Ref(qualify(match.group(1), module), at, via))
+    for match in _ID_IN_ARCH.finditer(element.text or ""):
+        scan.refs.append(Ref(qualify(match.group(1), module), line, "%(...)d"))
 
 
 def _source_lines(path: Path) -> list[str]:

@@ -1,0 +1,291 @@
+"""One-line breakages of data references in real modules, judged by a real Odoo, and how well
+``check`` predicts them (issue 31, "Data references").
+
+    export DATAREFS_SRC=/path/to/extracted/modules      # real modules (OCA wheels' odoo/addons/*)
+    export DATAREFS_CORPUS=/path/to/corpus              # cases.json, verdicts.json, logs: not in the checkout
+    .venv/bin/python benchmarks/data_refs.py make --seed 3118 --modules a,b,c
+    .venv/bin/python benchmarks/data_refs.py judge --template DB   # ASSISTA_TEST_ODOO_{BIN,PYTHON,CONF}
+    .venv/bin/python benchmarks/data_refs.py measure [--odoo-path SRC]
+
+``make`` finds, in each module's data files, the places each kind of reference is written (a
+view's model, an action's res_model / binding_model_id, an access row's model_id:id /
+group_id:id, a menu's action / parent / groups, groups= on a view node, %(xml_id)d, ref('...')
+in an eval, a button's method) and breaks one per case (the name gets a suffix); each module also
+gives a control (unchanged) that must install. Cases are split once, by module, into a
+development half and a held-out half (``--seed``, recorded in cases.json). ``judge`` copies the
+module with its change, clones ``--template`` (the dependencies installed), runs ``odoo-bin -i``,
+records whether the module ended installed and the file:line Odoo's log names, then drops the
+database. ``measure`` runs the static checks on each case and counts errors at the changed line
+(or the log's file:line), per half, and errors on cases that install.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import json
+import os
+import random
+import re
+import shutil
+import subprocess
+import tempfile
+import time
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+from odoo_tools.findings import Finding
+from odoo_tools.lint import FileDigests, LintCache, lint_addons_sync, load_project
+from odoo_tools.odoo_log import parse_odoo_log
+
+# kind -> (file suffix, regex whose group 1 is the name to break, what it is)
+KINDS: dict[str, tuple[str, str]] = {
+    "view-model": (".xml", r'<field name="model">([\w.]+)</field>'),
+    "action-res-model": (".xml", r'<field name="res_model">([\w.]+)</field>'),
+    "binding-model": (".xml", r'name="binding_model_id"\s+ref="([\w.]+)"'),
+    "server-model": (".xml", r'name="model_id"\s+ref="([\w.]+)"'),
+    "menu-action": (".xml", r'\baction="([\w.]+)"'),  # in a <menuitem> (``_in_menuitem``)
+    "menu-parent": (".xml", r'\bparent="([\w.]+)"'),
+    "groups": (".xml", r'\bgroups="([\w.]+)"'),
+    "percent-id": (".xml", r"%\(([\w.]+)\)d"),
+    "eval-ref": (".xml", r"""\bref\(['"]([\w.]+)['"]\)"""),
+    "button-method": (".xml", r'<button\b(?=[^>]*\btype="object")[^>]*\bname="([a-z]\w+)"'),
+    "acl-model": (".csv", r"^[^,\n]+,[^,\n]*,([\w.]+),"),
+    "acl-group": (".csv", r"^[^,\n]+,[^,\n]*,[\w.]+,([\w.]+),"),
+}
+SUFFIX = "_zz"
+
+
+def _env_path(name: str) -> Path:
+    value = os.environ.get(name)
+    if not value:
+        raise SystemExit(f"set {name} (see the module docstring)")
+    return Path(value)
+
+
+def _data_files(module_dir: Path) -> list[str]:
+    manifest = ast.literal_eval((module_dir / "__manifest__.py").read_text(encoding="utf-8"))
+    return [f for f in manifest.get("data", []) if (module_dir / f).is_file()]
+
+
+def _sites(module_dir: Path) -> Iterator[tuple[str, str, int, str, str]]:
+    """(kind, file, line, old line, new line) for every place a kind is written on one line
+    that occurs once in its file."""
+    for rel in _data_files(module_dir):
+        lines = (module_dir / rel).read_text(encoding="utf-8").splitlines()
+        for kind, (suffix, pattern) in KINDS.items():
+            if not rel.endswith(suffix):
+                continue
+            for number, text in enumerate(lines, start=1):
+                if kind.startswith("acl") and number == 1:
+                    continue  # the header
+                match = re.search(pattern, text)
+                if match is None or lines.count(text) != 1:
+                    continue
+                if kind.startswith("menu") and not _in_menuitem(lines, number, match.start()):
+                    continue
+                start, end = match.span(1)
+                yield kind, rel, number, text, text[:start] + match.group(1) + SUFFIX + text[end:]
+
+
+def _in_menuitem(lines: list[str], number: int, column: int) -> bool:
+    """The attribute at ``column`` of line ``number`` belongs to a ``<menuitem`` tag."""
+    before = "\n".join([*lines[: number - 1], lines[number - 1][:column]])
+    opened = before.rfind("<")
+    return before.startswith("<menuitem", opened) and ">" not in before[opened:]
+
+
+def make(args: argparse.Namespace) -> int:
+    src, corpus = _env_path("DATAREFS_SRC"), _env_path("DATAREFS_CORPUS")
+    modules = sorted(args.modules.split(","))
+    rnd = random.Random(args.seed)
+    order = modules[:]
+    rnd.shuffle(order)
+    held = set(order[len(order) // 2 :])
+    cases = []
+    for module in modules:
+        half = "held-out" if module in held else "dev"
+        cases.append({"id": f"{module}--control", "module": module, "half": half, "kind": "control"})
+        by_kind: dict[str, list[tuple[str, str, int, str, str]]] = {}
+        for site in _sites(src / module):
+            by_kind.setdefault(site[0], []).append(site)
+        kinds = sorted(by_kind)
+        rnd.shuffle(kinds)
+        for kind in kinds[: args.per_module]:
+            _, rel, line, old, new = rnd.choice(by_kind[kind])
+            cases.append(
+                {
+                    "id": f"{module}--{kind}",
+                    "module": module,
+                    "half": half,
+                    "kind": kind,
+                    "file": rel,
+                    "line": line,
+                    "old": old,
+                    "new": new,
+                }
+            )
+    corpus.mkdir(parents=True, exist_ok=True)
+    payload = {"seed": args.seed, "split": "by module", "cases": cases}
+    (corpus / "cases.json").write_text(json.dumps(payload, indent=1) + "\n", encoding="utf-8")
+    print(f"{len(cases)} cases ({sum(c['kind'] == 'control' for c in cases)} controls) in {corpus}")
+    return 0
+
+
+def _cases() -> list[dict[str, object]]:
+    raw = json.loads((_env_path("DATAREFS_CORPUS") / "cases.json").read_text(encoding="utf-8"))
+    cases: list[dict[str, object]] = raw["cases"]
+    return cases
+
+
+def apply_case(case: dict[str, object], root: Path) -> None:
+    module = str(case["module"])
+    shutil.copytree(_env_path("DATAREFS_SRC") / module, root / module)
+    if case["kind"] == "control":
+        return
+    path = root / module / str(case["file"])
+    lines = path.read_text(encoding="utf-8").split("\n")
+    number = int(str(case["line"]))
+    if lines[number - 1] != case["old"]:
+        raise ValueError(f"{case['id']}: line {number} is not the recorded one")
+    lines[number - 1] = str(case["new"])
+    path.write_text("\n".join(lines), encoding="utf-8")
+
+
+# -- the real side -------------------------------------------------------------------------------
+
+
+def judge(args: argparse.Namespace) -> int:
+    corpus = _env_path("DATAREFS_CORPUS")
+    verdicts_path = corpus / "verdicts.json"
+    verdicts = json.loads(verdicts_path.read_text(encoding="utf-8")) if verdicts_path.exists() else {}
+    logs = corpus / "logs"
+    logs.mkdir(exist_ok=True)
+    only = set(filter(None, args.only.split(",")))
+    for case in _cases():
+        case_id = str(case["id"])
+        if (only and case_id not in only) or (case_id in verdicts and not args.again):
+            continue
+        verdicts[case_id] = _judge_case(case, args, logs)
+        verdict = verdicts[case_id]
+        print(case_id, verdict["fails"], verdict["log_file"], verdict["log_line"], flush=True)
+        verdicts_path.write_text(json.dumps(verdicts, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    return 0
+
+
+def _judge_case(case: dict[str, object], args: argparse.Namespace, logs: Path) -> dict[str, object]:
+    module = str(case["module"])
+    with tempfile.TemporaryDirectory(prefix="datarefs-") as tmp:
+        root = Path(tmp)
+        apply_case(case, root)
+        db = f"datarefs_j_{os.getpid()}_{module}"[:60]
+        _psql(f'DROP DATABASE IF EXISTS "{db}"')
+        _psql(f'CREATE DATABASE "{db}" TEMPLATE "{args.template}"')
+        try:
+            command = ["nice", "-n", "10", os.environ["ASSISTA_TEST_ODOO_PYTHON"]]
+            command += [os.environ["ASSISTA_TEST_ODOO_BIN"], "-c", os.environ["ASSISTA_TEST_ODOO_CONF"]]
+            command += ["-d", db, "-i", module, "--stop-after-init", "--without-demo=all", "--log-level=info"]
+            command += [f"--addons-path={args.core_addons},{root}", f"--data-dir={args.data_dir}"]
+            started = time.perf_counter()
+            done = subprocess.run(command, capture_output=True, text=True, timeout=1200, check=False)
+            seconds = time.perf_counter() - started
+            state = _psql(f"SELECT state FROM ir_module_module WHERE name = '{module}'", db).strip()
+        finally:
+            _psql(f'DROP DATABASE IF EXISTS "{db}"')
+        log = done.stdout + done.stderr
+        report = parse_odoo_log(log, roots=[root], modules=[module])
+    errors = [f for f in report.findings if f.severity == "error"]
+    first = errors[0] if errors else None
+    (logs / f"{case['id']}.log").write_text(log, encoding="utf-8")
+    return {
+        "exit": done.returncode,
+        "state": state,
+        "fails": done.returncode != 0 or state != "installed",
+        "log_file": first.path if first else "",
+        "log_line": first.line if first else None,
+        "log_message": first.message[:300] if first else "",
+        "seconds": round(seconds, 1),
+        "series": "18.0",
+    }
+
+
+def _psql(sql: str, db: str = "postgres") -> str:
+    command = ["psql", "-h", "127.0.0.1", "-U", "odoo", "-d", db, "-tAc", sql]
+    env = {"PGPASSWORD": os.environ.get("PGPASSWORD", "odoo"), "PATH": "/usr/bin:/bin"}
+    return subprocess.run(command, capture_output=True, text=True, env=env, check=False).stdout
+
+
+# -- the static side -----------------------------------------------------------------------------
+
+
+def static_errors(case: dict[str, object], odoo_path: Path | None, work: Path) -> list[Finding]:
+    root = work / "addons"
+    shutil.rmtree(root, ignore_errors=True)
+    root.mkdir(parents=True)
+    apply_case(case, root)
+    readonly = [odoo_path / "odoo" / "addons", odoo_path / "addons"] if odoo_path else []
+    project = load_project([root], readonly, odoo_path=odoo_path, cache_dir=work / "cache")
+    project.series = "18.0"
+    addons = [project.addon_set.get(str(case["module"]))]
+    run = lint_addons_sync(project, addons, ["static"], cache=LintCache(None), digests=FileDigests())
+    return [f for f in run.findings if f.severity == "error"]
+
+
+def measure(args: argparse.Namespace) -> int:
+    corpus = _env_path("DATAREFS_CORPUS")
+    verdicts = json.loads((corpus / "verdicts.json").read_text(encoding="utf-8"))
+    odoo_path = Path(args.odoo_path) if args.odoo_path else None
+    halves = [h for h in ("dev", "held-out") if not args.half or h == args.half]
+    tally: dict[str, dict[str, list[str]]] = {h: {"fails": [], "caught": [], "false": []} for h in halves}
+    with tempfile.TemporaryDirectory(prefix="datarefs-measure-") as tmp:
+        for case in _cases():
+            verdict = verdicts.get(str(case["id"]))
+            if verdict is None or case["half"] not in halves:
+                continue
+            errors = static_errors(case, odoo_path, Path(tmp))
+            places = {(f"{case['module']}/{case.get('file')}", case.get("line"))}
+            places.add((verdict["log_file"], verdict["log_line"]))
+            hit = any((f.path, f.line) in places for f in errors)
+            said = " ".join(f"{f.code}@{f.path}:{f.line}" for f in errors)
+            row = tally[str(case["half"])]
+            if verdict["fails"]:
+                row["fails"].append(str(case["id"]))
+                if hit:
+                    row["caught"].append(str(case["id"]))
+            elif errors:
+                row["false"].append(str(case["id"]))
+            mark = ("caught" if hit else "missed") if verdict["fails"] else ("FALSE" if errors else "ok")
+            real = "fails" if verdict["fails"] else "installs"
+            print(f"{case['half']:8} {case['id']!s:60} {real:8} {mark:6} {said}", flush=True)
+    source = f"with source {odoo_path}" if odoo_path else "without an Odoo source"
+    for half, row in tally.items():
+        print(
+            f"{half}: {len(row['caught'])}/{len(row['fails'])} install failures caught as errors at the "
+            f"right file:line; errors on cases that install: {len(row['false'])} {row['false']} ({source})"
+        )
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    raw = argparse.RawDescriptionHelpFormatter
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=raw)
+    sub = parser.add_subparsers(dest="command", required=True)
+    mk = sub.add_parser("make")
+    mk.add_argument("--seed", type=int, required=True)
+    mk.add_argument("--modules", required=True, help="comma-separated module names under DATAREFS_SRC")
+    mk.add_argument("--per-module", type=int, default=3)
+    jd = sub.add_parser("judge")
+    jd.add_argument("--template", required=True)
+    jd.add_argument("--core-addons", required=True, help="Odoo's addons folders, comma-separated")
+    jd.add_argument("--data-dir", required=True, help="a data folder of your own (filestore)")
+    jd.add_argument("--only", default="")
+    jd.add_argument("--again", action="store_true")
+    ms = sub.add_parser("measure")
+    ms.add_argument("--odoo-path", default="")
+    ms.add_argument("--half", default="", choices=["", "dev", "held-out"])
+    args = parser.parse_args(argv)
+    return {"make": make, "judge": judge, "measure": measure}[args.command](args)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
