@@ -65,10 +65,25 @@ def module_folders(paths: Sequence[Path]) -> list[Path]:
         inside = sorted(
             p.resolve() for p in path.iterdir() if p.is_dir() and find_manifest_file(p) is not None
         )
+        _refuse_links_out(path, inside)
         if not inside:
             raise NotFound(f"{path} holds no Odoo module (no __manifest__.py)", hint="Give module folders.")
         found += inside
     return list(dict.fromkeys(found))
+
+
+def _refuse_links_out(folder: Path, modules: list[Path]) -> None:
+    """A module of a folder of modules that is a symlink leading out of it would be read and
+    written where the link points (a repository can carry such a link): refused, as the MCP tool
+    refuses a path leaving its addons roots. Naming the module folder itself is the user's choice."""
+    top = folder.resolve()
+    outside = [m for m in modules if not m.is_relative_to(top)]
+    if outside:
+        link = next(p for p in folder.iterdir() if p.resolve() == outside[0])
+        raise InvalidInput(
+            f"{link} is a symlink to {outside[0]}, outside {folder}: nothing was migrated.",
+            hint="Remove the link, or name the module folder it points to if you mean to migrate it.",
+        )
 
 
 def plan_migration(
