@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import os
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -44,16 +45,14 @@ class ModuleFiles:
             for name in sorted(names):
                 path = Path(current) / name
                 rel = path.relative_to(folder).as_posix()
-                if path.is_symlink() or not path.is_file():
+                if path.is_symlink():
                     continue
-                if path.suffix in TEXT_SUFFIXES and path.stat().st_size <= MAX_BYTES:
-                    try:
-                        text = path.read_bytes().decode("utf-8")
-                    except UnicodeDecodeError:
-                        text = None
-                    if text is not None and (path.suffix != ".py" or _parses_within_limits(text)):
-                        module.texts[rel] = text
-                        continue
+                # A FIFO, socket or device is no file to read, but its name is taken: listed with
+                # the unread files, a new file never goes there and old migrations/ still go.
+                text = _read_text(path) if path.suffix in TEXT_SUFFIXES else None
+                if text is not None and (path.suffix != ".py" or _parses_within_limits(text)):
+                    module.texts[rel] = text
+                    continue
                 module.other_files.append(rel)
         module.original = dict(module.texts)
         return module
@@ -167,14 +166,29 @@ def _parses_within_limits(text: str) -> bool:
     return True
 
 
+def _read_text(path: Path) -> str | None:
+    """A regular file's UTF-8 text up to ``MAX_BYTES``; None for anything else. Opened without
+    blocking and without following a link: a FIFO put there would hang the run (and its locks)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError:
+        return None
+    with os.fdopen(fd, "rb") as handle:
+        info = os.fstat(handle.fileno())
+        if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_BYTES:
+            return None
+        try:
+            return handle.read(MAX_BYTES + 1).decode("utf-8")
+        except (OSError, UnicodeDecodeError):
+            return None
+
+
 def _on_disk(path: Path) -> str | None:
     """The file's text now (None: absent; a file that is not text never equals a read text)."""
-    try:
-        return path.read_bytes().decode("utf-8")
-    except FileNotFoundError:
+    if not os.path.lexists(path):
         return None
-    except (OSError, UnicodeDecodeError):
-        return "\0not text"
+    text = _read_text(path)
+    return "\0not text" if text is None else text
 
 
 def _remove_empty_parents(folder: Path, top: Path) -> None:

@@ -4,13 +4,26 @@ repository and everything beside them are written by an attacker."""
 from __future__ import annotations
 
 import os
+import shutil
 import stat
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import git
 import pytest
+from mcp import Client
 
 from assista_mcp.cli import main
+
+from .conftest import snapshot
+
+CHECKOUT = Path(__file__).resolve().parents[2]
+REMOVED = CHECKOUT / "fixtures" / "migrate_removed"
 
 
 def _committed(folder: Path) -> git.Repo:
@@ -63,3 +76,81 @@ def test_migrate_commit_runs_no_hook_filter_or_fsmonitor_of_the_repository(
     assert not marker.exists(), marker.read_text()
     assert repo.head.commit.message == "[MIG] mig_attrs: Migration to 17.0"
     assert "attrs=" not in repo.git.show("HEAD:v16/mig_attrs/views/thing_views.xml")
+
+
+def test_a_module_linked_out_of_the_folder_given_to_write_is_refused(
+    modules: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], isolated_env: Path
+) -> None:
+    """``addons/mig_attrs_link -> ../victim/mig_attrs``: the repository's link led the CLI's
+    --write to rewrite a module outside the folder it was given (the MCP tool refuses it)."""
+    victim = tmp_path / "victim"
+    victim.mkdir()
+    os.replace(modules / "v16" / "mig_attrs", victim / "mig_attrs")
+    addons = modules / "v16"
+    (addons / "linked").symlink_to(victim / "mig_attrs")
+    before = snapshot(victim)
+    code = main(["migrate", str(addons), "--to", "17.0", "--write"])
+    err = capsys.readouterr().err
+    assert code == 2 and "is a symlink to" in err and "outside" in err and "Traceback" not in err
+    assert snapshot(victim) == before
+
+
+def test_a_fifo_where_the_migration_writes_a_new_file_does_not_hang_write(tmp_path: Path) -> None:
+    """rm_blocking gets models/account_move_line.py (a core field 18.0 removed, declared in the
+    module): a FIFO at that name blocked ``--write`` forever, path locks held. Real CLI, so a hang
+    is a timeout here."""
+    shutil.copytree(REMOVED / "rm_blocking", tmp_path / "rm_blocking")
+    module = tmp_path / "rm_blocking"
+    os.mkfifo(module / "models" / "account_move_line.py")
+    os.mkfifo(module / "models" / "pipe.xml")
+    env = {
+        **os.environ,
+        "ASSISTA_HOME": str(tmp_path / "home"),
+        "ASSISTA_CACHE_DIR": str(tmp_path / "c"),
+        "PYTHONPATH": str(CHECKOUT),  # this checkout's code, whatever the venv installed
+    }
+    done = subprocess.run(
+        [sys.executable, "-m", "assista_mcp", "migrate", str(module), "--to", "18.0", "--write", "--no-diff"],
+        capture_output=True,
+        text=True,
+        timeout=90,
+        env=env,
+        cwd=tmp_path,
+    )
+    assert done.returncode in (0, 1), done.stderr
+    assert stat.S_ISFIFO((module / "models" / "account_move_line.py").lstat().st_mode)
+    assert (
+        "blocked = fields.Boolean()" in (module / "models" / "account_move_line_core_fields.py").read_text()
+    )
+
+
+@pytest.mark.anyio
+async def test_a_fifo_in_the_module_does_not_hang_mcp_migrate_module_write(
+    server_for: Callable[..., Any], tmp_path: Path
+) -> None:
+    """The same FIFO through the real MCP server: the tool's thread blocked on it with the path
+    locks held. A watchdog opens the FIFO's other end after 20 s, so the old hang ends as a
+    slow answer instead of a frozen test."""
+    shutil.copytree(REMOVED / "rm_blocking", tmp_path / "addons" / "rm_blocking")
+    fifo = tmp_path / "addons" / "rm_blocking" / "models" / "account_move_line.py"
+    os.mkfifo(fifo)
+    stop = threading.Event()
+
+    def watchdog() -> None:
+        if not stop.wait(20):
+            fd = os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)
+            os.close(fd)
+
+    guard = threading.Thread(target=watchdog, daemon=True)
+    guard.start()
+    started = time.monotonic()
+    try:
+        async with Client(server_for(tmp_path / "addons")) as client:
+            result = await client.call_tool(
+                "migrate_module", {"module": "rm_blocking", "to_series": "18.0", "write": True}
+            )
+    finally:
+        stop.set()
+    assert time.monotonic() - started < 20
+    assert not result.is_error, result.content
+    assert stat.S_ISFIFO(fifo.lstat().st_mode)
