@@ -87,7 +87,10 @@ def read_project_file(cwd: Path, home: Path) -> ProjectFile | None:
         return None
     if path.is_symlink():
         return ProjectFile(path, {}, trusted=False, linked=True) if path == own or _has_table(path) else None
-    data = read_capped(path, MAX_PROJECT_FILE_BYTES)
+    try:
+        data = read_capped(path, MAX_PROJECT_FILE_BYTES)
+    except OSError as exc:  # a pipe or device in its place (never read: it would block)
+        raise ConfigError(f"Project settings file {path} cannot be read: {exc.strerror}.") from exc
     if data is None:
         raise ConfigError(
             f"Project settings file {path} is larger than {MAX_PROJECT_FILE_BYTES} bytes: not read "

@@ -222,10 +222,38 @@ MAX_SOURCE_BYTES = 16 * 1024 * 1024
 
 
 def read_capped(path: str | os.PathLike[str], cap: int = MAX_SOURCE_BYTES) -> bytes | None:
-    """The file's bytes, or None when it holds more than ``cap`` (never more is read)."""
-    with open(path, "rb") as handle:
+    """The file's bytes, or None when it holds more than ``cap`` (never more is read).
+
+    The one way to read a file of a module or of an Odoo source (every such file may be hostile):
+    a pipe, socket or device raises ``OSError`` instead of blocking the reader (it is opened
+    non-blocking and must be a regular file), and a file over the cap is judged by its size
+    before a byte is read."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    with os.fdopen(fd, "rb") as handle:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise OSError(errno.EINVAL, "not a regular file (a pipe, socket or device)", os.fspath(path))
+        if info.st_size > cap:
+            return None
         data = handle.read(cap + 1)
     return None if len(data) > cap else data
+
+
+def read_capped_text(path: str | os.PathLike[str], cap: int = MAX_SOURCE_BYTES) -> str | None:
+    """``read_capped`` decoded as UTF-8 (undecodable bytes replaced); None when over the cap or
+    unreadable (a missing file, a pipe...)."""
+    try:
+        data = read_capped(path, cap)
+    except OSError:
+        return None
+    return data.decode("utf-8", errors="replace") if data is not None else None
+
+
+def capped_lines(path: str | os.PathLike[str], cap: int = MAX_SOURCE_BYTES) -> list[str]:
+    """The lines of a source file (to find a finding's line in it): [] when it cannot be read
+    within the cap."""
+    text = read_capped_text(path, cap)
+    return text.splitlines() if text is not None else []
 
 
 # -- digests -----------------------------------------------------------------------------------
@@ -295,6 +323,8 @@ class FileDigests:
         name = os.fspath(path)
         try:
             st = os.stat(name) if st is None else st
+            if st.st_size > MAX_SOURCE_BYTES:  # no reader takes it whole: its stat stands for it
+                return digest_bytes(f"over the cap:{st.st_size}:{st.st_mtime_ns}:{st.st_ino}".encode())
             return self._cache.get(name, st, lambda: _digest_file(name))
         except OSError:
             return UNREADABLE

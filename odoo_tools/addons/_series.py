@@ -21,6 +21,7 @@ from typing import Literal
 
 from odoo_tools.addons._manifest import Manifest
 from odoo_tools.series import is_supported, normalize_series, series_key, series_major, series_of_version
+from odoo_tools.sources import python_tree
 
 SeriesSource = Literal["odoo-source", "manifests", "setting", "unknown"]
 
@@ -67,9 +68,8 @@ def series_from_odoo_source(odoo_path: Path) -> str | None:
 
 def series_from_release_file(path: Path) -> str | None:
     """``version_info = (18, 0, 0, FINAL, 0, '')`` -> ``"18.0"``; saas -> ``"saas~17.2"``."""
-    try:
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-    except (OSError, SyntaxError, UnicodeDecodeError):
+    tree = python_tree(path)
+    if tree is None:
         return None
     for node in tree.body:
         if not isinstance(node, ast.Assign) or not isinstance(node.value, ast.Tuple):

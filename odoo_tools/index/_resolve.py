@@ -23,6 +23,7 @@ from pathlib import Path
 from odoo_tools.index._core_classes import LISTED_METHODS
 from odoo_tools.index._records import FieldDef, ModelClass
 from odoo_tools.index._tables import Located, Tables
+from odoo_tools.sources import python_tree
 
 BASE = "base"  # the abstract model every model inherits (``_inherit = "base"`` extends them all)
 X2MANY = frozenset({"One2many", "Many2many"})
@@ -221,9 +222,8 @@ def base_model_methods(base_addon: Path | None) -> frozenset[str]:
     if base_addon is None:
         return frozenset()
     source = base_addon.parent.parent / "models.py"
-    try:
-        tree = ast.parse(source.read_bytes())
-    except (OSError, SyntaxError, ValueError):
+    tree = python_tree(source)
+    if tree is None:
         return frozenset()
     names: set[str] = set()
     for node in tree.body:

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from odoo_tools.errors import InvalidInput
 from odoo_tools.findings import Finding
-from odoo_tools.storage import atomic_write_json
+from odoo_tools.storage import atomic_write_json, capped_lines
 
 BASELINE_VERSION = 1
 LineText = Callable[[Finding], str]  # the text of a finding's line ("" when it has none)
@@ -102,9 +102,6 @@ class LineReader:
             return ""
         path = self.where(finding)
         if path not in self._files:
-            try:
-                self._files[path] = path.read_text(encoding="utf-8", errors="replace").splitlines()
-            except OSError:
-                self._files[path] = []
+            self._files[path] = capped_lines(path)
         lines = self._files[path]
         return lines[finding.line - 1] if 0 < finding.line <= len(lines) else ""

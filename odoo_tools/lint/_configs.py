@@ -34,6 +34,7 @@ from odoo_tools.lint._safe_config import (
     safe_ruff,
 )
 from odoo_tools.series import known_facts
+from odoo_tools.storage import read_capped
 
 CONFIG_DIR = Path(__file__).resolve().parent / "config"
 DEFAULT_PYLINTRC = CONFIG_DIR / "pylintrc"
@@ -85,7 +86,10 @@ class LintConfig:
         for path in (*files, self.ruff_config):
             digest.update(str(path).encode())
             if path is not None and path.is_file():
-                digest.update(path.read_bytes())
+                try:  # a repository's file: read within the cap, a pipe never blocks
+                    digest.update(read_capped(path) or b"over the cap")
+                except OSError:
+                    digest.update(b"unreadable")
         return digest.hexdigest()
 
 

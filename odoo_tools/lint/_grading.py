@@ -12,7 +12,6 @@ Our static checks grade themselves the same way in both profiles.
 
 from __future__ import annotations
 
-import ast
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -24,6 +23,7 @@ from odoo_tools.lint._imports import loaded_by_odoo
 from odoo_tools.lint._old_ids import disabled_by_old_id
 from odoo_tools.lint._sql_ids import ids_only
 from odoo_tools.series import known_facts
+from odoo_tools.sources import literal_file
 
 
 def _graded(linter: str, severity: Severity) -> frozenset[str]:
@@ -161,11 +161,7 @@ def _init_missing(module_dir: Path | None) -> bool:
     """True when the module has no ``__init__.py`` and its manifest is a readable dict."""
     if module_dir is None or (module_dir / "__init__.py").exists():
         return False
-    try:
-        manifest = ast.literal_eval((module_dir / "__manifest__.py").read_text(encoding="utf-8"))
-    except (OSError, ValueError, SyntaxError, UnicodeDecodeError, MemoryError, RecursionError):
-        return False
-    return isinstance(manifest, dict)
+    return isinstance(literal_file(module_dir / "__manifest__.py"), dict)
 
 
 def _dotted(version: tuple[int, ...]) -> str:

@@ -8,6 +8,8 @@ import ast
 import functools
 from pathlib import Path
 
+from odoo_tools.sources import python_tree
+
 RUN_BY_ODOO = ("tests", "migrations", "upgrades")
 
 
@@ -33,9 +35,8 @@ def _package(folder: Path, found: set[Path]) -> None:
     if init in found or not init.is_file():
         return
     found.add(init)
-    try:
-        tree = ast.parse(init.read_bytes())
-    except (SyntaxError, ValueError, OSError):
+    tree = python_tree(init)
+    if tree is None:
         return
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom) and node.level == 1:

@@ -13,6 +13,8 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
+from odoo_tools.storage import capped_lines
+
 _NEW_ID = re.compile(r"^([CWERF])81(\d\d)$")
 _DISABLE = re.compile(r"#\s*pylint\s*:\s*disable\s*=\s*([\w\-, ]+)")
 _LOOKBACK = 200  # lines; a standalone comment further up is not worth the read
@@ -66,7 +68,4 @@ def _indent(text: str) -> int:
 
 @lru_cache(maxsize=64)
 def _lines(path: Path, mtime_ns: int) -> list[str]:  # the mtime keys the cache: an edit re-reads
-    try:
-        return path.read_text(encoding="utf-8", errors="replace").splitlines()
-    except OSError:
-        return []
+    return capped_lines(path)

@@ -11,6 +11,8 @@ import functools
 import re
 from pathlib import Path
 
+from odoo_tools.sources import python_tree
+
 
 def ids_only(path: Path, line: int) -> bool:
     tree = _tree(path)
@@ -50,10 +52,7 @@ def _assigned(name: str, function: ast.AST) -> list[ast.expr]:
 
 @functools.lru_cache(maxsize=64)
 def _tree(path: Path) -> ast.Module | None:
-    try:
-        return ast.parse(path.read_bytes())
-    except (OSError, SyntaxError, ValueError):
-        return None
+    return python_tree(path)
 
 
 def _spans(node: ast.AST, line: int) -> bool:

@@ -6,13 +6,14 @@ sources where no group has a privilege yields nothing, so no series number is ne
 
 from __future__ import annotations
 
-import ast
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
 from lxml import etree
+
+from odoo_tools.sources import literal_file, xml_root
 
 _PARSER = etree.XMLParser(resolve_entities=False, no_network=True, remove_comments=True, huge_tree=False)
 HIDDEN = ""  # the outcome of a category whose groups mostly lost any privilege (core hid them)
@@ -81,18 +82,14 @@ def series_groups(source: Path) -> SeriesGroups:
 
 
 def _manifest_category(module: Path) -> str:
-    try:
-        manifest = ast.literal_eval((module / "__manifest__.py").read_text(encoding="utf-8"))
-    except (ValueError, SyntaxError, OSError, UnicodeDecodeError, MemoryError, RecursionError):
-        return ""
+    manifest = literal_file(module / "__manifest__.py")
     category = manifest.get("category") if isinstance(manifest, dict) else None
     return category if isinstance(category, str) else ""
 
 
 def _read(found: SeriesGroups, module: str, path: Path) -> None:
-    try:
-        root = etree.parse(str(path), _PARSER).getroot()
-    except (etree.XMLSyntaxError, OSError):
+    root = xml_root(path, _PARSER)
+    if root is None:
         return
     for record in root.iter("record"):
         xml_id, model = record.get("id"), record.get("model")

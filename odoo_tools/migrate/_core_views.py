@@ -5,7 +5,6 @@ core), so an anchor is looked up where Odoo looks it up."""
 
 from __future__ import annotations
 
-import ast
 import copy
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -15,6 +14,7 @@ from pathlib import Path
 from lxml import etree
 
 from odoo_tools.migrate._view_inheritance import apply_spec, mark, spec_elements
+from odoo_tools.sources import literal_file, xml_root
 
 _PARSER = etree.XMLParser(resolve_entities=False, no_network=True, remove_comments=True, huge_tree=False)
 _PASSES = 3  # extensions of an extension whose anchor comes later in load order: tried again
@@ -104,10 +104,7 @@ def core_views(source: Path) -> CoreViews:
 
 
 def _read_manifest(views: CoreViews, module: Path) -> None:
-    try:
-        manifest = ast.literal_eval((module / "__manifest__.py").read_text(encoding="utf-8"))
-    except (ValueError, SyntaxError, OSError, UnicodeDecodeError):
-        manifest = {}
+    manifest = literal_file(module / "__manifest__.py")
     manifest = manifest if isinstance(manifest, dict) else {}
     depends = manifest.get("depends") or []
     views.depends[module.name] = tuple(str(d) for d in depends) if isinstance(depends, list) else ()
@@ -115,9 +112,8 @@ def _read_manifest(views: CoreViews, module: Path) -> None:
 
 
 def _read(views: CoreViews, module: str, path: Path) -> None:
-    try:
-        root = etree.parse(str(path), _PARSER).getroot()
-    except (etree.XMLSyntaxError, OSError):
+    root = xml_root(path, _PARSER)
+    if root is None:
         return
     for template in list(root.iter("template")):
         _read_template(views, module, template)

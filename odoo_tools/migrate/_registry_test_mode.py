@@ -24,6 +24,7 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 from odoo_tools.migrate._module_files import ModuleFiles
 from odoo_tools.migrate._python_rules import dotted, keep_rewrite, python_modules
 from odoo_tools.migrate._report import StepReport
+from odoo_tools.storage import read_capped_text
 
 RULE = "moved-registry-test-mode"
 _TEST_CURSORS = ("self.cr", "self.env.cr")
@@ -32,10 +33,8 @@ _REGISTRY = "self.registry"
 
 @cache
 def _defines(path: Path, pattern: str) -> bool:
-    try:
-        return re.search(pattern, path.read_text(encoding="utf-8"), re.MULTILINE) is not None
-    except OSError:
-        return False
+    text = read_capped_text(path)
+    return text is not None and re.search(pattern, text, re.MULTILINE) is not None
 
 
 def moved(old_source: Path, new_source: Path) -> bool:

@@ -16,6 +16,7 @@ from pathlib import Path
 from odoo_tools.lint import guarded_imports
 from odoo_tools.migrate._module_files import ModuleFiles
 from odoo_tools.migrate._report import StepReport
+from odoo_tools.sources import python_tree
 
 RULE = "removed-core-import"
 
@@ -114,9 +115,8 @@ def _submodule(package_init: Path, name: str) -> bool:
 def _top_names(path: Path) -> frozenset[str] | None:
     """The names a file defines at its top level (also under if/try), None when it may give
     more than it says (``import *``, a module ``__getattr__``)."""
-    try:
-        tree = ast.parse(path.read_bytes())
-    except (OSError, SyntaxError, ValueError):
+    tree = python_tree(path)
+    if tree is None:
         return None
     names: set[str] = set()
     todo: list[ast.stmt] = list(tree.body)

@@ -15,6 +15,7 @@ from odoo_tools.lint import CoreDifference, core_graph
 from odoo_tools.migrate._core_uses import ModuleModels
 from odoo_tools.migrate._module_files import ModuleFiles
 from odoo_tools.migrate._report import StepReport
+from odoo_tools.sources import python_tree
 
 MAX_BYTES = 2_000_000
 _WIDTH = 88  # the longest line written (black's, which OCA's checks apply)
@@ -96,11 +97,8 @@ def old_selection(source: Path, series: str, model: str, name: str) -> Selection
 
 
 def _in_file(path: Path, model: str, name: str) -> Selection | None:
-    try:
-        if path.is_symlink() or path.stat().st_size > MAX_BYTES:
-            return None
-        tree = ast.parse(path.read_bytes())
-    except (OSError, SyntaxError, ValueError):
+    tree = None if path.is_symlink() else python_tree(path, MAX_BYTES)
+    if tree is None:
         return None
     for node in ast.walk(tree):
         if isinstance(node, ast.ClassDef) and model in _class_models(node):

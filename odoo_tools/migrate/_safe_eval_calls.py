@@ -25,6 +25,7 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 from odoo_tools.migrate._module_files import ModuleFiles
 from odoo_tools.migrate._python_rules import keep_rewrite, python_modules, string_value
 from odoo_tools.migrate._report import StepReport
+from odoo_tools.sources import python_tree
 
 RULE = "changed-safe-eval-signature"
 _OLD = ("expr", "globals_dict", "locals_dict", "mode", "nocopy", "locals_builtins", "filename")
@@ -36,9 +37,8 @@ _NO_SPACE = cst.AssignEqual(
 @cache
 def _parameters(source: Path) -> tuple[str, ...]:
     """The parameter names of ``safe_eval`` in a source (empty when it cannot be read)."""
-    try:
-        tree = ast.parse((source / "odoo" / "tools" / "safe_eval.py").read_text(encoding="utf-8"))
-    except (OSError, SyntaxError, ValueError):
+    tree = python_tree(source / "odoo" / "tools" / "safe_eval.py")
+    if tree is None:
         return ()
     for node in tree.body:
         if isinstance(node, ast.FunctionDef) and node.name == "safe_eval":

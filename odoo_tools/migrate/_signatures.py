@@ -12,6 +12,7 @@ from typing import Any
 
 from odoo_tools.migrate._source_cache import cached_reading
 from odoo_tools.series import api_changes
+from odoo_tools.sources import python_tree
 
 MAX_BYTES = 2_000_000
 READING = 3  # how signatures are read: part of the cache key, raised when the reading changes
@@ -105,12 +106,7 @@ def _decode(data: dict[str, Any]) -> CoreMethods:
 
 
 def _parse(path: Path) -> ast.Module | None:
-    try:
-        if path.stat().st_size > MAX_BYTES:
-            return None
-        return ast.parse(path.read_bytes())
-    except (OSError, SyntaxError, ValueError):
-        return None
+    return python_tree(path, MAX_BYTES)
 
 
 def _add_class(found: CoreMethods, node: ast.ClassDef) -> None:

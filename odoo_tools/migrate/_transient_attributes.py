@@ -24,6 +24,7 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 from odoo_tools.migrate._module_files import ModuleFiles
 from odoo_tools.migrate._python_rules import dotted, keep_rewrite, python_modules
 from odoo_tools.migrate._report import StepReport
+from odoo_tools.sources import python_tree
 
 RULE = "moved-transient-attribute"
 _REGULAR = ("models.Model", "models.AbstractModel", "Model", "AbstractModel")
@@ -32,9 +33,8 @@ _REGULAR = ("models.Model", "models.AbstractModel", "Model", "AbstractModel")
 def _class_body(source: Path, files: tuple[str, ...], name: str) -> dict[str, ast.expr]:
     """The assignments of class ``name`` in the first of ``files`` that defines it."""
     for rel in files:
-        try:
-            tree = ast.parse((source / rel).read_text(encoding="utf-8"))
-        except (OSError, SyntaxError, ValueError):
+        tree = python_tree(source / rel)
+        if tree is None:
             continue
         for node in tree.body:
             if isinstance(node, ast.ClassDef) and node.name == name:

@@ -24,6 +24,7 @@ from odoo_tools.migrate._module_files import ModuleFiles
 from odoo_tools.migrate._python_rules import keep_rewrite, python_modules, same_quotes, string_value
 from odoo_tools.migrate._report import StepReport
 from odoo_tools.migrate._uom_category_values import CarriedCategories, carried_categories
+from odoo_tools.sources import xml_root
 
 RULE = "removed-uom-category"
 _PARSER = etree.XMLParser(resolve_entities=False, no_network=True, remove_comments=True, huge_tree=False)
@@ -35,9 +36,8 @@ def _records(source: Path) -> dict[str, tuple[str, dict[str, str]]]:
     found: dict[str, tuple[str, dict[str, str]]] = {}
     folder = source / "addons" / "uom" / "data"
     for path in sorted(folder.glob("*.xml")) if folder.is_dir() else []:
-        try:
-            root = etree.parse(str(path), _PARSER).getroot()
-        except (etree.XMLSyntaxError, OSError):
+        root = xml_root(path, _PARSER)
+        if root is None:
             continue
         for record in root.iter("record"):
             xml_id, model = record.get("id"), record.get("model")

@@ -9,6 +9,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from odoo_tools.storage import read_capped
+
 MAX_BYTES = 2_000_000  # a generated or vendored file this big defines no model worth a warning
 
 
@@ -87,8 +89,10 @@ def _parse(path: str, _mtime_ns: int, _size: int) -> list[ClassInfo]:
     from odoo_tools.index import parse_python  # lxml and the rest of the index: only when a log names a field
 
     try:
-        data = Path(path).read_bytes()
+        data = read_capped(path, MAX_BYTES)  # a pipe named x.py never blocks
     except OSError:
+        return []
+    if data is None:
         return []
     models = parse_python(data, path, "").models
     return [

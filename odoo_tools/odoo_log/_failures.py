@@ -13,6 +13,7 @@ from odoo_tools.odoo_log._definitions import find_depends, find_field, find_mode
 from odoo_tools.odoo_log._manifest_lines import manifest_entry_line
 from odoo_tools.odoo_log._paths import AddonPath, PathMapper
 from odoo_tools.odoo_log._traceback import Traceback
+from odoo_tools.storage import capped_lines
 
 WHILE_PARSING_RE = re.compile(r"while parsing (?P<file>\S+?):(?P<line>\d+)")
 VIEW_CONTEXT_RE = re.compile(r"View error context:\s*(?P<ctx>\{.*?\})", re.S)
@@ -246,10 +247,7 @@ def _line_of(addon: AddonPath | None, needle: str, after: int = 0) -> int | None
     """1-based line of the first occurrence of ``needle`` at or after line ``after``."""
     if not needle or addon is None or addon.local is None:
         return None
-    try:
-        lines = addon.local.read_text(encoding="utf-8", errors="replace").splitlines()
-    except OSError:
-        return None
+    lines = capped_lines(addon.local)
     for number, text in enumerate(lines, start=1):
         if number >= after and needle in text:
             return number

@@ -7,14 +7,16 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from odoo_tools.storage import read_capped_text
+
 
 def manifest_entry_line(manifest: Path, key: str, value: str = "", sub_key: str = "") -> int | None:
     """Line of ``value`` in the list at ``manifest[key]`` (or ``manifest[key][sub_key]``); the line
     of ``key`` itself when the value is not found there; None when the key is absent or the file
     cannot be parsed."""
     try:
-        tree = ast.parse(manifest.read_text(encoding="utf-8", errors="replace"), mode="eval")
-    except (OSError, SyntaxError, ValueError):
+        tree = ast.parse(read_capped_text(manifest) or "", mode="eval")
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
     if not isinstance(tree.body, ast.Dict):
         return None

@@ -47,7 +47,9 @@ def test_a_target_holding_only_odoo_tree_modules_says_why_and_how(
     assert f"{repo / 'addons'}/<module>" in err
 
 
-def test_naming_the_module_checks_it(repo: Path, isolated_env: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_naming_the_module_checks_it(
+    repo: Path, isolated_env: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """What the note advises works: the module named is checked (and no 'no module found' note)."""
     assert main(["check", str(repo / "addons" / "mymod"), "--checks", "pylint"]) == 1
     out = capsys.readouterr().out

@@ -16,6 +16,7 @@ from lxml import etree
 from odoo_tools.index import attribute_line
 from odoo_tools.lint._framework_imports import guarded_imports
 from odoo_tools.series import API_CHANGES, Kind
+from odoo_tools.sources import python_tree
 
 # kind -> {what is written: the element it must be on ("" for any)}
 _OLD: dict[str, dict[str, str]] = {
@@ -96,10 +97,9 @@ def python_uses(path: Path) -> list[Use]:
     (``user_has_groups``) as an attribute (``x.old``); ``name=`` (``group_operator=``) as a
     keyword argument. One with a space describes a change no scan finds. An import whose ImportError
     a ``try`` catches is no use: the module's fallback runs on a series without the name."""
-    try:
-        tree = ast.parse(path.read_bytes())
-    except (OSError, SyntaxError, ValueError):
-        return []  # the linters report a file that does not parse
+    tree = python_tree(path)
+    if tree is None:
+        return []  # the linters (and the index) report a file that does not parse
     uses = []
     guarded = guarded_imports(tree)
     for node in ast.walk(tree):

@@ -6,12 +6,11 @@ does not. Code ``removed-python-name``, as migrate reports it."""
 
 from __future__ import annotations
 
-import ast
-
 from odoo_tools.findings import Finding
 from odoo_tools.lint._framework_imports import removed_name_uses, still_given
 from odoo_tools.lint._static.context import StaticContext
 from odoo_tools.series import gone_by, known_facts
+from odoo_tools.sources import python_tree
 
 CODE = "removed-python-name"
 
@@ -27,10 +26,9 @@ def check_framework_imports(ctx: StaticContext) -> list[Finding]:
     for data in ctx.files():
         if data.kind != "python":
             continue
-        try:
-            tree = ast.parse(ctx.absolute(data.path).read_bytes())
-        except (OSError, SyntaxError, ValueError):
-            continue  # a syntax error is the index's finding
+        tree = python_tree(ctx.absolute(data.path))
+        if tree is None:
+            continue  # a syntax error (or a file over the cap) is the index's finding
         for use in removed_name_uses(tree, removed):
             what = f"The module {use.module}" if not use.name else f"{use.module}.{use.name}"
             elsewhere = still_given(removed, use.module, use.name) if use.name else []

@@ -20,6 +20,7 @@ from odoo_tools.findings import Finding
 from odoo_tools.index import ModelResolver, attribute_line, qualify
 from odoo_tools.lint._static.context import StaticContext
 from odoo_tools.lint._static.core_answers import method_exists
+from odoo_tools.storage import read_capped
 
 _PARSER = etree.XMLParser(resolve_entities=False, no_network=True, remove_comments=True)
 _SUBVIEWS = frozenset({"list", "tree", "form", "kanban", "graph", "pivot", "calendar", "activity"})
@@ -52,7 +53,9 @@ def check_orm_xml(ctx: StaticContext) -> list[Finding]:
         if not rel.endswith(".xml"):
             continue
         try:
-            data = ctx.absolute(rel).read_bytes()
+            data = read_capped(ctx.absolute(rel))
+            if data is None:
+                continue  # over the cap: the index says so (file-too-large)
             root = etree.fromstring(data, _PARSER)
         except (OSError, etree.XMLSyntaxError, ValueError):
             continue  # reported by the index (xml-syntax) or the manifest check

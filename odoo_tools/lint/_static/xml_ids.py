@@ -10,6 +10,7 @@ from odoo_tools.index import XmlRecord
 from odoo_tools.lint._static.context import StaticContext
 from odoo_tools.lint._static.core_answers import core_xmlid_exists
 from odoo_tools.lint._static.xml_scan import Ref, XmlScan, access_scans
+from odoo_tools.storage import capped_lines
 
 Position = tuple[int, int]  # (load position of the file, line)
 ACCESS_COLUMNS = ("model_id:id", "group_id:id")  # refs of access CSV rows (``access_scans``)
@@ -109,10 +110,7 @@ def _auto_installed_alongside(ctx: StaticContext, module: str) -> str:
 
 
 def _last_line_of(path: Path, needle: str) -> int | None:
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError):
-        return None
+    lines = capped_lines(path)
     hits = [number for number, text in enumerate(lines, start=1) if needle in text]
     return hits[-1] if hits else None
 

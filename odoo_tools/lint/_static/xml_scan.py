@@ -15,6 +15,7 @@ from lxml import etree
 
 from odoo_tools.index import attribute_line, qualify
 from odoo_tools.lint._static.api_uses import Use, element_uses
+from odoo_tools.storage import read_capped
 
 if TYPE_CHECKING:
     from odoo_tools.lint._static.context import StaticContext
@@ -43,11 +44,14 @@ class XmlScan:
 def scan_xml(path: Path, module: str) -> XmlScan:
     scan = XmlScan()
     try:
-        root = etree.parse(str(path), _PARSER).getroot()
-    except (OSError, etree.XMLSyntaxError) as exc:
+        data = read_capped(path)
+        if data is None:
+            return scan  # over the cap: the index says so (file-too-large)
+        root = etree.fromstring(data, _PARSER)
+    except (OSError, etree.XMLSyntaxError, ValueError) as exc:
         scan.error = str(exc)
         return scan
-    lines = _source_lines(path)
+    lines = data.decode("utf-8", errors="replace").splitlines()
     for element in root.iter():
         if not isinstance(element.tag, str):
             continue
@@ -127,13 +131,6 @@ def _arch_element(element: etree._Element, module: str, line: int, scan: XmlScan
             scan.refs.append(Ref(qualify(match.group(1), module), at, via))
     for match in _ID_IN_ARCH.finditer(element.text or ""):
         scan.refs.append(Ref(qualify(match.group(1), module), line, "%(...)d"))
-
-
-def _source_lines(path: Path) -> list[str]:
-    try:
-        return path.read_text(encoding="utf-8", errors="replace").splitlines()
-    except OSError:
-        return []
 
 
 def _in_inline_view(element: etree._Element) -> bool:
