@@ -16,7 +16,6 @@ from assista_mcp.errors_mw import ClearErrors
 from assista_mcp.settings import Settings
 from assista_mcp.tools import files, files_write, knowledge, lint, lint_baseline, migrate, odoo
 from assista_mcp.tools._base import ToolSpec
-from assista_mcp.tools._renamed import RenamedArguments
 
 INSTRUCTIONS = """\
 assista-odoo: tools for building Odoo addons.
@@ -64,7 +63,7 @@ def build_server(
         log_level="WARNING",
         tools=[spec.build() for spec in (*TOOLS, *extra_tools)],
         lifespan=context.lifespan,
-        middleware=[ClearErrors(), RenamedArguments()],
+        middleware=[ClearErrors()],
     )
     odoo.register_resources(server)
     resources.register(server, context)

@@ -10,11 +10,11 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
-from assista_mcp.cli.check_report import Advance, adopted, display_path, emit, progress
+from assista_mcp.cli.check_context import CheckContext, Producer
+from assista_mcp.cli.check_report import adopted, display_path, emit, progress
 from assista_mcp.cli.common import add_project_flags, positive_int, settings_from_args
 from assista_mcp.cli.output import refuse_unwritable, writable_file
 from assista_mcp.settings import Settings
@@ -37,30 +37,6 @@ from odoo_tools.lint import (
     split_core_roots,
 )
 from odoo_tools.lint.reporters import FORMATS, INCOMPLETE, Report
-
-
-@dataclass
-class CheckContext:
-    """What every producer gets: parsed flags, settings, the project and the chosen modules."""
-
-    args: argparse.Namespace
-    settings: Settings
-    project: LintProject
-    addons: list[Addon]
-    advance: Advance
-    checks: list[str] = field(default_factory=list)  # names reported (JUnit cases)
-    tools: list[str] = field(default_factory=list)  # the tools that ran (SARIF runs): ruff or flake8...
-    missing_tools: list[str] = field(default_factory=list)  # linters that could not run, with the fix
-
-
-class Producer(Protocol):
-    def add_flags(self, parser: argparse.ArgumentParser) -> None: ...
-
-    def units(self, args: argparse.Namespace, addons: list[Addon]) -> int:
-        """How many progress steps ``produce`` will report (0 when disabled)."""
-        ...
-
-    def produce(self, ctx: CheckContext) -> list[Finding]: ...
 
 
 class LintProducer:

@@ -17,7 +17,7 @@ from odoo_tools.addons import Addon
 from odoo_tools.findings import Finding
 
 if TYPE_CHECKING:
-    from assista_mcp.cli.check import CheckContext
+    from assista_mcp.cli.check_context import CheckContext
     from odoo_tools.runs import Action, OdooRunner
 
 

@@ -1,5 +1,5 @@
-"""One output switch for every command: ``--format`` (``--json`` stays one release as an alias),
-and ``-o/--output FILE`` where a command writes a report."""
+"""One output switch for every command, ``--format``, and ``-o/--output FILE`` where a command
+writes a report."""
 
 from __future__ import annotations
 
@@ -8,17 +8,8 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 from odoo_tools.errors import InvalidInput
-
-
-class _DeprecatedJson(argparse.Action):
-    """``--json``: the old switch, kept working for one release with a note on stderr."""
-
-    def __call__(self, parser: Any, namespace: argparse.Namespace, values: Any, option: Any = None) -> None:
-        print("note: --json is deprecated; use --format json", file=sys.stderr)
-        namespace.format = "json"
 
 
 def add_format_flag(
@@ -33,7 +24,6 @@ def add_format_flag(
         default=default,
         help=f"how to print {what} (default: %(default)s)",
     )
-    parser.add_argument("--json", action=_DeprecatedJson, nargs=0, help=argparse.SUPPRESS)
 
 
 def add_output_flag(parser: argparse.ArgumentParser) -> None:

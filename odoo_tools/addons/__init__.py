@@ -3,7 +3,6 @@
 The face of the package: callers import from here; the ``_modules`` inside are private.
 """
 
-
 from odoo_tools.addons._discovery import (
     Addon,
     AddonSet,
@@ -13,9 +12,6 @@ from odoo_tools.addons._discovery import (
 )
 from odoo_tools.addons._manifest import ManifestCache, find_manifest_file
 from odoo_tools.addons._series import SeriesInfo, detect_series
-
-# Kept for callers written before the registry: the registry's own functions, not copies.
-from odoo_tools.series import series_major, series_of_version
 
 __all__ = [
     "Addon",
@@ -27,6 +23,4 @@ __all__ = [
     "find_manifest_file",
     "odoo_core_roots",
     "odoo_source_from_bin",
-    "series_major",
-    "series_of_version",
 ]

@@ -26,7 +26,6 @@ from odoo_tools.index._tables import Located, Tables
 from odoo_tools.sources import python_tree
 
 BASE = "base"  # the abstract model every model inherits (``_inherit = "base"`` extends them all)
-X2MANY = frozenset({"One2many", "Many2many"})
 RELATIONAL = frozenset({"Many2one", "One2many", "Many2many"})
 
 

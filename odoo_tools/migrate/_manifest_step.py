@@ -9,7 +9,6 @@ import re
 from odoo_tools.addons import find_manifest_file
 from odoo_tools.migrate._module_files import ModuleFiles
 from odoo_tools.migrate._report import StepReport
-from odoo_tools.series import series_of_version
 
 MANIFESTS = ("__manifest__.py", "__openerp__.py")
 _VERSION_FOLDER = re.compile(r"^(\d+)\.0\.")
@@ -35,11 +34,6 @@ def manifest_version(files: ModuleFiles) -> tuple[str, ast.Constant] | None:
                 if named and isinstance(value, ast.Constant) and isinstance(value.value, str):
                     return rel, value
     return None
-
-
-def source_series(files: ModuleFiles) -> str | None:
-    found = manifest_version(files)
-    return series_of_version(str(found[1].value)) if found else None
 
 
 def bump_version(files: ModuleFiles, report: StepReport) -> None:

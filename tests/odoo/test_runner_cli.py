@@ -142,9 +142,8 @@ def test_doctor_names_missing_python_dependencies_with_a_pip_line(
             '"installable": True,\n    "external_dependencies": {"python": ["json", "no_such_pkg_zz"]},',
         )
     )
-    assert main(["doctor", "--json", *odoo_flags]) == 1  # the old switch works one more release
+    assert main(["doctor", "--format", "json", *odoo_flags]) == 1
     captured = capsys.readouterr()
-    assert "--json is deprecated; use --format json" in captured.err
     [deps] = [c for c in json.loads(captured.out)["checks"] if c["name"] == "python-dependencies"]
     assert not deps["ok"]
     assert "no_such_pkg_zz (needed by library_base)" in deps["detail"] and "json" not in deps["detail"]

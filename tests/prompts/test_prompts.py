@@ -67,17 +67,6 @@ async def test_an_unsupported_series_is_an_error_naming_the_supported_ones(
     assert repr(asked) in text and "supported are 16.0, 17.0, 18.0, 19.0, 20.0" in text
 
 
-async def test_the_old_version_argument_still_works_and_says_it_is_deprecated(
-    server_for: Callable[..., Any], addons: Path
-) -> None:
-    async with Client(server_for(addons)) as client:
-        result = await client.call_tool("get_guidelines", {"version": "17.0"})
-        developer = await client.get_prompt("odoo_developer", {"version": "16.0"})
-    assert not result.is_error and result.structured_content["series"] == "17.0"
-    assert "`version` is now `series`" in result.content[-1].text  # type: ignore[union-attr]
-    assert "Odoo 16.0" in developer.messages[0].content.text  # type: ignore[union-attr]
-
-
 @pytest.fixture
 def addons_17(addons: Path) -> Path:
     for manifest in addons.glob("*/__manifest__.py"):

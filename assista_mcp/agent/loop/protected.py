@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import re
 import stat
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from pathlib import Path
 
 from odoo_tools.errors import AssistaError
@@ -44,8 +44,6 @@ PREFIXES = (".pylintrc",)  # .pylintrc, .pylintrc-mandatory, ...
 BASELINE_WORD, BASELINE_SUFFIX = "baseline", ".json"
 _BASELINE_HEAD = 64 * 1024  # a baseline names its fingerprints near the top (written by check)
 _SEPARATORS = re.compile(r"[\\/]+")
-
-Resolver = Callable[[str], str | None]
 
 
 def is_protected(path: str) -> bool:
