@@ -31,6 +31,7 @@ import shutil
 import subprocess
 import tempfile
 import time
+import zlib
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
@@ -157,14 +158,17 @@ def apply_case(case: dict[str, object], root: Path) -> None:
 
 def judge(args: argparse.Namespace) -> int:
     corpus = _env_path("DATAREFS_CORPUS")
-    verdicts_path = corpus / "verdicts.json"
+    verdicts_path = corpus / f"verdicts{args.worker}.json"  # one file per worker run in parallel
     verdicts = json.loads(verdicts_path.read_text(encoding="utf-8")) if verdicts_path.exists() else {}
+    judged = _verdicts(corpus)
     logs = corpus / "logs"
     logs.mkdir(exist_ok=True)
     only = set(filter(None, args.only.split(",")))
     for case in _cases():
         case_id = str(case["id"])
-        if (only and case_id not in only) or (case_id in verdicts and not args.again):
+        if (only and case_id not in only) or (case_id in judged and not args.again):
+            continue
+        if args.workers > 1 and zlib.crc32(case_id.encode()) % args.workers != int(args.worker or 0):
             continue
         verdicts[case_id] = _judge_case(case, args, logs)
         verdict = verdicts[case_id]
@@ -209,6 +213,13 @@ def _judge_case(case: dict[str, object], args: argparse.Namespace, logs: Path) -
     }
 
 
+def _verdicts(corpus: Path) -> dict[str, dict[str, object]]:
+    merged: dict[str, dict[str, object]] = {}
+    for path in sorted(corpus.glob("verdicts*.json")):
+        merged.update(json.loads(path.read_text(encoding="utf-8")))
+    return merged
+
+
 def _psql(sql: str, db: str = "postgres") -> str:
     command = ["psql", "-h", "127.0.0.1", "-U", "odoo", "-d", db, "-tAc", sql]
     env = {"PGPASSWORD": os.environ.get("PGPASSWORD", "odoo"), "PATH": "/usr/bin:/bin"}
@@ -233,7 +244,7 @@ def static_errors(case: dict[str, object], odoo_path: Path | None, work: Path) -
 
 def measure(args: argparse.Namespace) -> int:
     corpus = _env_path("DATAREFS_CORPUS")
-    verdicts = json.loads((corpus / "verdicts.json").read_text(encoding="utf-8"))
+    verdicts = _verdicts(corpus)
     odoo_path = Path(args.odoo_path) if args.odoo_path else None
     halves = [h for h in ("dev", "held-out") if not args.half or h == args.half]
     tally: dict[str, dict[str, list[str]]] = {h: {"fails": [], "caught": [], "false": []} for h in halves}
@@ -244,7 +255,7 @@ def measure(args: argparse.Namespace) -> int:
                 continue
             errors = static_errors(case, odoo_path, Path(tmp))
             places = {(f"{case['module']}/{case.get('file')}", case.get("line"))}
-            places.add((verdict["log_file"], verdict["log_line"]))
+            places.add((str(verdict["log_file"]), verdict["log_line"]))
             hit = any((f.path, f.line) in places for f in errors)
             said = " ".join(f"{f.code}@{f.path}:{f.line}" for f in errors)
             row = tally[str(case["half"])]
@@ -280,6 +291,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     jd.add_argument("--data-dir", required=True, help="a data folder of your own (filestore)")
     jd.add_argument("--only", default="")
     jd.add_argument("--again", action="store_true")
+    jd.add_argument("--workers", type=int, default=1, help="cases are dealt to this many workers")
+    jd.add_argument("--worker", default="", help="this worker's number (0..workers-1)")
     ms = sub.add_parser("measure")
     ms.add_argument("--odoo-path", default="")
     ms.add_argument("--half", default="", choices=["", "dev", "held-out"])

@@ -175,3 +175,15 @@ def test_cli_fails_on_broken_references_and_passes_when_fixed(tmp_path: Path, ti
     }
     assert {("view-model-unknown", 20), ("xml-id-undefined", 3), ("button-method-unknown", 9)} <= errors
     assert result.returncode == 1
+
+
+def test_a_dependency_no_one_knows_may_add_the_method(tmp_path: Path, tiny_pack: Path) -> None:
+    """An Enterprise (or otherwise unknown) dependency may extend the model with the method."""
+    root = _module(tmp_path / "addons", "access_thing,thing,model_probe_thing,base.group_user,1,1,1,1\n")
+    manifest = root / "probe" / "__manifest__.py"
+    manifest.write_text(
+        manifest.read_text(encoding="utf-8").replace("['base']", "['base', 'web_enterprise_x']"),
+        encoding="utf-8",
+    )
+    codes = [(f.code, f.line) for f in _static(root, "18.0") if f.severity == "error"]
+    assert ("button-method-unknown", 9) not in codes and ("button-method-unknown", 10) in codes

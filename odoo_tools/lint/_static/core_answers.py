@@ -76,7 +76,7 @@ def method_exists(ctx: StaticContext, model: str, name: str) -> bool | None:
     if name in resolved.methods or name in resolved.loose_names:
         return True
     source = pack(ctx.series)
-    if source is None:
+    if source is None or not _closure_known(ctx, source):
         return resolved.has_method(name)
     todo, seen = [model], set()
     while todo:
@@ -98,3 +98,9 @@ def method_exists(ctx: StaticContext, model: str, name: str) -> bool | None:
         if current != "base":
             todo.append("base")
     return False
+
+
+def _closure_known(ctx: StaticContext, source: SeriesPack) -> bool:
+    """Every module of the closure is the project's or the pack's: a dependency neither knows (an
+    Enterprise module, one the pack maker could not load) may add any method."""
+    return all(name in ctx.addon_set.addons or name in source.modules for name in ctx.closure)
