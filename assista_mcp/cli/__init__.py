@@ -17,6 +17,7 @@ from pathlib import Path
 from types import ModuleType
 
 from assista_mcp import __version__
+from assista_mcp.agent.terminal.safe_text import escape_controls
 from assista_mcp.redaction import redact
 from odoo_tools.errors import AssistaError
 from odoo_tools.process import terminate_like_interrupt
@@ -104,7 +105,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         return _reader_went_away()
     except AssistaError as exc:
-        print(f"assista-odoo: {redact(str(exc))}", file=sys.stderr)
+        # A name from the files (a module, a version) may carry ESC sequences or a newline.
+        print(f"assista-odoo: {escape_controls(redact(str(exc)))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("assista-odoo: interrupted", file=sys.stderr)

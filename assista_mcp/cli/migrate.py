@@ -18,6 +18,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from assista_mcp.agent.terminal.safe_text import escape_controls
 from assista_mcp.cli.common import add_migrate_flags, add_odoo_flags, add_project_flags, settings_from_args
 from assista_mcp.cli.output import add_format_flag, add_output_flag, emit
 from assista_mcp.odoo_config import runner_config
@@ -151,9 +152,13 @@ def _clean(module: ModuleMigration) -> bool:
 
 
 def render(report: MigrationReport, *, diff: bool = True) -> str:
+    shown: list[str] = []
+    if diff:  # the files' text, tabs kept: one line of the diff is one line on the terminal
+        for module in report.modules:
+            shown += [_visible(line.removesuffix("\r"), keep_tabs=True) for line in module.diff.split("\n")]
+            if shown and shown[-1] == "":
+                shown.pop()
     lines: list[str] = []
-    if diff:
-        lines += [module.diff.rstrip("\n") for module in report.modules if module.diff]
     in_run = {module.module for module in report.modules}
     for module in report.modules:
         if not module.steps:
@@ -176,7 +181,16 @@ def render(report: MigrationReport, *, diff: bool = True) -> str:
                 lines.append(f"      hint: {finding.hint}")
         if module.proof is not None:
             lines += _proof_lines(module, in_run)
-    return "\n".join(lines + _not_done(report) + [_totals(report)])
+    return "\n".join(shown + [_visible(line) for line in lines + _not_done(report) + [_totals(report)]])
+
+
+def _visible(line: str, *, keep_tabs: bool = False) -> str:
+    """``line`` with the control characters a repository's names and files may carry (ESC
+    sequences that write the clipboard or hide text, BEL, a CR or newline forging a line) shown
+    as escapes, as the agent's terminal shows a model's text."""
+    if keep_tabs:
+        return "\t".join(escape_controls(part) for part in line.split("\t"))
+    return escape_controls(line)
 
 
 def _proof_lines(module: ModuleMigration, in_run: set[str]) -> list[str]:

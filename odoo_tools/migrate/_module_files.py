@@ -86,7 +86,7 @@ class ModuleFiles:
     def diff(self, changes: list[FileChange]) -> str:
         parts = []
         for change in changes:
-            rel = self.site_path(change.path)
+            rel = _quoted(self.site_path(change.path))
             if change.after is None and change.before is None:
                 parts.append(f"deleted {rel}\n")
                 continue
@@ -151,6 +151,15 @@ class ModuleFiles:
         if os.path.commonpath([os.path.realpath(path.parent), str(self.folder)]) != str(self.folder):
             raise SandboxViolation(f"{rel} leaves the module {self.name}")
         return path
+
+
+def _quoted(path: str) -> str:
+    """``path`` for a diff's header, quoted with C escapes as git quotes it when it holds a
+    control character: a newline in a file's name would start a line of its own."""
+    if all(char.isprintable() for char in path):
+        return path
+    escaped = path.encode("unicode_escape").decode("ascii").replace('"', '\\"')
+    return f'"{escaped}"'
 
 
 def _parses_within_limits(text: str) -> bool:

@@ -154,3 +154,32 @@ async def test_a_fifo_in_the_module_does_not_hang_mcp_migrate_module_write(
     assert time.monotonic() - started < 20
     assert not result.is_error, result.content
     assert stat.S_ISFIFO(fifo.lstat().st_mode)
+
+
+OSC52 = "\x1b]52;c;cm0gLXJmIH4=\x07"  # writes the terminal's clipboard
+FORGED = "\nmig_views: 17.0 -> 18.0 (written)\r"
+
+
+def test_control_characters_in_names_and_files_reach_no_terminal_raw(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], isolated_env: Path
+) -> None:
+    """A module, a file and a manifest version named with ESC, BEL, CR and newlines: migrate's
+    text report and its usage errors show them escaped, one report line per line."""
+    addons = tmp_path / "addons"
+    module = addons / f"evil{OSC52}"
+    (module / "views").mkdir(parents=True)
+    (module / "__manifest__.py").write_text(f"{{'version': '17.0.1.0.0', 'summary': '{OSC52}'}}")
+    view = '<odoo><record id="v" model="ir.ui.view">'
+    view += '<field name="arch" type="xml"><tree/></field></record></odoo>'
+    (module / "views" / f"a{FORGED}{OSC52}.xml").write_text(f"{view}\n")
+    assert main(["migrate", str(addons), "--to", "18.0"]) in (0, 1)
+    out = capsys.readouterr().out
+    assert "<list/>" in out and "+{'version': '18.0.1.0.0'" in out  # the diff is shown
+    assert not any(char in out for char in "\x1b\x07\r")
+    assert not any(line.startswith("mig_views") for line in out.splitlines())
+
+    (module / "__manifest__.py").write_text(repr({"version": f"1.0{OSC52}{FORGED}"}))
+    assert main(["migrate", str(addons), "--to", "18.0"]) == 2
+    err = capsys.readouterr().err
+    assert "does not say its series" in err
+    assert not any(char in err for char in "\x1b\x07\r") and len(err.strip().splitlines()) == 1
