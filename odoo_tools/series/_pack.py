@@ -108,6 +108,9 @@ class SeriesPack:
     xmlids: dict[str, dict[str, str]]  # module -> name -> model
     views: dict[str, dict[str, Any]]  # "module.name" -> the view's facts (skeletons as in the file)
     python_names: dict[str, list[str]]
+    # name -> params of the methods only the framework defines, the same on every model: stored once
+    # in the pack ("framework_methods"), every model has them (no module)
+    framework_methods: dict[str, str] = field(default_factory=dict)
     _models: dict[str, PackModel | None] = field(default_factory=dict)
 
     @property
@@ -118,7 +121,7 @@ class SeriesPack:
         """Every fact of ``name`` in the full install, None when no core module has it."""
         if name not in self._models:
             raw = self._raw_models.get(name)
-            self._models[name] = _model(name, raw) if isinstance(raw, dict) else None
+            self._models[name] = _model(name, raw, self.framework_methods) if isinstance(raw, dict) else None
         return self._models[name]
 
     @functools.cached_property
@@ -153,9 +156,10 @@ def _seen(modules: tuple[str, ...], closure: frozenset[str]) -> bool:
     return any(m in closure for m in modules)
 
 
-def _model(name: str, raw: Mapping[str, Any]) -> PackModel:
+def _model(name: str, raw: Mapping[str, Any], framework: Mapping[str, str] | None = None) -> PackModel:
     fields = {fname: _field(fname, f) for fname, f in (raw.get("fields") or {}).items()}
-    methods = {
+    methods = {mname: PackMethod(mname, str(params), ()) for mname, params in (framework or {}).items()}
+    methods |= {
         mname: PackMethod(mname, str(m.get("params", "")), tuple(m.get("modules", ())))
         for mname, m in (raw.get("methods") or {}).items()
     }
@@ -232,4 +236,5 @@ def load_pack(path: Path) -> SeriesPack | None:
         xmlids=raw.get("xmlids") or {},
         views=raw.get("views") or {},
         python_names=raw.get("python_names") or {},
+        framework_methods=raw.get("framework_methods") or {},
     )

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from odoo_tools.series import load_pack
 from odoo_tools.series.pack_maker import DUMPER, choose_modules, pack_bytes
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -56,7 +57,8 @@ def test_methods_name_the_addons_that_define_them(pack: dict[str, Any]) -> None:
     partner = pack["models"]["res.partner"]["methods"]
     assert partner["write"] == {"modules": ["base", "sale_lite"], "params": "(self, vals)"}
     assert partner["message_post"]["modules"] == ["base"]
-    assert partner["_compute_display_name"]["modules"] == []  # the framework's: every model has it
+    assert "_compute_display_name" not in partner  # the framework's: once for every model
+    assert pack["framework_methods"]["_compute_display_name"] == "(self)"
     users = pack["models"]["res.users"]["methods"]
     assert users["_build"]["params"] == "(cls, cr, *, strict=False)"
 
@@ -136,3 +138,7 @@ def test_the_script_makes_the_same_pack_twice(tmp_path: Path) -> None:
     assert data["made_by"]["skipped"]["shop_pro"] == "licence OEEL-1"
     assert data["models"]["res.users"]["fields"]["name"]["inherited"] == "res.partner"
     assert pack_bytes(data) == outputs[0]
+    read = load_pack(tmp_path / "a.json.gz")  # the reader gives the framework's methods back
+    partner = read.model("res.partner") if read else None
+    assert partner is not None and partner.methods["_compute_display_name"].modules == ()
+    assert partner.methods["write"].modules == ("base", "sale_lite")

@@ -114,6 +114,7 @@ def _pack(odoo: Any, database: str, load_all: list[str]) -> dict[str, Any]:
         installed = not load_all
         field_modules = pack_models.field_modules_from_data(env) if installed else None
         source = odoo.__path__[0].rpartition("/")[0]
+        models = pack_models.models(env, order, field_modules)
         names, open_modules = pack_python_names.python_names(Path(source))
         data: dict[str, Any] = {
             "format": FORMAT,
@@ -125,7 +126,8 @@ def _pack(odoo: Any, database: str, load_all: list[str]) -> dict[str, Any]:
                 "load_failed": failed,
             },
             "modules": _modules(order),
-            "models": pack_models.models(env, order, field_modules),
+            "models": models,
+            "framework_methods": pack_models.factor_framework_methods(models),
             "python_names": names,
             "python_names_open": open_modules,
         }
