@@ -30,7 +30,7 @@ from odoo_tools.migrate._python_renames import renamed_field_names
 from odoo_tools.migrate._renamed_anchors import MODULE, describe
 from odoo_tools.migrate._report import StepReport
 from odoo_tools.migrate._retarget import Plan, plan_for, spec_edits
-from odoo_tools.migrate._view_inheritance import FROM, Unreadable, apply_spec, locate, spec_elements
+from odoo_tools.migrate._view_inheritance import FROM, Refused, Unreadable, apply_spec, locate, spec_elements
 from odoo_tools.migrate._xml_edit import record_model
 from odoo_tools.migrate._xml_tags import XmlDocument, XmlParseError, read_xml
 
@@ -38,6 +38,7 @@ GONE = "gone-view-anchor"
 _LIST = re.compile(r"(?<![^/])list(?=[\[/]|$)")  # an xpath step <list>
 RETARGETED = "retargeted-view-anchor"
 REMOVED = "removed-view-spec"
+UNCHECKED = "unchecked-view-anchor"  # an xpath too big or too slow to evaluate
 
 
 @dataclass
@@ -172,6 +173,14 @@ def _check_record(
         try:
             node = locate(tree, spec)
             old_node = _locate_old(old_tree, spec) if old_tree is not None else None
+        except Refused as exc:
+            report.find(
+                UNCHECKED, files.site_path(rel), _line(spec),
+                f"{_what(spec)[:200]} was not looked up in the {report.target_series} view {ref}: "
+                f"{exc.__cause__}.",
+                "Anchor on a plain path (//field[@name='x'], //div[hasclass('y')]) so it can be checked.",
+            )  # fmt: skip
+            continue
         except Unreadable:
             continue
         if node is None and old_tree is not None and old_node is None:

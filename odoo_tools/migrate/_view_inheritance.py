@@ -9,8 +9,11 @@ question "which view put this element there" has an answer."""
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 
 from lxml import etree
+
+from odoo_tools.view_xpath import XPathInvalid, XPathRefused, find
 
 FROM = "{urn:assista-odoo:view}from"  # the xml id of the view that added an element
 
@@ -22,11 +25,15 @@ def _hasclass(context: object, *classes: str) -> bool:
     return all(c in present for c in classes)
 
 
-_EXTENSIONS = {(None, "hasclass"): _hasclass}
+_EXTENSIONS: dict[tuple[str | None, str], Callable[..., bool]] = {(None, "hasclass"): _hasclass}
 
 
 class Unreadable(ValueError):
     """The spec cannot be evaluated (an xpath lxml cannot compile or run)."""
+
+
+class Refused(Unreadable):
+    """The spec's xpath is too big, too deep or too slow to evaluate (``odoo_tools.view_xpath``)."""
 
 
 def spec_elements(arch_field: etree._Element) -> list[etree._Element]:
@@ -43,11 +50,13 @@ def spec_elements(arch_field: etree._Element) -> list[etree._Element]:
 
 
 def xpath(root: etree._Element, expr: str) -> list[etree._Element]:
+    """What ``expr`` (a module's, or an Odoo source's: untrusted) selects, evaluated within bounds."""
     try:
-        found = etree.XPath(expr, extensions=_EXTENSIONS)(root)
-    except (etree.XPathSyntaxError, etree.XPathEvalError) as exc:
-        raise Unreadable(f"{expr}: {exc}") from exc
-    return [node for node in found if isinstance(node, etree._Element)] if isinstance(found, list) else []
+        return find(root, expr, _EXTENSIONS)
+    except XPathRefused as exc:
+        raise Refused(f"{expr[:200]}: {exc}") from exc
+    except XPathInvalid as exc:
+        raise Unreadable(f"{expr[:200]}: {exc}") from exc
 
 
 def locating_attributes(spec: etree._Element) -> dict[str, str]:
