@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from odoo_tools.addons import Addon, AddonSet
+from odoo_tools.catalogue import entry
 from odoo_tools.findings import Finding, Severity
 from odoo_tools.index import FileData, ModelClass, ModelResolver, Tables, base_model_methods
 from odoo_tools.lint._core_fields import judged_core_fields
@@ -111,13 +112,22 @@ class StaticContext:
         return self.addon.root / rel
 
     def finding(
-        self, code: str, message: str, hint: str, path: str, line: int | None, severity: Severity = "error"
+        self,
+        code: str,
+        message: str,
+        hint: str,
+        path: str,
+        line: int | None,
+        severity: Severity | None = None,
     ) -> Finding:
+        """A finding of ``code``, graded as its catalogue entry says unless the check knows better
+        (``severity``: a case the entry's note describes). A code without an entry is a KeyError:
+        ``tests/catalogue`` catches it before it ships."""
         return Finding(
             source=SOURCE,
             code=code,
             symbol=code,
-            severity=severity,
+            severity=severity or entry(code).severity,
             module=self.addon.name,
             path=path,
             line=line,
