@@ -203,7 +203,7 @@ def run_check(args: argparse.Namespace) -> int:
         checks=tuple(checks),
         ran=tuple(tools),
         fail_on=args.fail_on,
-        series=project.series,
+        series=project.series_for(addons),
         seconds=time.monotonic() - started,
         display_path=display_path(project),
         skipped=project.skipped(args.targets),

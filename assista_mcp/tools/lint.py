@@ -112,7 +112,7 @@ async def _run(
     )
     adopted = await anyio.to_thread.run_sync(adopt, project, run.findings, options)
     run.findings = adopted.findings
-    result = _result(run, project.series, min_severity, limit, adopted.notes)
+    result = _result(run, run.series, min_severity, limit, adopted.notes)
     return answer(result, result.render())
 
 

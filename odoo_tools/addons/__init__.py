@@ -11,7 +11,7 @@ from odoo_tools.addons._discovery import (
     odoo_source_from_bin,
 )
 from odoo_tools.addons._manifest import ManifestCache, find_manifest_file
-from odoo_tools.addons._series import SeriesInfo, detect_series
+from odoo_tools.addons._series import SeriesInfo, detect_series, module_series, selection_series
 
 __all__ = [
     "Addon",
@@ -21,6 +21,8 @@ __all__ = [
     "detect_series",
     "discover_addons",
     "find_manifest_file",
+    "module_series",
     "odoo_core_roots",
     "odoo_source_from_bin",
+    "selection_series",
 ]

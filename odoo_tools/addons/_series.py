@@ -90,3 +90,18 @@ def series_from_manifests(manifests: Iterable[Manifest]) -> str | None:
     if not counts:
         return None
     return max(counts, key=lambda s: (counts[s], series_key(s)))
+
+
+def module_series(manifest: Manifest, project: str | None) -> str | None:
+    """The series one module is written for: its own version's prefix (``"18.0.1.0.0"`` ->
+    ``"18.0"``), else the project's (``detect_series``). OCA migrates a repository one module at a
+    time, so a repository of mixed series is judged per module by this answer, by every check
+    alike (linters, static checks, the module's facts)."""
+    own = series_of_version(str(manifest.version)) if manifest.parsed else None
+    return own or project
+
+
+def selection_series(manifests: Iterable[Manifest], project: str | None) -> str | None:
+    """The series of a selection of modules: theirs when they share one, else the project's."""
+    found = {module_series(manifest, project) for manifest in manifests}
+    return found.pop() if len(found) == 1 else project

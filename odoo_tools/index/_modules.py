@@ -7,7 +7,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field
 
-from odoo_tools.addons import Addon, AddonSet
+from odoo_tools.addons import Addon, AddonSet, module_series
 from odoo_tools.findings import Finding
 from odoo_tools.index._core_names import core_dependencies
 from odoo_tools.index._tables import Tables
@@ -139,7 +139,7 @@ def list_modules(
 
 def module_info(addons: AddonSet, tables: Tables, name: str, series: str | None = None) -> ModuleInfo:
     addon = addons.get(name.strip())
-    core = core_dependencies(addons, addon, series)
+    core = core_dependencies(addons, addon, module_series(addon.manifest, series))
     files = tables.files_by_module.get(addon.name, [])
     m = addon.manifest
     defined = sorted({c.model for f in files for c in f.models if c.defines})

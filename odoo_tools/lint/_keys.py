@@ -51,7 +51,7 @@ class Keys:
     _listed: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
 
     def key(self, check: str, addon: Addon) -> str:
-        series = self.project.series or ""
+        series = self.project.series_of(addon) or ""
         if check == "static":
             return cache_key(check, addon.name, self._project_digest, series, self.versions)
         config = self.project.config_for(addon).fingerprint

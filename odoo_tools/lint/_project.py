@@ -15,11 +15,13 @@ from odoo_tools.addons import (
     ManifestCache,
     detect_series,
     discover_addons,
+    module_series,
+    selection_series,
 )
 from odoo_tools.errors import InvalidInput, NotFound
 from odoo_tools.findings import Finding
 from odoo_tools.lint._configs import LintConfig, config_for_root, config_note, uses_ruff_by_default
-from odoo_tools.series import SUPPORTED_SERIES, core_graph, is_supported, series_of_version
+from odoo_tools.series import SUPPORTED_SERIES, core_graph, is_supported
 
 if TYPE_CHECKING:
     from odoo_tools.index import ProjectIndex
@@ -59,9 +61,13 @@ class LintProject:
 
     def series_of(self, addon: Addon) -> str | None:
         """The series ``addon`` is written for: its manifest's version prefix ("16.0.1.0.0"), else
-        the project's (most manifests, or --odoo-series)."""
-        own = series_of_version(addon.manifest.version) if addon.manifest.parsed else None
-        return own or self.series
+        the project's (most manifests, or --odoo-series). Every check asks this, never
+        ``self.series``: a repository migrated one module at a time holds several series."""
+        return module_series(addon.manifest, self.series)
+
+    def series_for(self, addons: Sequence[Addon]) -> str | None:
+        """The series of what a run checks (``addons``), for its report and notes."""
+        return selection_series((a.manifest for a in addons), self.series)
 
     def checkable(self) -> list[Addon]:
         """Every installable addon of the project's own (writable) roots, by name, plus those
@@ -80,24 +86,25 @@ class LintProject:
                     "ignored in the project's configuration (linters never run the project's code): "
                     + "; ".join(config.ignored)
                 )
-        return notes + self._series_notes() + self._source_notes()
+        series = self.series_for(addons) if addons else self.series
+        return notes + self._series_notes(series) + self._source_notes(series)
 
-    def _series_notes(self) -> list[str]:
+    def _series_notes(self, series: str | None) -> list[str]:
         """A detected series the registry does not know: say what is then left unchecked."""
-        if self.series is None or is_supported(self.series):
+        if series is None or is_supported(series):
             return []
         return [
-            f"Odoo {self.series} is not a supported series ({', '.join(SUPPORTED_SERIES)}): what it removed "
+            f"Odoo {series} is not a supported series ({', '.join(SUPPORTED_SERIES)}): what it removed "
             "or renamed, how it grants access and what it checks in manifests are not checked."
         ]
 
-    def _source_notes(self) -> list[str]:
+    def _source_notes(self, series: str | None) -> list[str]:
         if self.addon_set.has_odoo_source:
             return []
-        used = core_graph(self.series).series
+        used = core_graph(series).series
         known = (
             f"core module names, dependencies and models known from the bundled Odoo {used} list"
-            + (f" (nearest to {self.series})" if self.series and used != self.series else "")
+            + (f" (nearest to {series})" if series and used != series else "")
             if used
             else "core modules unknown"
         )

@@ -83,7 +83,7 @@ async def lint_addons(
     started = time.monotonic()
     selected = validate_checks(checks)
     jobs = max(1, jobs or default_jobs())
-    run = LintRun(modules=[a.name for a in addons], checks=selected, series=project.series)
+    run = LintRun(modules=[a.name for a in addons], checks=selected, series=project.series_for(addons))
     if cache.directory is not None:  # the pinned linters a repository asks for live beside the cache
         PINNED_TOOLS_DIR.set(cache.directory.parent / "tools")
     keys_of = Keys(project, digests, tool_versions())
@@ -179,10 +179,11 @@ def lint_addons_sync(*args: object, **kwargs: object) -> LintRun:
 
 
 def _batches(addons: list[Addon], project: LintProject, jobs: int) -> list[list[Addon]]:
-    """At most ``jobs`` batches per configuration, balanced by file count (largest first)."""
-    by_root: dict[str, list[Addon]] = {}
+    """At most ``jobs`` batches per configuration and series (a linter is told one series: the
+    manifest version pylint-odoo accepts), balanced by file count (largest first)."""
+    by_root: dict[tuple[str, str | None], list[Addon]] = {}
     for addon in addons:
-        by_root.setdefault(str(addon.root), []).append(addon)
+        by_root.setdefault((str(addon.root), project.series_of(addon)), []).append(addon)
     batches: list[list[Addon]] = []
     for group in by_root.values():
         count = min(jobs, len(group))
@@ -209,7 +210,7 @@ async def _bounded(
 ) -> tuple[str, ByModule]:
     async with limit:
         try:
-            found = await LINTERS[check](batch, project.config_for(batch[0]), project.series)
+            found = await LINTERS[check](batch, project.config_for(batch[0]), project.series_of(batch[0]))
         except Exception as exc:  # a linter we could not even run is a finding, never a traceback
             found = failure_for_all(
                 batch,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import textwrap
 from pathlib import Path
 
@@ -24,6 +25,10 @@ def _module(root: Path, name: str, depends: list[str], data: list[str], files: d
 
 
 def _static(root: Path, module: str, series: str | None = None) -> list[Finding]:
+    if series:  # the module written for that series: each module is judged by its own version
+        manifest = root / module / "__manifest__.py"
+        text = manifest.read_text(encoding="utf-8")
+        manifest.write_text(re.sub(r"""(['"]version['"]: *['"])\d+\.0\.""", rf"\g<1>{series}.", text))
     project = load_project([root])
     if series:  # as if detected (a setting must name a supported series; a project may be any)
         project.series = series
