@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import platformdirs
-from pydantic import BaseModel, Field, PrivateAttr, SecretStr, ValidationError
+from pydantic import BaseModel, Field, PrivateAttr, SecretStr, ValidationError, field_validator
 
 from assista_mcp.project_file import ProjectFile, read_project_file
 from odoo_tools.addons import detect_series, odoo_core_roots, odoo_source_from_bin
@@ -80,15 +80,16 @@ class Settings(BaseModel):
         Path | None, flag("project", "DIR", "an Odoo source tree, read-only knowledge", trust=True)
     ] = None
     from_odoo_path: Annotated[
-        Path | None,
+        list[Path],
         flag(
             "migrate",
             "DIR",
             "the Odoo source of the series modules are migrated from: gone anchors of inherited core "
-            "views are retargeted and changed core method signatures followed where it says how",
+            "views are retargeted and changed core method signatures followed where it says how; "
+            "once per series for a run through several steps (16.0's and 17.0's for --to 18.0)",
             trust=True,
         ),
-    ] = None
+    ] = Field(default_factory=list)
     odoo_series: Annotated[str | None, flag("project", "X.0", "Odoo series when it cannot be detected")] = (
         None
     )
@@ -159,6 +160,14 @@ class Settings(BaseModel):
     _origins: dict[str, str] = PrivateAttr(default_factory=dict)
     _notes: list[str] = PrivateAttr(default_factory=list)
 
+    @field_validator("from_odoo_path", mode="before")
+    @classmethod
+    def _one_or_more_paths(cls, value: object) -> object:
+        """One path (as it was before a run could read a source per series) or several."""
+        if isinstance(value, Path):
+            return [value]
+        return split_addons_path(value) if isinstance(value, str) else value
+
     def origin(self, name: str) -> str:
         """Where ``name`` came from: "cli", "env", "project", "odoo.conf" or "default"."""
         return self._origins.get(name, "default")
@@ -176,19 +185,26 @@ class Settings(BaseModel):
 
     def migration_sources(self) -> dict[int, Path]:
         """The Odoo sources migration reads, by major version: the target series' (``odoo_source``)
-        and, with ``from_odoo_path``, the older series' the modules come from."""
+        and, with ``from_odoo_path``, the older series' (one per series: a run through several
+        steps reads each step's two)."""
         sources: dict[int, Path] = {}
         source = self.odoo_source()
         if source is not None and (major := detect_series(odoo_path=source).major) is not None:
             sources[major] = source
-        if self.from_odoo_path is not None:
-            old = detect_series(odoo_path=self.from_odoo_path).major
-            if old is None or old in sources:
+        for path in self.from_odoo_path:
+            old = detect_series(odoo_path=path).major
+            if old is None:
                 raise ConfigError(
-                    f"--from-odoo-path {self.from_odoo_path} is not the Odoo source of an older series",
+                    f"--from-odoo-path {path} is not the Odoo source of an older series",
                     "Give the folder holding odoo-bin and odoo/release.py of the modules' series.",
                 )
-            sources[old] = self.from_odoo_path
+            if old in sources:
+                raise ConfigError(
+                    f"--from-odoo-path {path} is a second Odoo {old}.0 source (the other: {sources[old]})",
+                    "Give each series' source once per series: --from-odoo-path for the older series, "
+                    "--odoo-path or --odoo-bin for the target.",
+                )
+            sources[old] = path
         return sources
 
     def workspace(self) -> Workspace:
@@ -208,6 +224,11 @@ def source_of(name: str) -> Source:
 SOURCES: dict[str, Source] = {name: source_of(name) for name in Settings.model_fields}
 # Settings holding one path: a project file's relative value is made absolute from its folder.
 PATH_SETTINGS = frozenset(n for n, f in Settings.model_fields.items() if f.annotation in (Path, Path | None))
+# Settings holding several paths besides the addons path: a flag given once per path, a
+# comma-separated environment variable, a project file's string or list.
+PATH_LIST_SETTINGS = frozenset(
+    n for n, f in Settings.model_fields.items() if f.annotation == list[Path] and n != "addons_paths"
+)
 
 
 def load_settings(
@@ -260,7 +281,8 @@ def _from_env(env: Mapping[str, str]) -> dict[str, Any]:
         if source.env_alias:
             raw = env.get(source.env_alias, raw)
         if raw:
-            values[name] = split_addons_path(raw) if name == "addons_paths" else raw
+            listed = name == "addons_paths" or name in PATH_LIST_SETTINGS
+            values[name] = split_addons_path(raw) if listed else raw
     return values
 
 
@@ -278,6 +300,12 @@ def _from_project_file(project: ProjectFile | None) -> dict[str, Any]:
     for name in PATH_SETTINGS & values.keys():
         if isinstance(values[name], str) and values[name]:
             values[name] = folder / Path(values[name]).expanduser()
+    for name in PATH_LIST_SETTINGS & values.keys():
+        raw = values[name]
+        if isinstance(raw, str):
+            values[name] = split_addons_path(raw, folder)
+        elif isinstance(raw, list):  # anything else: the settings' validation says what is wrong
+            values[name] = [folder / Path(str(p)).expanduser() for p in raw]
     python = values.get("odoo_python")
     if isinstance(python, str) and "/" in python:  # a path, not a name looked up on PATH
         values["odoo_python"] = str(folder / Path(python).expanduser())

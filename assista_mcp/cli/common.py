@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from assista_mcp.settings import SOURCES, Settings, load_settings
+from assista_mcp.settings import PATH_LIST_SETTINGS, SOURCES, Settings, load_settings
 from odoo_tools.runs import split_addons_path
 
 
@@ -37,6 +37,8 @@ def _add_group(parser: argparse.ArgumentParser, group_name: str) -> None:
             int if annotation in (int, int | None) else float if annotation in (float, float | None) else None
         )
         extra: dict[str, Any] = {"type": kind} if kind else {}
+        if name in PATH_LIST_SETTINGS:  # one flag per path (a path may hold a comma)
+            extra["action"] = "append"
         group.add_argument(source.flag_for(name), metavar=source.metavar, help=source.help, **extra)
 
 

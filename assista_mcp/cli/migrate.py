@@ -25,7 +25,7 @@ from assista_mcp.odoo_config import runner_config
 from odoo_tools.errors import InvalidInput
 
 if TYPE_CHECKING:  # imported when `migrate` runs: libcst costs every other command's start
-    from odoo_tools.migrate import MigrationReport, ModuleMigration, Proof, ProofAddons
+    from odoo_tools.migrate import MigrationReport, ModuleMigration, Proof, ProofAddons, StepOutcome
     from odoo_tools.runs import OdooRunner, RunnerConfig
 
 
@@ -168,17 +168,19 @@ def render(report: MigrationReport, *, diff: bool = True) -> str:
             continue
         state = "written" if module.written else "dry run, nothing written"
         lines.append(f"{module.module}: {module.from_series} -> {module.to_series} ({state})")
-        applied = ", ".join(f"{rule} x{count}" for rule, count in sorted(module.rules_applied.items()))
-        lines.append(f"  rules applied: {applied or 'none'}")
+        single = module.steps[0] if len(module.steps) == 1 else None
+        if single is not None:
+            lines.append(_applied_line(single, "  "))
         if module.deleted:
             lines.append(f"  removed: {', '.join(module.deleted)}")
         commits = [step.commit[:12] for step in module.steps if step.commit]
         if commits:
             lines.append(f"  commits: {', '.join(commits)}")
-        for finding in module.findings:
-            lines.append(f"  {finding.severity}: {finding.location()}: [{finding.code}] {finding.message}")
-            if finding.hint:
-                lines.append(f"      hint: {finding.hint}")
+        if single is not None:
+            lines += _finding_lines(single, "  ")
+        for step in module.steps if single is None else ():  # each step's rules and findings
+            lines.append(f"  {step.source} -> {step.target}:")
+            lines += [_applied_line(step, "    "), *_finding_lines(step, "    ")]
         if module.proof is not None:
             lines += _proof_lines(module, in_run)
     return "\n".join(shown + [_visible(line) for line in lines + _not_done(report) + [_totals(report)]])
@@ -191,6 +193,20 @@ def _visible(line: str, *, keep_tabs: bool = False) -> str:
     if keep_tabs:
         return "\t".join(escape_controls(part) for part in line.split("\t"))
     return escape_controls(line)
+
+
+def _applied_line(step: StepOutcome, indent: str) -> str:
+    applied = ", ".join(f"{rule} x{count}" for rule, count in sorted(step.rules_applied.items()))
+    return f"{indent}rules applied: {applied or 'none'}"
+
+
+def _finding_lines(step: StepOutcome, indent: str) -> list[str]:
+    lines = []
+    for finding in step.findings:
+        lines.append(f"{indent}{finding.severity}: {finding.location()}: [{finding.code}] {finding.message}")
+        if finding.hint:
+            lines.append(f"{indent}    hint: {finding.hint}")
+    return lines
 
 
 def _proof_lines(module: ModuleMigration, in_run: set[str]) -> list[str]:
@@ -228,8 +244,8 @@ def _not_done(report: MigrationReport) -> list[str]:
     ]
     if lines:
         lines.append(
-            "  (the target series' source comes from --odoo-bin or --odoo-path, the modules' series' "
-            "from --from-odoo-path; for a series in between, migrate one step per run)"
+            "  (the target series' source comes from --odoo-bin or --odoo-path, an older series' from "
+            "--from-odoo-path, once per series: 16.0's and 17.0's for a run from 16.0 to 18.0)"
         )
     unproved = [module.module for module in report.modules if module.proof is None and module.steps]
     if unproved:
