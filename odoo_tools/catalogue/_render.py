@@ -51,7 +51,7 @@ def render_markdown(entries: Sequence[Entry], series: str | None = None) -> str:
     for family in FAMILIES:
         mine = [e for e in entries if e.family == family]
         if mine:
-            lines += ["", f"## {_HEADINGS[family]} ({len(mine)})", "", _INTROS[family], ""]
+            lines += ["", f"## {_HEADINGS[family]}", "", f"{len(mine)} codes. {_INTROS[family]}", ""]
             lines += _linter_table(mine) if family == "linter" else _table(mine) + _details(mine)
     return "\n".join(lines) + "\n"
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -109,3 +110,11 @@ def test_a_good_data_file_loads(tmp_path: Path) -> None:
     loaded = load_catalogue(_folder(tmp_path, "static.toml", GOOD))
     assert loaded[0].code == "x-y" and loaded[0].family == "static"
     assert len(loaded) == 1 + len(API_CHANGES)
+
+
+def test_the_readme_s_links_into_docs_rules_md_land_on_a_heading() -> None:
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    links = re.findall(r"\(docs/rules\.md#([a-z0-9_-]+)\)", readme)
+    headings = re.findall(r"^#+ (.+)$", render_markdown(entries()), re.MULTILINE)
+    anchors = {re.sub(r"[^a-z0-9 _-]", "", h.lower()).replace(" ", "-") for h in headings}
+    assert links and set(links) <= anchors
