@@ -59,6 +59,7 @@ class CheckpointHooks:
         self.session_id = ""
         self.label = ""
         self.turn_id: str | None = None
+        self.pending: PendingCall | None = None
 
     def session_start(self, session_id: str) -> None:
         self.session_id = session_id
@@ -72,6 +73,19 @@ class CheckpointHooks:
             self.label = " ".join(users[-1]["content"].split())[:LABEL_WIDTH]
 
     def before_tool_call(self, call: PendingCall) -> PendingCall | Denial:
+        """The call as the plugins left it, kept for ``before_write``: nothing is read before the
+        mode and the user allowed it (a denied call would still have its files copied, a FIFO
+        among them freezing the agent)."""
+        self.pending = call
+        return call
+
+    async def before_write(self, touched_paths: set[str]) -> None:
+        """The allowed call is about to write: record its files as they are now."""
+        call, self.pending = self.pending, None
+        if call is not None:
+            self._record(call)
+
+    def _record(self, call: PendingCall) -> None:
         paths = call.paths
         files = list(dict.fromkeys(self._files_of(paths)))
         new_dirs = self._new_folders(files, paths.folders)
@@ -81,7 +95,6 @@ class CheckpointHooks:
             for path in files:
                 self.store.record_before_write(self.turn_id, path)
             checkpoint_dirs.remember(self.store.state_dir, self.turn_id, new_dirs)
-        return call
 
     def on_event(self, event: StreamEvent) -> None:
         if event.type == "end":  # a turn cut short (step cap, error, Ctrl-C) is closed quietly
