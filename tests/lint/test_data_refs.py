@@ -187,3 +187,12 @@ def test_a_dependency_no_one_knows_may_add_the_method(tmp_path: Path, tiny_pack:
     )
     codes = [(f.code, f.line) for f in _static(root, "18.0") if f.severity == "error"]
     assert ("button-method-unknown", 9) not in codes and ("button-method-unknown", 10) in codes
+
+
+def test_a_private_button_is_a_warning_on_a_series_not_tried(tmp_path: Path, tiny_pack: Path) -> None:
+    """17.0, 18.0 and 19.0 refuse a private method in a button (probed on each lab); 16.0 was not
+    tried, so there it is a warning saying so."""
+    found = _static(_module(tmp_path / "addons", "", "16.0.1.0.0"), "16.0")
+    private = [f for f in found if f.code == "button-method-unknown" and f.line == 10]
+    assert [f.severity for f in private] == ["warning"]
+    assert "17.0 to 19.0 refuses it at install; 16.0 was not tried" in private[0].message

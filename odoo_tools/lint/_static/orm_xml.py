@@ -20,6 +20,7 @@ from odoo_tools.findings import Finding
 from odoo_tools.index import ModelResolver, attribute_line, qualify
 from odoo_tools.lint._static.context import StaticContext
 from odoo_tools.lint._static.core_answers import method_exists
+from odoo_tools.series import series_family
 from odoo_tools.storage import read_capped
 
 _PARSER = etree.XMLParser(resolve_entities=False, no_network=True, remove_comments=True)
@@ -42,9 +43,14 @@ class _File:
 
     def report(self, code: str, message: str, hint: str, line: int) -> None:
         rule = entry(code)
-        self.found.append(
-            self.ctx.finding(code, f"{message}: {rule.why}.", hint, self.rel, line, rule.severity)
-        )
+        if rule.since is None or series_family(self.ctx.series) in rule.series():
+            self.found.append(
+                self.ctx.finding(code, f"{message}: {rule.why}.", hint, self.rel, line, rule.severity)
+            )
+            return
+        # A series the verdict was not confirmed on (before the rule's ``since``): a warning.
+        why = f"Odoo {rule.window()} refuses it at install; {self.ctx.series or 'this series'} was not tried"
+        self.found.append(self.ctx.finding(code, f"{message} ({why}).", hint, self.rel, line, "warning"))
 
 
 def check_orm_xml(ctx: StaticContext) -> list[Finding]:
