@@ -24,6 +24,7 @@ import argparse
 import configparser
 import datetime
 import json
+import os
 import re
 import subprocess
 import sys
@@ -87,7 +88,8 @@ def _dump(args: argparse.Namespace, what: list[str]) -> dict[str, Any]:
             out.name,
             *what[1:],
         ]
-        if subprocess.run(command).returncode:
+        # a default's repr may be a set of strings: its order follows the hash seed
+        if subprocess.run(command, env={**os.environ, "PYTHONHASHSEED": "0"}).returncode:
             raise SystemExit(f"dump.py {what[0]} failed under {args.python} (its error is above)")
         return json.loads(Path(out.name).read_text(encoding="utf-8"))  # type: ignore[no-any-return]
 

@@ -89,6 +89,10 @@ def test_views_are_skeletons_with_their_anchors(pack: dict[str, Any]) -> None:
     assert len(extension["arch"][2]) == 1  # the comment is not a node
     assert (form["order"], extension["order"]) == (0, 1)
     assert pack["xmlids"]["base"]["group_user"] == "res.groups"
+    assert pack["access_models"] == {
+        "base.access_partner": "res.partner",
+        "sale_lite.partner_rule": "res.partner",
+    }
 
 
 def test_python_names_read_from_the_odoo_it_runs(pack: dict[str, Any]) -> None:

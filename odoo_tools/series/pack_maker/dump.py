@@ -134,6 +134,7 @@ def _pack(odoo: Any, database: str, load_all: list[str]) -> dict[str, Any]:
         if installed:
             data["xmlids"] = pack_views.xmlids(env)
             data["views"] = pack_views.views(env)
+            data["access_models"] = pack_views.access_models(env)
         cr.rollback()
     return data
 

@@ -42,6 +42,19 @@ def xmlids(env: Any) -> dict[str, dict[str, str]]:
     return found
 
 
+def access_models(env: Any) -> dict[str, str]:
+    """``module.name`` of each access right (ir.model.access) and record rule (ir.rule) -> its model."""
+    found: dict[str, str] = {}
+    for table in ("ir_model_access", "ir_rule"):
+        env.cr.execute(
+            f"SELECT d.module || '.' || d.name, m.model FROM ir_model_data d"  # table: one of the two above
+            f" JOIN {table} a ON d.res_id = a.id AND d.model = %s JOIN ir_model m ON m.id = a.model_id",
+            [table.replace("_", ".")],
+        )
+        found.update(dict(env.cr.fetchall()))
+    return dict(sorted(found.items()))
+
+
 def views(env: Any) -> dict[str, Any]:
     env.cr.execute(
         "SELECT res_id, module || '.' || name FROM ir_model_data WHERE model = 'ir.ui.view' ORDER BY id"
