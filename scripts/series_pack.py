@@ -23,8 +23,6 @@ from __future__ import annotations
 import argparse
 import configparser
 import datetime
-import json
-import os
 import re
 import subprocess
 import sys
@@ -35,7 +33,7 @@ from typing import Any
 
 import psycopg2
 
-from odoo_tools.series.pack_maker import DUMPER, PACKS, choose_modules, write_pack
+from odoo_tools.series.pack_maker import PACKS, ask_odoo, choose_modules, write_pack
 
 LOADING = re.compile(r"odoo\.modules\.loading: Loading module (\w+) \(\d+/\d+\)")
 LOG_ERROR = re.compile(r" (?:ERROR|CRITICAL) \S+ (\S+): (.*)")
@@ -74,24 +72,10 @@ def main() -> int:
 
 
 def _dump(args: argparse.Namespace, what: list[str]) -> dict[str, Any]:
-    """What ``dump.py`` says of that Odoo (its stderr goes through: Odoo's own warnings)."""
-    with tempfile.NamedTemporaryFile(suffix=".json") as out:
-        command = [
-            args.python,
-            str(DUMPER),
-            what[0],
-            "--odoo-dir",
-            str(args.odoo_bin.resolve().parent),
-            "-c",
-            str(args.config),
-            "--out",
-            out.name,
-            *what[1:],
-        ]
-        # a default's repr may be a set of strings: its order follows the hash seed
-        if subprocess.run(command, env={**os.environ, "PYTHONHASHSEED": "0"}).returncode:
-            raise SystemExit(f"dump.py {what[0]} failed under {args.python} (its error is above)")
-        return json.loads(Path(out.name).read_text(encoding="utf-8"))  # type: ignore[no-any-return]
+    try:
+        return ask_odoo(args.python, args.odoo_bin, args.config, what)
+    except RuntimeError as error:
+        raise SystemExit(f"{error} (its error is above)") from None
 
 
 def _connect(config: Path, database: str) -> psycopg2.extensions.connection:

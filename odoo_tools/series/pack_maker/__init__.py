@@ -4,6 +4,7 @@
 user's own ``odoo-bin`` can be asked for its pack the same way. This face is our side:
 ``DUMPER`` (the script's path), ``choose_modules`` (which modules a full pack installs, and why the
 others are left out) and ``write_pack`` (the ``.json.gz`` bytes, the same for the same facts).
+``ask_odoo`` runs the dumper under a given Odoo (the way to ask a user's own ``odoo-bin`` for its pack).
 ``scripts/series_pack.py`` drives the whole making.
 """
 
@@ -11,6 +12,9 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
+import subprocess
+import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -45,6 +49,21 @@ def choose_modules(available: Mapping[str, Mapping[str, Any]]) -> tuple[list[str
                 skipped[name] = f"depends on {', '.join(sorted(gone))} (left out)"
                 changed = True
     return sorted(n for n in available if n not in skipped), dict(sorted(skipped.items()))
+
+
+def ask_odoo(python: str, odoo_bin: Path, config: Path, what: list[str]) -> dict[str, Any]:
+    """What ``dump.py`` says (``["modules"]``, ``["pack", "-d", DB]``...) run by ``python`` for the Odoo
+    of ``odoo_bin`` configured by ``config``; its stderr (Odoo's own log) goes through. Raises
+    ``RuntimeError`` when it fails."""
+    with tempfile.TemporaryDirectory() as folder:
+        out = Path(folder) / "out.json"
+        odoo_dir = str(odoo_bin.resolve().parent)
+        command = [python, str(DUMPER), what[0], "--odoo-dir", odoo_dir, "-c", str(config), "--out", str(out)]
+        # a default's repr may be a set of strings: its order follows the hash seed
+        done = subprocess.run([*command, *what[1:]], env={**os.environ, "PYTHONHASHSEED": "0"}, check=False)
+        if done.returncode or not out.is_file():
+            raise RuntimeError(f"dump.py {what[0]} failed under {python} (exit {done.returncode})")
+        return json.loads(out.read_text(encoding="utf-8"))  # type: ignore[no-any-return]
 
 
 def pack_bytes(data: Mapping[str, Any]) -> bytes:
