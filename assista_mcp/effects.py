@@ -189,7 +189,9 @@ MOVES = ToolEffect(Effect.DELETE, _moved)
 DELETES = ToolEffect(Effect.DELETE, _deleted)
 RECORDS_BASELINE = ToolEffect(Effect.EDIT, _baseline_written, idempotent=True)
 # migrate_module rewrites whole module folders (old migrations/ scripts go; undo brings them back)
-MIGRATES = ToolEffect(Effect.EDIT, _migrated)
+# and runs the configured Odoo source's own upgrade_code scripts in the server: running code, asked
+# for as test_module is (the server refuses scripts an addons root it may write holds)
+MIGRATES = ToolEffect(Effect.RUN_CODE, _migrated)
 UNKNOWN = ToolEffect(Effect.OTHER)  # a tool no spec declares: the agent always asks
 
 

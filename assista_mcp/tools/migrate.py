@@ -11,6 +11,7 @@ from pydantic import Field
 from assista_mcp import effects
 from assista_mcp.context import Ctx, app
 from assista_mcp.tools._base import ToolSpec, one_or_many
+from odoo_tools.errors import SandboxViolation
 from odoo_tools.migrate import MigrationReport
 
 ModuleArg = Annotated[
@@ -47,12 +48,15 @@ async def migrate_module(
     safely. With the old series' Odoo source configured (from_odoo_path), gone anchors of inherited
     core views are retargeted and changed core method signatures followed. Then prove it:
     test_module(module, demo=true) on the target series' Odoo, and fix what remains (edit_file,
-    check_module, test_module again). This tool itself runs no module code.
+    check_module, test_module again). It runs no module code, but it runs the configured Odoo
+    source's own upgrade_code scripts (refused when an addons root it may write holds them).
     """
     context = app(ctx)
     names = one_or_many(module, modules, "module")
     folders = [context.workspace.resolve(name, purpose="write" if write else "read").path for name in names]
     sources = context.settings.migration_sources()
+    for source in sources.values():
+        _refuse_writable_scripts(source, context.workspace.writable_roots)
 
     def run() -> MigrationReport:
         from odoo_tools.migrate import migrate  # the rule tables and libcst load on the first call
@@ -62,6 +66,25 @@ async def migrate_module(
         )
 
     return await anyio.to_thread.run_sync(run)
+
+
+def _refuse_writable_scripts(source: Path, writable: tuple[Path, ...]) -> None:
+    """The Odoo source's ``odoo/upgrade_code/*.py`` run inside this server: one the write tools
+    can reach (the source, its scripts folder or a script linked into a writable addons root)
+    could be written by a model first, then run here. Refused before anything is read."""
+    folder = source / "odoo" / "upgrade_code"
+    scripts = [folder, *sorted(folder.glob("*.py"))] if folder.is_dir() else [folder]
+    for path in scripts:
+        real = path.resolve()
+        root = next((r for r in writable if real.is_relative_to(r.resolve())), None)
+        if root is not None:
+            raise SandboxViolation(
+                f"The Odoo source {source} has its upgrade_code scripts inside the writable addons "
+                f"root {root} ({real}): migrate_module runs them, so it does not while the tools "
+                "can write them.",
+                hint="Keep the Odoo source outside the addons roots (odoo_path, odoo_bin), or migrate "
+                "with the CLI: assista-odoo migrate.",
+            )
 
 
 TOOLS = (ToolSpec(migrate_module, "Migrate modules to a newer Odoo series", effects.MIGRATES),)

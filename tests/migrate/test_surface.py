@@ -201,7 +201,7 @@ async def test_mcp_tool_dry_run_then_write(server_for: Callable[..., Any], modul
             "migrate_module", {"module": "../v16/mig_attrs", "to_series": "17.0"}
         )
     tool = tools["migrate_module"]
-    assert tool.meta == {"assista-odoo/effect": "edit"}
+    assert tool.meta == {"assista-odoo/effect": "run_code"}  # runs Odoo's upgrade_code scripts
     assert (
         tool.annotations
         and tool.annotations.destructive_hint is True
@@ -264,7 +264,7 @@ async def test_mcp_tool_warns_of_a_dependency_beside_the_module_left_in_the_old_
 def test_effect_names_the_module_folders_only_when_writing() -> None:
     assert tool_effect("migrate_module").paths({"module": "a", "to_series": "18.0"}).written == ()
     assert tool_effect("migrate_module").paths({"modules": ["a", "b"], "write": True}).written == ("a", "b")
-    assert tool_effect("migrate_module").call_effect({"module": "a", "write": True}) is Effect.EDIT
+    assert tool_effect("migrate_module").call_effect({"module": "a", "write": True}) is Effect.RUN_CODE
 
 
 def test_the_server_registers_migrate_module_without_loading_the_rules() -> None:

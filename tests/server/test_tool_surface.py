@@ -148,7 +148,8 @@ async def test_every_tool_has_an_effect_in_the_registry_and_is_annotated_from_it
         assert hints == EFFECTS[tool.name].annotation_hints(), tool.name
         assert tool.annotations.read_only_hint is (effect is effects.Effect.READ), tool.name
     run_code = {t.name for t in tools if EFFECTS[t.name].effect is effects.Effect.RUN_CODE}
-    assert run_code == {"install_module", "upgrade_module", "test_module"}
+    # migrate_module runs the Odoo source's upgrade_code scripts in the server (issue 35)
+    assert run_code == {"install_module", "upgrade_module", "test_module", "migrate_module"}
     for tool in tools:
         if tool.name in run_code:
             assert tool.annotations.destructive_hint and tool.annotations.open_world_hint  # type: ignore[union-attr]
