@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ast
 import os
+import threading
 from typing import Any
 
 from lxml import etree
@@ -18,6 +19,31 @@ from odoo_tools.storage import MAX_SOURCE_BYTES, read_capped
 UNPARSABLE = (SyntaxError, ValueError, RecursionError, MemoryError)
 
 
+def parse_source(source: str | bytes, filename: str = "<unknown>") -> ast.Module:
+    """``ast.parse``, as Python compiles the file when it imports it: ast's depth limit counts
+    the caller's stack too, so a valid 2,900-term ``1 + 1 + ...`` fails deep in a server's or a
+    test's stack and not at an import's. On RecursionError the parse is tried again on a fresh
+    thread (a stack of its own); only what fails there too raises it."""
+    try:
+        return ast.parse(source, filename=filename)
+    except RecursionError:
+        pass
+    outcome: list[ast.Module | BaseException] = []
+
+    def parse() -> None:
+        try:
+            outcome.append(ast.parse(source, filename=filename))
+        except BaseException as exc:  # handed to the caller's thread
+            outcome.append(exc)
+
+    worker = threading.Thread(target=parse, name="parse-python", daemon=True)
+    worker.start()
+    worker.join()
+    if isinstance(outcome[0], BaseException):
+        raise outcome[0]
+    return outcome[0]
+
+
 def python_tree(path: str | os.PathLike[str], cap: int = MAX_SOURCE_BYTES) -> ast.Module | None:
     """The file's syntax tree; None when it cannot be read within ``cap`` or parsed."""
     try:
@@ -27,7 +53,7 @@ def python_tree(path: str | os.PathLike[str], cap: int = MAX_SOURCE_BYTES) -> as
     if data is None:
         return None
     try:
-        return ast.parse(data)
+        return parse_source(data)
     except UNPARSABLE:
         return None
 

@@ -11,6 +11,7 @@ from typing import Any
 
 from odoo_tools.findings import Finding
 from odoo_tools.index._records import FieldDef, FileData, MethodDef, ModelClass
+from odoo_tools.sources import parse_source
 
 # Files without these bytes hold no model class: skip parsing them (most of a big tree).
 MODEL_MARKERS = (b"_name", b"_inherit")
@@ -28,16 +29,20 @@ def parse_python(data: bytes, rel: str, module: str) -> FileData:
     if not any(marker in data for marker in MODEL_MARKERS):
         return FileData(path=rel, module=module, kind="python")
     try:
-        tree = ast.parse(data, filename=rel)
-    except (SyntaxError, ValueError) as exc:
+        tree = parse_source(data, filename=rel)
+    except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
         line = getattr(exc, "lineno", None)
+        # Nesting deeper than the parser's limit (a 5,000-deep -(-(...))): Python cannot compile
+        # it either, so the module does not load.
+        deep = isinstance(exc, (RecursionError, MemoryError))
+        why = "it nests too deeply for Python's parser" if deep else None
         finding = Finding(
             source="index",
             code="python-syntax",
             module=module,
             path=rel,
             line=line,
-            message=f"{rel} does not parse: {getattr(exc, 'msg', exc)}.",
+            message=f"{rel} does not parse: {why or getattr(exc, 'msg', exc)}.",
             hint="Fix the syntax error; the file is left out of the code index until then.",
         )
         return FileData(path=rel, module=module, kind="python", findings=(finding,))

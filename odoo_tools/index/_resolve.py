@@ -27,6 +27,7 @@ from odoo_tools.sources import python_tree
 
 BASE = "base"  # the abstract model every model inherits (``_inherit = "base"`` extends them all)
 RELATIONAL = frozenset({"Many2one", "One2many", "Many2many"})
+MAX_RELATED_HOPS = 32  # related fields followed through one another (a real chain has a few)
 
 
 @dataclass
@@ -105,9 +106,40 @@ class ModelResolver:
 
     def model(self, name: str) -> ResolvedModel:
         if name not in self._memo:
-            self._memo[name] = ResolvedModel(name, defined=False, complete=False)  # cycle guard
-            self._memo[name] = self._resolve(name)
+            # The models it inherits are resolved first, deepest first, so a 1,500-deep
+            # ``_inherit`` chain is a loop here, never 1,500 nested calls (a RecursionError).
+            for pending in self._unresolved_below(name):
+                self._memo[pending] = ResolvedModel(pending, defined=False, complete=False)  # cycle guard
+                self._memo[pending] = self._resolve(pending)
         return self._memo[name]
+
+    def _unresolved_below(self, name: str) -> list[str]:
+        """``name`` and the models it needs (parents, delegates) not resolved yet, each after
+        the ones it needs; a cycle is cut where it closes."""
+        order: list[str] = []
+        seen: set[str] = set()
+        stack = [(name, False)]
+        while stack:
+            current, needs_done = stack.pop()
+            if needs_done:
+                order.append(current)
+            elif current not in seen and current not in self._memo:
+                seen.add(current)
+                stack.append((current, True))
+                parents, delegated = self._needs(current, self.classes(current))
+                stack.extend((m, False) for m in reversed(parents + delegated))
+        return order
+
+    def _needs(self, name: str, classes: list[Located[ModelClass]]) -> tuple[list[str], list[str]]:
+        """The models ``name`` inherits (``_inherit`` parents, then ``base``) and delegates to."""
+        parents: list[str] = []
+        delegated: list[str] = []
+        for located in classes:
+            parents.extend(p for p in located.item.parents if p not in parents)
+            delegated.extend(m for m, _ in located.item.inherits if m not in delegated)
+        if name != BASE:
+            parents.append(BASE)
+        return [p for p in parents if not self.outside_closure(p)], delegated
 
     def _resolve(self, name: str) -> ResolvedModel:
         classes = self.classes(name)
@@ -119,16 +151,8 @@ class ModelResolver:
             complete=defined_here and self.closure_known and not any(c.item.opaque for c in classes),
             magic=self.magic_fields,
         )
-        parents: list[str] = []
-        delegated: list[str] = []
-        for located in classes:
-            parents.extend(p for p in located.item.parents if p not in parents)
-            delegated.extend(m for m, _ in located.item.inherits if m not in delegated)
-        if name != BASE:
-            parents.append(BASE)
-        for parent in parents:
-            if self.outside_closure(parent):
-                continue  # a listed core parent of a module outside the closure: not there
+        parents, delegated = self._needs(name, classes)
+        for parent in parents:  # a listed core parent of a module outside the closure is not there
             inherited = self.model(parent)
             result.fields.update(inherited.fields)
             result.methods |= inherited.methods
@@ -154,8 +178,9 @@ class ModelResolver:
             result.loose_names.update(located.item.other_names)
         return result
 
-    def comodel(self, model: str, fname: str) -> str | None:
-        """The comodel of relational field ``model.fname`` (following ``related``), else None."""
+    def comodel(self, model: str, fname: str, _seen: frozenset[tuple[str, str]] = frozenset()) -> str | None:
+        """The comodel of relational field ``model.fname`` (following ``related``), else None
+        (also for a ``related`` that leads back to itself, or past ``MAX_RELATED_HOPS`` fields)."""
         located = self.model(model).fields.get(fname)
         if located is None:
             return None
@@ -164,12 +189,15 @@ class ModelResolver:
             return None
         if fdef.comodel:
             return fdef.comodel
-        if fdef.related:
-            end = self.follow(model, fdef.related)
-            return self.comodel(end[0], end[1]) if end else None
+        if fdef.related and (model, fname) not in _seen and len(_seen) < MAX_RELATED_HOPS:
+            seen = _seen | {(model, fname)}
+            end = self.follow(model, fdef.related, seen)
+            return self.comodel(end[0], end[1], seen) if end else None
         return None
 
-    def follow(self, model: str, path: str) -> tuple[str, str] | None:
+    def follow(
+        self, model: str, path: str, _seen: frozenset[tuple[str, str]] = frozenset()
+    ) -> tuple[str, str] | None:
         """(model, field) of the last segment of a dotted path, or None when it does not resolve."""
         names = path.split(".")
         current = model
@@ -178,7 +206,7 @@ class ModelResolver:
                 return None
             if i == len(names) - 1:
                 return current, fname
-            nxt = self.comodel(current, fname)
+            nxt = self.comodel(current, fname, _seen)
             if nxt is None:
                 return None
             current = nxt

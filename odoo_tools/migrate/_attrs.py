@@ -13,6 +13,7 @@ import ast
 _COMPARISONS = {"=": "==", "==": "==", "!=": "!=", "<>": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
 _MEMBERSHIP = {"in": "in", "not in": "not in"}
 OR, AND, NOT = "|", "&", "!"
+MAX_OPERATOR_DEPTH = 400  # prefix operators inside one another (a real domain has a few)
 
 
 class Untranslatable(ValueError):
@@ -25,6 +26,8 @@ def attrs_expressions(source: str) -> dict[str, str]:
         tree = ast.parse(source.strip(), mode="eval")
     except SyntaxError as exc:
         raise Untranslatable(f"attrs is not a Python literal: {exc.msg}") from exc
+    except (RecursionError, MemoryError, ValueError) as exc:
+        raise Untranslatable("attrs nests too deeply to be read") from exc
     if not isinstance(tree.body, ast.Dict):
         raise Untranslatable("attrs is not a dictionary")
     text = source.strip()
@@ -32,7 +35,10 @@ def attrs_expressions(source: str) -> dict[str, str]:
     for key, value in zip(tree.body.keys, tree.body.values, strict=True):
         if not isinstance(key, ast.Constant) or not isinstance(key.value, str):
             raise Untranslatable("an attrs key is not a string")
-        result[key.value] = domain_expression(value, text)
+        try:
+            result[key.value] = domain_expression(value, text)
+        except (RecursionError, MemoryError) as exc:  # within the operators' cap, still too deep
+            raise Untranslatable("the domain nests too deeply to be translated") from exc
     return result
 
 
@@ -53,17 +59,19 @@ def domain_expression(node: ast.expr, text: str) -> str:
     return " and ".join(_wrap(e, "and") for e in expressions) if len(expressions) > 1 else expressions[0]
 
 
-def _term(items: list[ast.expr], position: int, text: str) -> tuple[str, int]:
+def _term(items: list[ast.expr], position: int, text: str, depth: int = 0) -> tuple[str, int]:
     if position >= len(items):
         raise Untranslatable("a domain operator misses its operands")
+    if depth > MAX_OPERATOR_DEPTH:  # 3,000 prefix operators: a RecursionError here
+        raise Untranslatable(f"its operators nest over {MAX_OPERATOR_DEPTH} deep")
     item = items[position]
     if isinstance(item, ast.Constant) and item.value in (OR, AND):
-        left, after = _term(items, position + 1, text)
-        right, end = _term(items, after, text)
+        left, after = _term(items, position + 1, text, depth + 1)
+        right, end = _term(items, after, text, depth + 1)
         word = "or" if item.value == OR else "and"
         return f"{_wrap(left, word)} {word} {_wrap(right, word)}", end
     if isinstance(item, ast.Constant) and item.value == NOT:
-        operand, end = _term(items, position + 1, text)
+        operand, end = _term(items, position + 1, text, depth + 1)
         return f"not {_wrap(operand, 'not')}", end
     return _leaf(item, text), position + 1
 

@@ -32,7 +32,7 @@ def migrate(
         for planned in plan:
             ready_to_commit(planned.folder)  # refused before anything is written
     sources = dict(odoo_sources or {})
-    modules = [migrate_module(p, write=write or commit, commit=commit, odoo_sources=sources) for p in plan]
+    modules = [_guarded(p, write=write or commit, commit=commit, odoo_sources=sources) for p in plan]
     return MigrationReport(
         to_series=f"{plan[0].target}.0" if plan else to_series, written=write or commit, modules=modules
     )
@@ -54,6 +54,40 @@ def unchecked(source: int, target: int, sources: Mapping[int, Path]) -> list[str
             f"{' and '.join(absent)} not given)"
         )
     return missing
+
+
+def _guarded(
+    planned: PlannedModule, *, write: bool, commit: bool, odoo_sources: Mapping[int, Path]
+) -> ModuleMigration:
+    """``migrate_module``, except that a module whose input a pass cannot take (recursion, memory:
+    nesting we did not foresee in one of its files) is a finding, and the other modules go on.
+    Nothing of it is written: the steps write only after they all ran (with --commit, the steps
+    already committed stay, each one whole)."""
+    try:
+        return migrate_module(planned, write=write, commit=commit, odoo_sources=odoo_sources)
+    except (RecursionError, MemoryError) as exc:
+        finding = Finding(
+            source=SOURCE,
+            code="migration-gave-up",
+            severity="error",
+            module=planned.name,
+            path=f"{planned.name}/__manifest__.py",
+            message=f"{planned.name} was not migrated: a pass ran out of "
+            f"{'recursion depth' if isinstance(exc, RecursionError) else 'memory'} on one of its files.",
+            hint="Find the deeply nested expression or data in the module, simplify it, then migrate again.",
+        )
+        step = StepOutcome(
+            source=f"{planned.source}.0", target=f"{planned.target}.0", rules_applied={}, findings=[finding]
+        )
+        return ModuleMigration(
+            module=planned.name,
+            path=str(planned.folder),
+            from_series=f"{planned.source}.0",
+            to_series=f"{planned.target}.0",
+            depends=list(planned.depends),
+            steps=[step],
+            written=False,
+        )
 
 
 def migrate_module(
@@ -93,6 +127,8 @@ def migrate_module(
         )
     if outcomes and planned.left_behind:
         outcomes[0].findings.insert(0, _left_behind_finding(planned))
+    if outcomes:
+        outcomes[0].findings[:0] = [_too_deep_finding(files, rel, why) for rel, why in files.too_deep.items()]
     changes = files.changes()
     if write and not commit:
         files.write(changes)
@@ -123,4 +159,17 @@ def _left_behind_finding(planned: PlannedModule) -> Finding:
             f"{planned.target}.0 installs neither until it is"
         ),
         hint="Migrate them in one run (both folders, or the folder holding them): dependencies go first.",
+    )
+
+
+def _too_deep_finding(files: ModuleFiles, rel: str, why: str) -> Finding:
+    uncompilable = why.startswith("Python cannot")
+    return Finding(
+        source=SOURCE,
+        code="python-syntax" if uncompilable else "too-deep-to-migrate",
+        severity="error" if uncompilable else "warning",
+        module=files.name,
+        path=files.site_path(rel),
+        message=f"not migrated: {why}; the file was left as it is.",
+        hint="Split the expression (a list and sum(), a loop), then migrate again.",
     )

@@ -11,10 +11,12 @@ from pathlib import Path
 
 from odoo_tools.errors import InvalidInput, SandboxViolation
 from odoo_tools.files import path_locks, unified_diff
+from odoo_tools.sources import parse_source
 from odoo_tools.storage import atomic_write_text
 
 TEXT_SUFFIXES = (".py", ".xml", ".csv", ".js", ".scss", ".css")
 MAX_BYTES = 2_000_000
+MAX_PYTHON_DEPTH = 200  # syntax levels; libcst fails near 400 (one recursion per level)
 SKIPPED_FOLDERS = {".git", "__pycache__", "node_modules"}
 
 
@@ -33,6 +35,8 @@ class ModuleFiles:
     other_files: list[str] = field(default_factory=list)  # not read (binary, too big): only deletable
     original: dict[str, str] = field(default_factory=dict)
     deleted: set[str] = field(default_factory=set)
+    # Python files left as they are because they nest too deeply for the passes: path -> why
+    too_deep: dict[str, str] = field(default_factory=dict)
 
     @classmethod
     def read(cls, folder: Path) -> ModuleFiles:
@@ -50,7 +54,10 @@ class ModuleFiles:
                 # A FIFO, socket or device is no file to read, but its name is taken: listed with
                 # the unread files, a new file never goes there and old migrations/ still go.
                 text = _read_text(path) if path.suffix in TEXT_SUFFIXES else None
-                if text is not None and (path.suffix != ".py" or _parses_within_limits(text)):
+                too_deep = _too_deep(text) if text is not None and path.suffix == ".py" else None
+                if too_deep is not None:
+                    module.too_deep[rel] = too_deep
+                elif text is not None:
                     module.texts[rel] = text
                     continue
                 module.other_files.append(rel)
@@ -162,17 +169,26 @@ def _quoted(path: str) -> str:
     return f'"{escaped}"'
 
 
-def _parses_within_limits(text: str) -> bool:
-    """False for Python nested deeper than Python itself can compile (RecursionError, MemoryError:
-    Odoo cannot import it either). Every pass would crash on it, and libcst takes minutes on it,
-    so it is not read: it stays as it is."""
+def _too_deep(text: str) -> str | None:
+    """Why a Python file is left as it is (None: it is not): nested deeper than Python itself
+    can compile (RecursionError, MemoryError: Odoo cannot import it either), or deeper than
+    ``MAX_PYTHON_DEPTH`` (a valid 2,900-term ``1 + 1 + ...``: libcst's deep_clone and visitors
+    recurse once per level, and take minutes on it). Every pass would crash on such a file."""
     try:
-        ast.parse(text)
+        tree = parse_source(text)
     except (RecursionError, MemoryError):
-        return False
+        return "Python cannot compile it: it nests deeper than Python's parser allows"
     except (SyntaxError, ValueError):
-        pass  # the rule passes say what they cannot parse
-    return True
+        return None  # the rule passes say what they cannot parse
+    deepest = 0
+    stack: list[tuple[ast.AST, int]] = [(tree, 0)]
+    while stack and deepest <= MAX_PYTHON_DEPTH:  # a loop: the tree's depth is the problem
+        node, depth = stack.pop()
+        deepest = max(deepest, depth)
+        stack.extend((child, depth + 1) for child in ast.iter_child_nodes(node))
+    if deepest > MAX_PYTHON_DEPTH:
+        return f"its syntax nests over {MAX_PYTHON_DEPTH} levels deep, more than the rewriting handles"
+    return None
 
 
 def _read_text(path: Path) -> str | None:
