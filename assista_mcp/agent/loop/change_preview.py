@@ -2,7 +2,8 @@
 
 Computed over MCP like everything else: an ``edit_file`` is run with ``dry_run`` (it writes
 nothing and answers with the diff), a ``write_file`` is compared with the file read through
-``read_file``; a patch is its own diff. Anything else shows its arguments in full.
+``read_file``, a ``migrate_module(write=true)`` is dry-run (bounded); a patch is its own diff.
+Anything else shows its arguments in full.
 
 Content sent as base64 is shown decoded: as text when it is text, or when the file's name says
 it is (a ``.py`` written as base64 is still code the user approves), else as its size and hash.
@@ -33,7 +34,33 @@ async def describe_change(toolset: Toolset, tool: ToolInfo, call: PendingCall) -
         return diff if isinstance(diff, str) and not outcome.is_error else ""
     if call.registered == "write_file":
         return await _write_diff(toolset, tool, arguments)
+    if call.registered == "migrate_module" and arguments.get("write") is True:
+        return await _migration_diff(toolset, tool, arguments)
     return ""
+
+
+# A migration of many modules can change thousands of lines: the question shows this much of it.
+MAX_MIGRATION_LINES = 2_000
+MAX_MIGRATION_CHARS = 200_000
+
+
+async def _migration_diff(toolset: Toolset, tool: ToolInfo, arguments: dict[str, Any]) -> str:
+    """The diff ``migrate_module`` will write, from a dry run of the same call (it writes
+    nothing), bounded; the terminal shows its control characters escaped, as every change."""
+    outcome = await toolset.call(tool, {**arguments, "write": False})
+    modules = (outcome.data or {}).get("modules")
+    if outcome.is_error or not isinstance(modules, list):
+        return ""
+    diff = "".join(m["diff"] for m in modules if isinstance(m, dict) and isinstance(m.get("diff"), str))
+    lines = diff.splitlines(keepends=True)
+    shown = "".join(lines[:MAX_MIGRATION_LINES])[:MAX_MIGRATION_CHARS]
+    if len(shown) == len(diff):
+        return diff or "(no file changes: only the report)\n"
+    left = len(diff) - len(shown)
+    return (
+        f"{shown.rstrip(chr(10))}\n[... {left} more characters of the diff ({len(lines)} lines in all) "
+        "not shown: a dry run of migrate_module (write=false) shows the whole diff]\n"
+    )
 
 
 async def _write_diff(toolset: Toolset, tool: ToolInfo, arguments: dict[str, Any]) -> str:
