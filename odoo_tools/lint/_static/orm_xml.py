@@ -28,6 +28,7 @@ _SUBVIEWS = frozenset({"list", "tree", "form", "kanban", "graph", "pivot", "cale
 _XPATH_FIELD = re.compile(r"""field\[@name\s*=\s*['"](\w+)['"]\]""")
 _X2MANY = ("One2many", "Many2many")
 _COLUMNS = frozenset({"/list/", "/tree/"})
+MAX_CANDIDATES = 256  # models a spec's node may belong to; more: not judged
 
 
 class _File:
@@ -36,6 +37,16 @@ class _File:
         self.rel = rel
         self.lines = text.splitlines()
         self.found: list[Finding] = []
+        # (model, depth) -> its candidates: a view of 20,000 specs asks for the same few
+        self.candidates: dict[tuple[str, int], tuple[str, ...]] = {}
+        self._verdicts: dict[tuple[tuple[str, ...], str], list[bool | None]] = {}
+
+    def verdicts(self, contexts: tuple[str, ...], name: str) -> list[bool | None]:
+        """Whether each of ``contexts`` has field ``name`` (asked once per file)."""
+        key = (contexts, name)
+        if key not in self._verdicts:
+            self._verdicts[key] = [self.ctx.resolver.model(m).has_field(name) for m in contexts]
+        return self._verdicts[key]
 
     def line(self, node: etree._Element, attr: str) -> int:
         tag_line = getattr(node, "sourceline", None)
@@ -151,11 +162,11 @@ def _view(out: _File, record: etree._Element, values: dict[str, etree._Element])
         if position == "attributes":
             continue
         if spec.tag == "xpath":
-            contexts = _xpath_contexts(resolver, model, spec.get("expr", ""), position)
+            contexts = _xpath_contexts(out, model, spec.get("expr", ""), position)
         elif spec.tag == "field" and position == "inside":
             contexts = ()  # new inline sub-views of that field: rare, left alone
         else:
-            contexts = _candidates(resolver, model)
+            contexts = _candidates(out, model)
         if contexts:
             _walk(out, resolver, spec, contexts)
 
@@ -182,8 +193,8 @@ def _anchor(out: _File, resolver: ModelResolver, model: str, spec: etree._Elemen
         return
     current = model
     for index, (name, descends) in enumerate(steps):
-        contexts = (current,) if attr == "expr" and exact[index] else _candidates(resolver, current, depth=2)
-        verdicts = [resolver.model(m).has_field(name) for m in contexts]
+        contexts = (current,) if attr == "expr" and exact[index] else _candidates(out, current, depth=2)
+        verdicts = out.verdicts(contexts, name)
         if not contexts:
             return
         if all(v is False for v in verdicts):
@@ -215,14 +226,24 @@ def _parent_model(ctx: StaticContext, parent: str) -> str:
     return ""
 
 
-def _candidates(resolver: ModelResolver, model: str, depth: int = 1) -> tuple[str, ...]:
+def _candidates(out: _File, model: str, depth: int = 1) -> tuple[str, ...]:
     """The models a node placed near an unknown anchor may belong to: ``model`` and the comodel
     of each of its x2many fields (their inline sub-views), ``depth`` levels down; () when one of
-    them cannot be told."""
+    them cannot be told, or when there are over ``MAX_CANDIDATES`` (each spec's names are looked
+    up in every candidate: a wide fan-out times 20,000 specs was quadratic). Cached per file."""
+    key = (model, depth)
+    if key not in out.candidates:
+        found = _uncached_candidates(out, model, depth)
+        out.candidates[key] = found if len(found) <= MAX_CANDIDATES else ()
+    return out.candidates[key]
+
+
+def _uncached_candidates(out: _File, model: str, depth: int) -> tuple[str, ...]:
+    resolver = out.ctx.resolver
     if depth > 1:
         found: list[str] = []
-        for comodel in _candidates(resolver, model):
-            deeper = _candidates(resolver, comodel, depth - 1) if comodel != model else (model,)
+        for comodel in _candidates(out, model):
+            deeper = _candidates(out, comodel, depth - 1) if comodel != model else (model,)
             if not deeper:
                 return ()
             found.extend(deeper)
@@ -240,8 +261,9 @@ def _candidates(resolver: ModelResolver, model: str, depth: int = 1) -> tuple[st
     return tuple(dict.fromkeys([model, *comodels]))
 
 
-def _xpath_contexts(resolver: ModelResolver, model: str, expr: str, position: str) -> tuple[str, ...]:
+def _xpath_contexts(out: _File, model: str, expr: str, position: str) -> tuple[str, ...]:
     """Follow the fields an xpath descends through (``//field[@name='line_ids']/list/...``)."""
+    resolver = out.ctx.resolver
     matches = list(_XPATH_FIELD.finditer(expr))
     current = model
     for i, match in enumerate(matches):
@@ -254,7 +276,7 @@ def _xpath_contexts(resolver: ModelResolver, model: str, expr: str, position: st
         if comodel is None:
             return ()
         current = comodel
-    return _candidates(resolver, current)
+    return _candidates(out, current)
 
 
 def _walk(out: _File, resolver: ModelResolver, node: etree._Element, contexts: tuple[str, ...]) -> None:
@@ -263,7 +285,7 @@ def _walk(out: _File, resolver: ModelResolver, node: etree._Element, contexts: t
             continue
         name = child.get("name", "")
         if child.tag == "field" and name:
-            verdicts = [resolver.model(m).has_field(name) for m in contexts]
+            verdicts = out.verdicts(contexts, name)
             if verdicts and all(v is False for v in verdicts):
                 out.report(
                     "view-field-unknown",
