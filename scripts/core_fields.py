@@ -4,15 +4,12 @@
 
 Bundled for 16.0 to 19.0 (the 17.0, 18.0 and 19.0 lab sources, a 16.0 source snapshot whose extra
 non-Community modules the core module list leaves out). Migrate compares two series' lists
-(``odoo_tools.lint.core_difference``); the ORM-aware static checks judge only the series the
-registry marks ``core_fields_judged`` (18.0, verified on green OCA repositories).
+(``odoo_tools.lint.core_difference``); the ORM-aware static checks read the series packs instead
+(``odoo_tools.series.pack``: what a real registry of the series has).
 
-Without an Odoo source, the ORM-aware static checks know Odoo's core models from this list: for
-each model, its parents (``_inherit``, ``_inherits``) and every field (with its type and comodel)
-and method that any core module's class gives it: a superset of what one module's dependency
-closure sees. A name absent from it is absent whatever core modules are installed, so the checks
-can claim it. Models with a class our index cannot read completely (a plain Python base class...)
-are marked so: nothing is claimed about them.
+For each model: its parents (``_inherit``, ``_inherits``) and every field (with its type and comodel)
+and method that any core module's class gives it. Models with a class our index cannot read
+completely (a plain Python base class...) are marked so: nothing is claimed about them.
 The source is read by our own index (AST only, nothing imported); Community modules only (the
 lab's source has the non-LGPL ones moved out).
 """

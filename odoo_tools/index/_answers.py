@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
+MAX_LISTED = 20  # core modules named in a rendering (the structured answer has them all)
+
 
 class Location(BaseModel):
     module: str
@@ -15,7 +17,8 @@ class Location(BaseModel):
     line: int
 
     def where(self) -> str:
-        return f"{self.path}:{self.line}"
+        # Odoo's core known from the series pack (no Odoo source read): no file to point at.
+        return f"{self.path}:{self.line}" if self.path else "Odoo core"
 
 
 class FieldInfo(Location):
@@ -57,6 +60,7 @@ class FieldInfo(Location):
 class MethodInfo(Location):
     name: str
     decorators: list[str] = Field(default_factory=list)
+    params: str = Field(default="", description="Its signature, for a core method (from the series pack)")
 
 
 class ModelPart(Location):
@@ -101,6 +105,10 @@ class ModelInfo(BaseModel):
     actions: list[str] = Field(default_factory=list)
     access: list[AccessInfo] = Field(default_factory=list)
     record_rules: list[str] = Field(default_factory=list)
+    known_from: str = Field(default="", description="The series pack the core's facts come from, if any")
+    core_extended_by: list[str] = Field(
+        default_factory=list, description="Odoo core modules that extend it (from the series pack)"
+    )
     known_only_by_extension: bool = Field(
         default=False, description="No definition found (defined outside the indexed roots)"
     )
@@ -110,13 +118,20 @@ class ModelInfo(BaseModel):
         lines.append(f"kind: {self.kind}" + (f"; order: {self.order}" if self.order else ""))
         if self.rec_name:
             lines.append(f"rec_name: {self.rec_name}")
+        if self.known_from:
+            lines.append(f"core facts from {self.known_from}")
         for part in self.defined_in:
-            lines.append(f"defined in {part.module} ({part.where()}, class {part.class_name})")
+            named = f", class {part.class_name}" if part.class_name else ""
+            lines.append(f"defined in {part.module} ({part.where()}{named})")
         if self.known_only_by_extension:
             lines.append("definition not in the indexed roots (only extensions found)")
         for part in self.extended_by:
             added = ", ".join(part.fields_added + [f"{m}()" for m in part.methods_added]) or "nothing new"
             lines.append(f"extended by {part.module} ({part.where()}): {added}")
+        if self.core_extended_by:
+            shown = ", ".join(self.core_extended_by[:MAX_LISTED])
+            more = len(self.core_extended_by) - MAX_LISTED
+            lines.append(f"extended in Odoo's core by {shown}" + (f" and {more} more" if more > 0 else ""))
         if self.inherits_from:
             lines.append("inherits from: " + ", ".join(self.inherits_from))
         if self.delegates_to:
@@ -126,7 +141,7 @@ class ModelInfo(BaseModel):
         lines.append(f"## Methods ({len(self.methods)})")
         for m in self.methods:
             deco = " ".join("@" + d for d in m.decorators)
-            lines.append(f"- {m.name} ({m.module}, {m.where()})" + (f" {deco}" if deco else ""))
+            lines.append(f"- {m.name}{m.params} ({m.module}, {m.where()})" + (f" {deco}" if deco else ""))
         _section(lines, "Views", [f"{v.xml_id} [{v.type or '?'}] ({v.where()})" for v in self.views])
         _section(lines, "Actions", self.actions)
         _section(

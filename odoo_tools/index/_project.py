@@ -26,6 +26,7 @@ from odoo_tools.index._core_names import unknown_modules
 from odoo_tools.index._modules import ModuleInfo, ModuleSummary, list_modules, module_info
 from odoo_tools.index._project_map import DEFAULT_BUDGET, ProjectMap, build_project_map
 from odoo_tools.index._tables import ModuleTable, Tables, build_tables
+from odoo_tools.series import pack
 
 
 class ProjectIndex:
@@ -117,11 +118,11 @@ class ProjectIndex:
 
     def find_model(self, name: str) -> ModelInfo:
         self.refresh()
-        return queries.find_model(self.tables, name)
+        return queries.find_model(self.tables, name, pack(self.series.series), self.addons)
 
     def find_field(self, field: str, model: str | None = None) -> FieldMatches:
         self.refresh()
-        return queries.find_field(self.tables, field, model)
+        return queries.find_field(self.tables, field, model, pack(self.series.series), self.addons)
 
     def find_xml_id(self, xml_id: str, module: str | None = None) -> XmlIdInfo:
         self.refresh()

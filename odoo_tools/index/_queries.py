@@ -18,25 +18,43 @@ from odoo_tools.index._answers import (
     XmlIdInfo,
     XmlRecordInfo,
 )
+from odoo_tools.index._pack_answers import defined_by_project, pack_model_info, pack_module
 from odoo_tools.index._records import AccessRow, FieldDef, ModelClass, ViewDef
 from odoo_tools.index._tables import Located, Tables, model_ref_key
+from odoo_tools.series import SeriesPack
 
 MAX_SUGGESTIONS = 5
 
 
-def find_model(tables: Tables, name: str) -> ModelInfo:
-    classes = _classes_of(tables, name)
-    info = ModelInfo(name=name)
-    for located in classes:
-        _apply_class(info, located)
-    info.known_only_by_extension = not info.defined_in
-    info.fields = list(_merged_fields(tables, name, set()).values())
-    info.methods = [
-        MethodInfo(module=c.module, path=c.path, line=m.line, name=m.name, decorators=list(m.decorators))
-        for c in classes
-        for m in c.item.methods
-    ]
-    info.views = [_ancestors(tables, x)[-1] for x in tables.views_by_model.get(name, [])]
+def find_model(
+    tables: Tables, name: str, core: SeriesPack | None = None, addons: AddonSet | None = None
+) -> ModelInfo:
+    """A model with every class and field origin; a core model the series pack knows is answered
+    from the pack (the project's extensions added), whatever source is configured."""
+    core_model = core.model(name.strip()) if core is not None and addons is not None and name else None
+    if core is not None and addons is not None and defined_by_project(tables, core, addons, name.strip()):
+        core_model = None  # the project's own model of that name (it does not depend on the core's)
+    if core is not None and core_model is not None and addons is not None:
+        info = pack_model_info(core, core_model, tables, addons)
+        own_views = [
+            x
+            for x in tables.views_by_model.get(name, [])
+            if not pack_module(core, addons, tables.views[x][-1].module)
+        ]
+        info.views += [_ancestors(tables, x)[-1] for x in own_views]
+    else:
+        classes = _classes_of(tables, name)
+        info = ModelInfo(name=name)
+        for located in classes:
+            _apply_class(info, located)
+        info.known_only_by_extension = not info.defined_in
+        info.fields = list(_merged_fields(tables, name, set()).values())
+        info.methods = [
+            MethodInfo(module=c.module, path=c.path, line=m.line, name=m.name, decorators=list(m.decorators))
+            for c in classes
+            for m in c.item.methods
+        ]
+        info.views = [_ancestors(tables, x)[-1] for x in tables.views_by_model.get(name, [])]
     key = model_ref_key(name)
     info.actions = [
         f"{a.item.xml_id} ({a.item.type}, {a.module})" for a in tables.actions_by_model.get(key, [])
@@ -59,10 +77,32 @@ def find_model(tables: Tables, name: str) -> ModelInfo:
     return info
 
 
-def find_field(tables: Tables, field: str, model: str | None) -> FieldMatches:
-    """Every definition of ``field`` (on ``model``, or on any model), in load order."""
+def find_field(
+    tables: Tables,
+    field: str,
+    model: str | None,
+    core: SeriesPack | None = None,
+    addons: AddonSet | None = None,
+) -> FieldMatches:
+    """Every definition of ``field`` (on ``model``, or on any model), in load order; on a core model
+    the series pack knows, as its registry has it (with the project's redefinitions)."""
     if not field.strip():
         raise InvalidInput("Empty field name.", "Give a field name such as 'partner_id'.")
+    core_model = core.model(model.strip()) if core is not None and model and model.strip() else None
+    if (
+        core is not None
+        and addons is not None
+        and core_model is not None
+        and model
+        and not defined_by_project(tables, core, addons, model.strip())
+    ):
+        known = {f.name: f for f in pack_model_info(core, core_model, tables, addons).fields}
+        if field in known:
+            return FieldMatches(field=field, model=model, matches=[known[field]])
+        raise NotFound(
+            f"No field {field!r} on {model} (Odoo {core.series} series pack, and the project).",
+            _suggest(field, known) or "Use find_model to see a model's fields.",
+        )
     if model:
         classes = _classes_of(tables, model)
         matches = [_field_info(c, f) for c in classes for f in c.item.fields if f.name == field]

@@ -77,6 +77,11 @@ class ModelResolver:
     # bundled list of the series), standing for the core modules of the closure.
     core_classes: Mapping[str, ModelClass] = field(default_factory=dict)
     models_exact: bool = True  # core_models lists the series' models (not a neighbour series')
+    # The core classes come from the series pack: every field and method a real registry gives
+    # the closure is in them. The classes the index read of these modules (an Odoo source) are
+    # left out: the pack says the same, exactly, and the answers do not depend on a source.
+    core_complete: bool = False
+    pack_modules: frozenset[str] = frozenset()
     _memo: dict[str, ResolvedModel] = field(default_factory=dict)
 
     def classes(self, model: str) -> list[Located[ModelClass]]:
@@ -84,7 +89,11 @@ class ModelResolver:
         path is "", first)."""
         found = []
         if model in self.tables.model_classes:
-            found = [c for c in self.tables.model_classes[model] if c.module in self.closure]
+            found = [
+                c
+                for c in self.tables.model_classes[model]
+                if c.module in self.closure and c.module not in self.pack_modules
+            ]
         core = self.core_classes.get(model)
         owner = self.core_models.get(model, BASE)
         if core is not None and owner in self.closure and not any(c.item.defines for c in found):
@@ -168,7 +177,7 @@ class ModelResolver:
             if not inherited.complete:
                 result.complete = False
         result.methods |= self.base_methods
-        result.listed_methods_only |= any(not c.path for c in classes)
+        result.listed_methods_only |= not self.core_complete and any(not c.path for c in classes)
         for located in classes:
             for fdef in located.item.fields:
                 earlier = result.fields.get(fdef.name)

@@ -11,8 +11,8 @@ Public API:
 - ``start_spares(tools)``: start pylint / the OCA hooks early (a CLI, first thing);
 - ``core_graph(series)`` -> ``CoreList``: core modules' dependencies and models' modules (bundled;
   re-exported from ``odoo_tools.series``, their home);
-- ``core_fields(series)``: core models of a series from the bundled lists (any series; the checks
-  judge only the series the registry marks ``core_fields_judged``), ``core_difference(old, new)``
+- ``core_fields(series)``: core models of a series from the lists read from its source (what
+  migrate compares; the static checks read the series packs), ``core_difference(old, new)``
   -> ``CoreDifference`` (removed models, ``RemovedField``s, changed fields, removed methods),
   ``core_model_fields(series, model)`` (its own and its parents' fields);
 - ``removed_name_uses(tree, removed)`` -> ``NameUse``s: imports and reads of framework names a series

@@ -23,6 +23,7 @@ from pydantic import TypeAdapter, ValidationError
 
 from odoo_tools.findings import Finding
 from odoo_tools.lint._common import INCOMPLETE_RUN
+from odoo_tools.series import PACKS_ENV
 from odoo_tools.storage import atomic_write_text
 
 SCHEMA = "lint-cache-1"
@@ -50,13 +51,25 @@ def code_digest(root: Path = CODE_ROOT) -> str:
 @functools.cache
 def tool_versions() -> str:
     """The pinned linters' versions and our code's digest: a change to either re-checks."""
-    versions = [f"code={code_digest()}"]
+    versions = [f"code={code_digest()}", f"packs={extra_packs_stamp()}"]
     for name in _TOOLS:
         try:
             versions.append(f"{name}={metadata.version(name)}")
         except metadata.PackageNotFoundError:
             versions.append(f"{name}=none")
     return ";".join(versions)
+
+
+def extra_packs_stamp() -> str:
+    """The series packs of the ``ASSISTA_SERIES_PACKS`` folders (the bundled ones are part of the
+    code digest): names, sizes and times, so another pack re-checks."""
+    stamps = []
+    for folder in (os.environ.get(PACKS_ENV) or "").split(os.pathsep):
+        for path in sorted(Path(folder).glob("*.json.gz")) if folder else ():
+            with contextlib.suppress(OSError):
+                stat = path.stat()
+                stamps.append(f"{path}:{stat.st_size}:{stat.st_mtime_ns}")
+    return ",".join(stamps)
 
 
 def _files(folder: Path) -> list[Path]:

@@ -1,9 +1,7 @@
 """Odoo's core models per series without an Odoo source: the bundled lists
 (``core_fields/<series>.json.gz``, written by ``scripts/core_fields.py`` from each series' source)
-and what one series removed from the one before.
-
-Any series' list can be read (``core_fields``); the ORM-aware static checks judge modules only
-against the lists of series whose facts say ``core_fields_judged`` (``judged_core_fields``).
+and what one series removed from the one before: what migrate reads. (The static checks judge a
+module against the series pack, what a real registry of its series has: ``odoo_tools.series.pack``.)
 """
 
 from __future__ import annotations
@@ -12,21 +10,12 @@ import functools
 from dataclasses import dataclass
 
 from odoo_tools.index import FieldDef, ModelClass, load_core_classes
-from odoo_tools.series import CORE_FIELDS_DIR, MAGIC_FIELDS, known_facts
+from odoo_tools.series import CORE_FIELDS_DIR, MAGIC_FIELDS
 
 
 def core_fields(series: str) -> dict[str, ModelClass]:
     """The core models of ``series`` (one merged class each); empty when no list is bundled."""
     return load_core_classes(CORE_FIELDS_DIR / f"{series}.json.gz")
-
-
-def judged_core_fields(series: str | None) -> dict[str, ModelClass]:
-    """The list the ORM-aware checks judge a module of ``series`` against: empty unless the series
-    registry says the checks were verified on that series."""
-    facts = known_facts(series) if series else None
-    if facts is None or not facts.core_fields_judged:
-        return {}
-    return core_fields(series or "")
 
 
 @dataclass(frozen=True)

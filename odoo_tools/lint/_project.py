@@ -21,7 +21,7 @@ from odoo_tools.addons import (
 from odoo_tools.errors import InvalidInput, NotFound
 from odoo_tools.findings import Finding
 from odoo_tools.lint._configs import LintConfig, config_for_root, config_note, uses_ruff_by_default
-from odoo_tools.series import SUPPORTED_SERIES, core_graph, is_supported
+from odoo_tools.series import SUPPORTED_SERIES, core_graph, is_supported, pack
 
 if TYPE_CHECKING:
     from odoo_tools.index import ProjectIndex
@@ -99,7 +99,29 @@ class LintProject:
         ]
 
     def _source_notes(self, series: str | None) -> list[str]:
-        if self.addon_set.has_odoo_source:
+        return self._pack_notes(series) + self._core_list_notes(series)
+
+    def _pack_notes(self, series: str | None) -> list[str]:
+        """Which series pack judged the core's models, fields and methods, or which one is missing
+        and what that silences (another series' pack is never used)."""
+        if series is None or not is_supported(series):
+            return []
+        found = pack(series)
+        if found is None:
+            return [
+                f"no series pack for Odoo {series} is bundled: names on Odoo's core models (record "
+                "fields, view fields and anchors, related/depends paths, inverse names, compute methods "
+                "through them) are not checked; the project's own models still are."
+            ]
+        ids = ", external IDs" if found.xmlids else ""
+        return [
+            f"Odoo's core models, fields, methods{ids} checked from the Odoo {series} series pack "
+            f"({found.odoo_version}, {len(found.modules)} modules)."
+        ]
+
+    def _core_list_notes(self, series: str | None) -> list[str]:
+        found = pack(series) if series and is_supported(series) else None
+        if self.addon_set.has_odoo_source or (found is not None and found.xmlids):
             return []
         used = core_graph(series).series
         known = (
@@ -109,9 +131,9 @@ class LintProject:
             else "core modules unknown"
         )
         return [
-            f"cross-module checks limited: no Odoo source found, so models and xml ids of Odoo's core "
-            f"modules are not checked ({known}). To check them, pass --odoo-path SRC, --odoo-bin, "
-            "an odoo.conf whose addons_path holds Odoo's addons, or --odoo-python of a pip-installed Odoo."
+            f"cross-module checks limited: no Odoo source found, so xml ids of Odoo's core modules are "
+            f"not checked ({known}). To check them, pass --odoo-path SRC, --odoo-bin, an odoo.conf whose "
+            "addons_path holds Odoo's addons, or --odoo-python of a pip-installed Odoo."
         ]
 
     def skipped(self, targets: Sequence[str] = ()) -> dict[str, str]:

@@ -65,11 +65,6 @@ class SeriesFacts:
     # it pins (None: not known here).
     python_linter: PythonLinter
     oca_hooks_release: Version | None
-    # The ORM-aware static checks judge core models' fields and methods against this series' bundled
-    # list (odoo_tools/series/core_fields/<series>.json.gz), verified on green OCA repositories of the
-    # series. A list bundled for another series only serves migrate (what a step removed): a claim
-    # the checks make from an unverified list could be a false error on a working module.
-    core_fields_judged: bool = False
     # A relational field whose comodel the registry lacks stops the registry's setup: "Field x with
     # unknown comodel_name 'y'" fails the install (19.0: an assert in odoo/orm/fields_relational.py
     # setup_nonrelated; up to 18.0 odoo/fields.py only logs a warning and the field gets '_unknown').
@@ -200,7 +195,6 @@ SERIES: tuple[SeriesFacts, ...] = (
         last_update_field=False,
         python_linter="ruff",
         oca_hooks_release=(0, 0, 33),
-        core_fields_judged=True,  # the OCA 18.0 repositories checked green before the checks shipped
     ),
     SeriesFacts(
         series="19.0",

@@ -15,14 +15,14 @@ from __future__ import annotations
 
 import functools
 import gzip
-import json
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from odoo_tools.series._names import series_family
+from odoo_tools.series._pack_text import PackText
 
 PACKS = Path(__file__).resolve().parent / "packs"
 PACKS_ENV = "ASSISTA_SERIES_PACKS"
@@ -98,16 +98,15 @@ class PackModule:
 
 @dataclass
 class SeriesPack:
-    """One series' pack; models decoded on demand."""
+    """One series' pack; models and views decoded on demand."""
 
     series: str
     odoo_version: str
     path: Path
     modules: dict[str, PackModule]
-    _raw_models: dict[str, Any]
     xmlids: dict[str, dict[str, str]]  # module -> name -> model
-    views: dict[str, dict[str, Any]]  # "module.name" -> the view's facts (skeletons as in the file)
     python_names: dict[str, list[str]]
+    _text: PackText
     # name -> params of the methods only the framework defines, the same on every model: stored once
     # in the pack ("framework_methods"), every model has them (no module)
     framework_methods: dict[str, str] = field(default_factory=dict)
@@ -115,24 +114,26 @@ class SeriesPack:
 
     @property
     def model_names(self) -> Iterable[str]:
-        return self._raw_models.keys()
+        return self._text.keys("models")
 
     def model(self, name: str) -> PackModel | None:
         """Every fact of ``name`` in the full install, None when no core module has it."""
         if name not in self._models:
-            raw = self._raw_models.get(name)
+            raw = self._text.item("models", name)
             self._models[name] = _model(name, raw, self.framework_methods) if isinstance(raw, dict) else None
         return self._models[name]
 
     @functools.cached_property
-    def owners(self) -> dict[str, str]:
+    def owners(self) -> Mapping[str, str]:
         """model -> the core module that defines it (the first of its modules: the pack maker puts
         the defining one first)."""
-        return {
-            name: raw["modules"][0]
-            for name, raw in self._raw_models.items()
-            if isinstance(raw, dict) and raw.get("modules")
-        }
+        return _Owners(self)
+
+    @functools.cached_property
+    def views(self) -> dict[str, dict[str, Any]]:
+        """ "module.name" -> the view's facts (skeletons as in the file); every view decoded."""
+        found = {key: self._text.item("views", key) for key in self._text.keys("views")}
+        return {key: view for key, view in found.items() if isinstance(view, dict)}
 
     def closure(self, names: Iterable[str]) -> frozenset[str]:
         """The pack's modules that ``names`` need (themselves and their depends, transitively);
@@ -150,6 +151,23 @@ class SeriesPack:
         """The model of a core external ID ``module.name``, None when the pack has none."""
         module, _, name = xml_id.partition(".")
         return self.xmlids.get(module, {}).get(name)
+
+
+class _Owners(Mapping[str, str]):
+    def __init__(self, pack: SeriesPack) -> None:
+        self.pack = pack
+
+    def __getitem__(self, name: str) -> str:
+        model = self.pack.model(name)
+        if model is None or not model.modules:
+            raise KeyError(name)
+        return model.modules[0]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.pack.model_names)
+
+    def __len__(self) -> int:
+        return len(self.pack._text.keys("models"))
 
 
 def _seen(modules: tuple[str, ...], closure: frozenset[str]) -> bool:
@@ -215,10 +233,11 @@ def pack(series: str | None) -> SeriesPack | None:
 def load_pack(path: Path) -> SeriesPack | None:
     """The pack in ``path``; None when it cannot be read or is not of format 1."""
     try:
-        raw = json.loads(gzip.decompress(path.read_bytes()))
-    except (OSError, ValueError, EOFError):
+        text = PackText(gzip.decompress(path.read_bytes()).decode("utf-8"))
+    except (OSError, ValueError, EOFError, UnicodeDecodeError):
         return None
-    if not isinstance(raw, dict) or raw.get("format") != FORMAT:
+    raw = text.top
+    if raw.get("format") != FORMAT:
         return None
     modules = {
         name: PackModule(
@@ -232,9 +251,8 @@ def load_pack(path: Path) -> SeriesPack | None:
         odoo_version=str(made_by.get("odoo_version", "")),
         path=path,
         modules=modules,
-        _raw_models=raw.get("models") or {},
         xmlids=raw.get("xmlids") or {},
-        views=raw.get("views") or {},
         python_names=raw.get("python_names") or {},
+        _text=text,
         framework_methods=raw.get("framework_methods") or {},
     )

@@ -87,7 +87,10 @@ def test_removed_file_and_removed_module(tree: Path, tmp_path: Path) -> None:
     (tree / "project" / "fleet_base" / "models" / "fleet_vehicle.py").unlink()
     stats = index.refresh()
     assert stats.removed == 1
-    assert index.find_model("fleet.vehicle").known_only_by_extension
+    # Only fleet_extra's extension is left: the model is Odoo's own fleet.vehicle (the series pack)
+    info = index.find_model("fleet.vehicle")
+    assert [p.module for p in info.defined_in] == ["fleet"] and "series pack" in info.known_from
+    assert "fleet_extra" in [p.module for p in info.extended_by]
     for path in sorted((tree / "project" / "broken_files").rglob("*"), reverse=True):
         path.unlink() if path.is_file() else path.rmdir()
     (tree / "project" / "broken_files").rmdir()

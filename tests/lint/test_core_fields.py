@@ -5,19 +5,14 @@ from __future__ import annotations
 from odoo_tools.index import ModelClass
 from odoo_tools.index._core_classes import decode
 from odoo_tools.lint import RemovedField, core_difference, core_fields
-from odoo_tools.lint._core_fields import difference_of, judged_core_fields
-from odoo_tools.series import SUPPORTED_SERIES, series_facts
+from odoo_tools.lint._core_fields import difference_of
 
 
-def test_the_orm_checks_judge_only_the_series_they_were_verified_on() -> None:
-    """Lists are bundled for 16.0-19.0; the checks judge 18.0 only (a 17.0 project's check output
-    stays what it was before its list existed: tests/lint/test_orm_checks.py)."""
-    assert [s for s in SUPPORTED_SERIES if series_facts(s).core_fields_judged] == ["18.0"]
+def test_lists_are_bundled_for_migrate() -> None:
+    """Lists are bundled for 16.0-19.0 (migrate compares them; the static checks read the packs)."""
     for series in ("16.0", "17.0", "18.0", "19.0"):
         assert "res.partner" in core_fields(series)
-    assert judged_core_fields("17.0") == {}
-    assert judged_core_fields("18.0") is core_fields("18.0")
-    assert judged_core_fields(None) == {} and core_fields("12.0") == {}
+    assert core_fields("12.0") == {}
 
 
 def test_what_18_removed_from_17_in_the_real_lists() -> None:

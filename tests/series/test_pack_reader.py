@@ -4,6 +4,7 @@ module sees of the core from its dependency closure, and no pack borrowed from a
 from __future__ import annotations
 
 import gzip
+import json
 from pathlib import Path
 
 import pytest
@@ -19,7 +20,8 @@ TINY = Path(__file__).resolve().parents[2] / "fixtures" / "series_packs" / "tiny
 def tiny(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     folder = tmp_path / "packs"
     folder.mkdir()
-    (folder / "18.0.json.gz").write_bytes(gzip.compress(TINY.read_bytes()))
+    compact = json.dumps(json.loads(TINY.read_text()), sort_keys=True, separators=(",", ":"))  # as made
+    (folder / "18.0.json.gz").write_bytes(gzip.compress(compact.encode()))
     monkeypatch.setenv(PACKS_ENV, str(folder))
     return folder
 
@@ -54,6 +56,18 @@ def test_delegated_and_setattr_fields_are_the_registry_s(tiny: Path) -> None:
 def test_no_pack_is_borrowed_from_another_series(tiny: Path) -> None:
     assert pack("20.0") is None  # no 20.0 tree could be had: its pack is missing, 19.0's is not used
     assert pack(None) is None and pack("nonsense") is None
+
+
+def test_a_pack_laid_out_otherwise_reads_the_same(tmp_path: Path, tiny: Path) -> None:
+    """Indented JSON (its objects not found by their first key) is decoded whole: same answers."""
+    indented = tmp_path / "indented.json.gz"
+    indented.write_bytes(gzip.compress(TINY.read_bytes()))
+    slow, fast = load_pack(indented), pack("18.0")
+    assert slow is not None and fast is not None
+    assert sorted(slow.model_names) == sorted(fast.model_names) and len(list(fast.model_names)) > 10
+    for name in fast.model_names:
+        assert slow.model(name) == fast.model(name), name
+    assert slow.views == fast.views and slow.xmlids == fast.xmlids and slow.modules == fast.modules
 
 
 def test_an_unreadable_pack_is_no_pack(tmp_path: Path) -> None:

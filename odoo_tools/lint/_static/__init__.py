@@ -21,7 +21,7 @@ from odoo_tools.lint._static.orm_python import check_orm_python
 from odoo_tools.lint._static.orm_xml import check_orm_xml
 from odoo_tools.lint._static.xml_ids import check_refs
 from odoo_tools.lint._static.xml_scan import XmlScan, scan_xml
-from odoo_tools.series import core_graph, known_facts
+from odoo_tools.series import core_graph, known_facts, pack
 
 if TYPE_CHECKING:
     from odoo_tools.lint._project import LintProject
@@ -32,6 +32,7 @@ def static_findings(project: LintProject, addon: Addon) -> list[Finding]:
     index = project.index()
     series = project.series_of(addon)
     core = None if project.addon_set.has_odoo_source else core_graph(series)
+    series_pack = pack(series)
     ctx = StaticContext(
         addon,
         project.addon_set,
@@ -44,6 +45,7 @@ def static_findings(project: LintProject, addon: Addon) -> list[Finding]:
         # The bundled list tells which models exist only when it is the module's own series.
         core_exact=core is None or core.series == series,
         core_series=core.series if core else None,
+        pack=series_pack,
     )
     found = _module_findings(project, ctx)
     if not addon.manifest.parsed:

@@ -9,10 +9,9 @@ from pathlib import Path
 from odoo_tools.addons import Addon, AddonSet
 from odoo_tools.catalogue import entry
 from odoo_tools.findings import Finding, Severity
-from odoo_tools.index import FileData, ModelClass, ModelResolver, Tables, base_model_methods
-from odoo_tools.lint._core_fields import judged_core_fields
+from odoo_tools.index import FileData, ModelResolver, PackClasses, Tables, base_model_methods
 from odoo_tools.lint._static.orm_rules import BASE_METHODS
-from odoo_tools.series import SeriesFacts, magic_fields, stable_core_models
+from odoo_tools.series import SeriesFacts, SeriesPack, magic_fields, stable_core_models
 
 SOURCE = "static"
 
@@ -30,6 +29,9 @@ class StaticContext:
     core_auto_install: dict[str, tuple[str, ...]] = field(default_factory=dict)  # -> its triggers
     core_exact: bool = True  # an Odoo source, or the bundled list of the module's own series
     core_series: str | None = None  # the series of the bundled list used (None: an Odoo source)
+    # The series pack of the module's own series: Odoo's core models as its registry has them,
+    # with an Odoo source too (the core modules the pack knows are read from it, not the source).
+    pack: SeriesPack | None = None
 
     @functools.cached_property
     def closure(self) -> frozenset[str]:
@@ -55,6 +57,8 @@ class StaticContext:
     @functools.cached_property
     def resolver(self) -> ModelResolver:
         """Models as the ORM builds them for this module (its closure's classes merged)."""
+        if self.pack is not None:
+            return self._pack_resolver(self.pack)
         base = self.addon_set.addons.get("base")
         source_base = base.path if base is not None and base.readonly else None
         return ModelResolver(
@@ -64,16 +68,35 @@ class StaticContext:
             self.core_models,
             magic_fields(self.facts),
             BASE_METHODS | base_model_methods(source_base),
-            self._core_classes(source_base is not None),
             models_exact=self.core_exact,
         )
 
-    def _core_classes(self, with_source: bool) -> dict[str, ModelClass]:
-        if with_source or not self.core_exact or not self.core_series:
-            return {}
-        # Only a series the registry says the checks were verified on (scripts/core_fields.py lists
-        # of other series serve migrate).
-        return judged_core_fields(self.core_series)
+    def _pack_resolver(self, pack: SeriesPack) -> ModelResolver:
+        """Core models from the pack; the closure's other modules from the index. A core module
+        read from an Odoo source is the pack's: the same answers with a source as without."""
+        replaced = frozenset(
+            name
+            for name in self.closure
+            if name in pack.modules and ((addon := self.addon_set.addons.get(name)) is None or addon.readonly)
+        )
+        return ModelResolver(
+            self.tables,
+            self.closure,
+            self.closure_complete,
+            pack.owners,
+            magic_fields(self.facts),
+            BASE_METHODS,
+            PackClasses(pack, pack.closure(self.closure)),
+            models_exact=True,
+            core_complete=True,
+            pack_modules=replaced,
+        )
+
+    def pack_answers_for(self, module: str) -> bool:
+        """The series pack speaks for core ``module``: the pack knows it and it is not one of the
+        project's own (an Odoo source's copy is read from the pack, for the same answers)."""
+        addon = self.addon_set.addons.get(module)
+        return self.pack is not None and module in self.pack.modules and (addon is None or addon.readonly)
 
     def outside_closure(self, module: str) -> bool:
         """``module`` is certainly not among the dependencies."""

@@ -20,6 +20,7 @@ from odoo_tools.findings import Finding
 from odoo_tools.index import ModelResolver, attribute_line, qualify
 from odoo_tools.lint._static.context import StaticContext
 from odoo_tools.lint._static.core_answers import method_exists
+from odoo_tools.lint._static.xpath_context import xpath_contexts
 from odoo_tools.series import series_family
 from odoo_tools.storage import read_capped
 
@@ -162,7 +163,8 @@ def _view(out: _File, record: etree._Element, values: dict[str, etree._Element])
         if position == "attributes":
             continue
         if spec.tag == "xpath":
-            contexts = _xpath_contexts(out, model, spec.get("expr", ""), position)
+            expr = spec.get("expr", "")
+            contexts = xpath_contexts(resolver, model, expr, position, lambda _, m, d: _candidates(out, m, d))
         elif spec.tag == "field" and position == "inside":
             contexts = ()  # new inline sub-views of that field: rare, left alone
         else:
@@ -259,24 +261,6 @@ def _uncached_candidates(out: _File, model: str, depth: int) -> tuple[str, ...]:
     if any(not c for c in comodels):
         return ()  # an x2many whose comodel is unknown: its sub-view could hold anything
     return tuple(dict.fromkeys([model, *comodels]))
-
-
-def _xpath_contexts(out: _File, model: str, expr: str, position: str) -> tuple[str, ...]:
-    """Follow the fields an xpath descends through (``//field[@name='line_ids']/list/...``)."""
-    resolver = out.ctx.resolver
-    matches = list(_XPATH_FIELD.finditer(expr))
-    current = model
-    for i, match in enumerate(matches):
-        last = i == len(matches) - 1
-        if last and not expr[match.end() :].strip(" /"):
-            if position == "inside":
-                return ()  # inside a field element: new inline sub-views, left alone
-            break
-        comodel = resolver.comodel(current, match.group(1))
-        if comodel is None:
-            return ()
-        current = comodel
-    return _candidates(out, current)
 
 
 def _walk(out: _File, resolver: ModelResolver, node: etree._Element, contexts: tuple[str, ...]) -> None:
