@@ -104,7 +104,6 @@ class SeriesPack:
     odoo_version: str
     path: Path
     modules: dict[str, PackModule]
-    xmlids: dict[str, dict[str, str]]  # module -> name -> model
     python_names: dict[str, list[str]]
     _text: PackText
     # name -> params of the methods only the framework defines, the same on every model: stored once
@@ -128,6 +127,12 @@ class SeriesPack:
         """model -> the core module that defines it (the first of its modules: the pack maker puts
         the defining one first)."""
         return _Owners(self)
+
+    @functools.cached_property
+    def xmlids(self) -> dict[str, dict[str, str]]:
+        """module -> name -> model of every external ID (decoded on first use)."""
+        found = self._text.section("xmlids")
+        return found if isinstance(found, dict) else {}
 
     @functools.cached_property
     def views(self) -> dict[str, dict[str, Any]]:
@@ -251,7 +256,6 @@ def load_pack(path: Path) -> SeriesPack | None:
         odoo_version=str(made_by.get("odoo_version", "")),
         path=path,
         modules=modules,
-        xmlids=raw.get("xmlids") or {},
         python_names=raw.get("python_names") or {},
         _text=text,
         framework_methods=raw.get("framework_methods") or {},
