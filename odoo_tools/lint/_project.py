@@ -21,7 +21,7 @@ from odoo_tools.addons import (
 from odoo_tools.errors import InvalidInput, NotFound
 from odoo_tools.findings import Finding
 from odoo_tools.lint._configs import LintConfig, config_for_root, config_note, uses_ruff_by_default
-from odoo_tools.series import SUPPORTED_SERIES, core_graph, is_supported, pack
+from odoo_tools.series import SUPPORTED_SERIES, core_graph, is_supported, pack_header
 
 if TYPE_CHECKING:
     from odoo_tools.index import ProjectIndex
@@ -106,23 +106,23 @@ class LintProject:
         and what that silences (another series' pack is never used)."""
         if series is None or not is_supported(series):
             return []
-        found = pack(series)
+        found = pack_header(series)  # a note opens no pack: a warm run may need none
         if found is None:
             return [
                 f"no series pack for Odoo {series} is bundled: names on Odoo's core models (record "
                 "fields, view fields and anchors, related/depends paths, inverse names, compute methods "
                 "through them) are not checked; the project's own models still are."
             ]
-        ids = ", external IDs" if found.xmlids else ""
+        ids = ", external IDs" if found.installed else ""
         return [
             f"Odoo's core models, fields, methods{ids} checked from the Odoo {series} series pack "
-            f"({found.odoo_version}, {len(found.modules)} modules)."
+            f"({found.odoo_version}, {found.modules} modules)."
         ]
 
     def _core_list_notes(self, series: str | None) -> list[str]:
-        found = pack(series) if series and is_supported(series) else None
-        if self.addon_set.has_odoo_source or (found is not None and found.xmlids):
+        if self.addon_set.has_odoo_source:
             return []
+        found = pack_header(series) if series and is_supported(series) else None
         used = core_graph(series).series
         known = (
             f"core module names, dependencies and models known from the bundled Odoo {used} list"
@@ -130,6 +130,8 @@ class LintProject:
             if used
             else "core modules unknown"
         )
+        if found is not None and found.installed:
+            return [f"no Odoo source: {known}."]  # the pack has the core's external IDs
         return [
             f"cross-module checks limited: no Odoo source found, so xml ids of Odoo's core modules are "
             f"not checked ({known}). To check them, pass --odoo-path SRC, --odoo-bin, an odoo.conf whose "

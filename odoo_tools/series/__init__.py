@@ -64,12 +64,14 @@ from odoo_tools.series._names import (
 from odoo_tools.series._pack import (
     PACKS_ENV,
     PackField,
+    PackHeader,
     PackMethod,
     PackModel,
     PackModule,
     SeriesPack,
     load_pack,
     pack,
+    pack_header,
 )
 
 __all__ = [
@@ -85,6 +87,7 @@ __all__ = [
     "FrameworkNames",
     "Kind",
     "PackField",
+    "PackHeader",
     "PackMethod",
     "PackModel",
     "PackModule",
@@ -105,6 +108,7 @@ __all__ = [
     "next_series",
     "normalize_series",
     "pack",
+    "pack_header",
     "previous_series",
     "removed_framework_names",
     "series_facts",

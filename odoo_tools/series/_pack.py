@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 import gzip
+import json
 import os
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -226,6 +227,45 @@ def pack_path(series: str) -> Path | None:
         return None
     folders = [Path(p) for p in (os.environ.get(PACKS_ENV) or "").split(os.pathsep) if p] + [PACKS]
     return next((f / f"{family}.json.gz" for f in folders if (f / f"{family}.json.gz").is_file()), None)
+
+
+@dataclass(frozen=True)
+class PackHeader:
+    """What a pack says of itself (its ``made_by``), read without opening the whole pack."""
+
+    series: str
+    odoo_version: str
+    modules: int
+    installed: bool  # made from a database where the modules were installed: external IDs, views
+
+
+HEADER_BYTES = 1 << 16  # made_by comes first in the file (sorted keys: format, made_by...)
+
+
+def pack_header(series: str | None) -> PackHeader | None:
+    """The header of the pack of ``series`` (None when none is found or it cannot be read): what a
+    note needs, for the price of the file's first kilobytes."""
+    path = pack_path(series) if series else None
+    return _header(path) if path is not None else None
+
+
+@functools.cache
+def _header(path: Path) -> PackHeader | None:
+    try:
+        with gzip.open(path, "rb") as stream:
+            head = stream.read(HEADER_BYTES).decode("utf-8", errors="replace")
+        start = head.index('"made_by":') + len('"made_by":')
+        made_by = json.JSONDecoder().raw_decode(head, start)[0]
+    except (OSError, ValueError, EOFError):
+        return None
+    if not isinstance(made_by, dict):
+        return None
+    return PackHeader(
+        series=series_family(path.name.removesuffix(".json.gz")) or "",
+        odoo_version=str(made_by.get("odoo_version", "")),
+        modules=int(made_by.get("modules") or 0),
+        installed=made_by.get("installed") is not False,
+    )
 
 
 def pack(series: str | None) -> SeriesPack | None:

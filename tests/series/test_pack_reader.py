@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from odoo_tools.index import PackClasses
-from odoo_tools.series import PACKS_ENV, SUPPORTED_SERIES, load_pack, pack
+from odoo_tools.series import PACKS_ENV, SUPPORTED_SERIES, load_pack, pack, pack_header
 from odoo_tools.series._pack import PACKS
 
 TINY = Path(__file__).resolve().parents[2] / "fixtures" / "series_packs" / "tiny_18.0.json"
@@ -39,6 +39,16 @@ def test_a_module_sees_the_fields_of_its_closure_only(tiny: Path) -> None:
     assert composer is not None and composer.seen_from(found.closure(["base"])) is None
     assert found.owners["res.partner"] == "base" and found.owners["mail.compose.message"] == "mail"
     assert found.xmlid_model("base.group_user") == "res.groups"
+
+
+def test_a_note_reads_only_the_header(tiny: Path) -> None:
+    header = pack_header("18.0")
+    assert header is not None and (header.series, header.odoo_version, header.modules) == (
+        "18.0",
+        "18.0-tiny",
+        2,
+    )
+    assert pack_header("20.0") is None
 
 
 def test_delegated_and_setattr_fields_are_the_registry_s(tiny: Path) -> None:

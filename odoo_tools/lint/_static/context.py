@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -83,7 +84,7 @@ class StaticContext:
             self.tables,
             self.closure,
             self.closure_complete,
-            pack.owners,
+            _Either(pack.owners, self.core_models),
             magic_fields(self.facts),
             BASE_METHODS,
             PackClasses(pack, pack.closure(self.closure)),
@@ -157,3 +158,20 @@ class StaticContext:
             message=message,
             hint=hint,
         )
+
+
+class _Either(Mapping[str, str]):
+    """model -> core module from the pack, else from the bundled core list (a model of a module the
+    pack maker could not install is known by name: nothing is claimed of it, it is not unknown)."""
+
+    def __init__(self, first: Mapping[str, str], second: Mapping[str, str]) -> None:
+        self.first, self.second = first, second
+
+    def __getitem__(self, name: str) -> str:
+        return self.first[name] if name in self.first else self.second[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(dict.fromkeys([*self.first, *self.second]))
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
