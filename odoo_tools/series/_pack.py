@@ -239,7 +239,10 @@ class PackHeader:
     installed: bool  # made from a database where the modules were installed: external IDs, views
 
 
-HEADER_BYTES = 1 << 16  # made_by comes first in the file (sorted keys: format, made_by...)
+# made_by comes early in the file (sorted keys: access_models, format, framework_methods, made_by...):
+# read until it is whole, in chunks, at most this far.
+HEADER_CHUNK = 1 << 16
+HEADER_LIMIT = 1 << 23
 
 
 def pack_header(series: str | None) -> PackHeader | None:
@@ -251,12 +254,17 @@ def pack_header(series: str | None) -> PackHeader | None:
 
 @functools.cache
 def _header(path: Path) -> PackHeader | None:
+    made_by: Any = None
     try:
         with gzip.open(path, "rb") as stream:
-            head = stream.read(HEADER_BYTES).decode("utf-8", errors="replace")
-        start = head.index('"made_by":') + len('"made_by":')
-        made_by = json.JSONDecoder().raw_decode(head, start)[0]
-    except (OSError, ValueError, EOFError):
+            head = b""
+            while made_by is None and len(head) < HEADER_LIMIT:
+                chunk = stream.read(HEADER_CHUNK)
+                head += chunk
+                made_by = _made_by(head.decode("utf-8", errors="replace"))
+                if not chunk:
+                    break
+    except (OSError, EOFError):
         return None
     if not isinstance(made_by, dict):
         return None
@@ -266,6 +274,17 @@ def _header(path: Path) -> PackHeader | None:
         modules=int(made_by.get("modules") or 0),
         installed=made_by.get("installed") is not False,
     )
+
+
+def _made_by(head: str) -> Any:
+    """The ``made_by`` object if ``head`` holds it whole, else None."""
+    start = head.find('"made_by":')
+    if start < 0:
+        return None
+    try:
+        return json.JSONDecoder().raw_decode(head, start + len('"made_by":'))[0]
+    except ValueError:
+        return None
 
 
 def pack(series: str | None) -> SeriesPack | None:
