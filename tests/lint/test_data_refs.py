@@ -25,12 +25,20 @@ class Thing(models.Model):
     _description = "Thing"
 
     name = fields.Char()
+    other_id = fields.Many2one("probe.other")
 
     def action_go(self):
         return True
 
     def _private_go(self):
         return True
+
+
+class Other(models.Model):
+    _name = "probe.other"
+    _description = "Other"
+
+    name = fields.Char()
 """
 ACL_HEADER = "id,name,model_id:id,group_id:id,perm_read,perm_write,perm_create,perm_unlink\n"
 VIEWS = (
@@ -48,7 +56,7 @@ VIEWS = (
           <button type="action" name="%(base.action_nope)d" string="Nope"/>
         </header>
         <field name="name" groups="base.group_nope"/>
-        <field name="name" context="{'default_x': %(base.group_user)d}"/>
+        <field name="other_id" context="{'default_x': %(base.group_user)d}"/>
       </form>
     </field>
   </record>
@@ -88,7 +96,8 @@ def _module(root: Path, acl_rows: str, version: str = "18.0.1.0.0") -> Path:
     (folder / "__manifest__.py").write_text(repr(manifest), encoding="utf-8")
     (folder / "__init__.py").write_text("from . import models\n", encoding="utf-8")
     (folder / "models.py").write_text(MODELS, encoding="utf-8")
-    (folder / "security" / "ir.model.access.csv").write_text(ACL_HEADER + acl_rows, encoding="utf-8")
+    other = "access_other,other,model_probe_other,,1,1,1,1\n"
+    (folder / "security" / "ir.model.access.csv").write_text(ACL_HEADER + acl_rows + other, encoding="utf-8")
     (folder / "views" / "views.xml").write_text(VIEWS, encoding="utf-8")
     (folder / "views" / "demo.xml").write_text(DEMO, encoding="utf-8")
     return root
@@ -196,3 +205,27 @@ def test_a_private_button_is_a_warning_on_a_series_not_tried(tmp_path: Path, tin
     private = [f for f in found if f.code == "button-method-unknown" and f.line == 10]
     assert [f.severity for f in private] == ["warning"]
     assert "17.0 to 19.0 refuses it at install; 16.0 was not tried" in private[0].message
+
+
+def test_a_button_placed_through_a_parent_axis_is_not_judged(tmp_path: Path, tiny_pack: Path) -> None:
+    """``//field[@name='x']/..`` lands beside the field, in the view's model, not in the field's
+    comodel: which model the button calls is not told (auth_oauth_multi_token's pattern)."""
+    root = _module(tmp_path / "addons", "access_thing,thing,model_probe_thing,base.group_user,1,1,1,1\n")
+    inherit = HEAD + (
+        '<odoo>\n  <record id="thing_form_2" model="ir.ui.view">\n'
+        '    <field name="model">probe.thing</field>\n'
+        '    <field name="inherit_id" ref="thing_form"/>\n    <field name="arch" type="xml">\n'
+        '      <xpath expr="//field[@name=\'other_id\']/.." position="after">\n'
+        '        <button type="object" name="action_go" string="X"/>\n'
+        "      </xpath>\n    </field>\n  </record>\n</odoo>\n"
+    )
+    (root / "probe" / "views" / "inherit.xml").write_text(inherit, encoding="utf-8")
+    manifest = root / "probe" / "__manifest__.py"
+    manifest.write_text(
+        manifest.read_text(encoding="utf-8").replace(
+            "'views/views.xml']", "'views/views.xml', 'views/inherit.xml']"
+        ),
+        encoding="utf-8",
+    )
+    found = [f for f in _static(root, "18.0") if f.path == "probe/views/inherit.xml"]
+    assert found == []

@@ -75,6 +75,8 @@ def method_exists(ctx: StaticContext, model: str, name: str) -> bool | None:
     resolved = ctx.resolver.model(model)
     if name in resolved.methods or name in resolved.loose_names:
         return True
+    if not _python_read(ctx):
+        return None  # a file of the closure we could not parse may define it
     source = pack(ctx.series)
     if source is None or not _closure_known(ctx, source):
         return resolved.has_method(name)
@@ -104,3 +106,15 @@ def _closure_known(ctx: StaticContext, source: SeriesPack) -> bool:
     """Every module of the closure is the project's or the pack's: a dependency neither knows (an
     Enterprise module, one the pack maker could not load) may add any method."""
     return all(name in ctx.addon_set.addons or name in source.modules for name in ctx.closure)
+
+
+def _python_read(ctx: StaticContext) -> bool:
+    """Every Python file of the closure's project modules was parsed."""
+    return not any(
+        f.severity == "error"
+        for module in ctx.closure
+        if module in ctx.addon_set.addons
+        for data in ctx.tables.files_by_module.get(module, [])
+        if data.kind == "python"
+        for f in data.findings
+    )

@@ -310,6 +310,8 @@ def _button(out: _File, resolver: ModelResolver, button: etree._Element, context
             out.line(button, "name"),
         )
         return
+    if _leaves_its_anchor(button):
+        return  # '..' or an axis: the node it lands in, so its model, is not told here
     verdicts = [method_exists(out.ctx, m, name) for m in contexts]
     if verdicts and all(v is False for v in verdicts):
         out.report(
@@ -320,3 +322,12 @@ def _button(out: _File, resolver: ModelResolver, button: etree._Element, context
             "starting with '_' cannot be called from a button).",
             out.line(button, "name"),
         )
+
+
+def _leaves_its_anchor(node: etree._Element) -> bool:
+    """``node`` comes with an ``xpath`` spec that may leave the field it names (``/..``,
+    ``parent::``): the candidates followed that field into its comodel."""
+    for ancestor in node.iterancestors("xpath"):
+        expr = ancestor.get("expr", "")
+        return ".." in expr or "::" in expr
+    return False
