@@ -76,10 +76,18 @@ def owner_of(path: Path, addons: Sequence[Addon]) -> Addon | None:
 
 
 def rel_path(path: Path, addon: Addon) -> str:
+    """``path`` relative to the addon's root; a path outside it (ruff names a broken link's
+    target, /nonexistent) is reported on the module's folder, never outside the repository."""
     try:
         return addon.rel(path)
     except ValueError:
-        return path.as_posix()
+        return addon.rel(addon.path)
+
+
+def one_line(message: str) -> str:
+    """A linter's message on one line (pylint's F0010 carries the OS error on a second one):
+    text, GitHub and other one-finding-per-line formats would break on the newline."""
+    return " ".join(part.strip() for part in message.splitlines() if part.strip())
 
 
 def failure_for_all(

@@ -24,6 +24,7 @@ from odoo_tools.lint._common import (
     tool_missing,
 )
 from odoo_tools.lint._configs import LintConfig
+from odoo_tools.lint._inputs import exclude_option, linter_skips
 from odoo_tools.lint._ruff import run_ruff
 
 SOURCE = "flake8"
@@ -46,6 +47,7 @@ def flake8_argv(addons: Sequence[Addon], config: LintConfig) -> list[str]:
         f"--format={FORMAT}",
         "--jobs=1",
         "--exit-zero",
+        *exclude_option(linter_skips(addons)),  # a file no linter may open
         *(str(addon.path) for addon in addons),
     ]
 

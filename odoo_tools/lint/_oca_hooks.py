@@ -21,6 +21,7 @@ from odoo_tools.lint._common import (
     empty_result,
     failure_for_all,
     missing_package,
+    one_line,
     owner_of,
     rel_path,
     run_linter,
@@ -112,6 +113,6 @@ def _finding(record: dict[str, Any], addon: Addon, path: Path) -> Finding:
         path=rel_path(path, addon),
         line=record.get("line"),
         column=record.get("column"),
-        message=message,
+        message=one_line(message),
         hint=HINTS.get(code) or str(record.get("info") or ""),
     )

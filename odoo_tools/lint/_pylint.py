@@ -22,6 +22,7 @@ from odoo_tools.lint._common import (
     empty_result,
     failure_for_all,
     missing_package,
+    one_line,
     owner_of,
     rel_path,
     run_linter,
@@ -29,6 +30,7 @@ from odoo_tools.lint._common import (
     tool_missing,
 )
 from odoo_tools.lint._configs import LintConfig
+from odoo_tools.lint._inputs import ignore_paths_option, linter_skips
 from odoo_tools.lint._pinned import confirm_with_pin
 from odoo_tools.lint._spares import run_on_spare, take_spare
 
@@ -74,6 +76,7 @@ def pylint_argv(addons: Sequence[Addon], config: LintConfig, series: str | None)
     if mandatory and config.pylintrc != config.pylintrc_mandatory:
         argv.append("--enable=" + ",".join(sorted(mandatory)))
     argv += config.pylint_args  # the repository's pre-commit selections come last: they win
+    argv += ignore_paths_option(linter_skips(addons))  # except a file no linter may open
     return argv + [str(addon.path) for addon in addons]
 
 
@@ -133,7 +136,7 @@ def _finding(message: dict[str, Any], addon: Addon, path: Path, config: LintConf
         path=rel_path(path, addon),
         line=message.get("line") or None,
         column=_one_based(message.get("column")),
-        message=str(message.get("message", "")),
+        message=one_line(str(message.get("message", ""))),
         hint=HINTS.get(symbol, f"See pylint-odoo's {symbol}; if intended, add '# pylint: disable={symbol}'."),
     )
 

@@ -23,6 +23,7 @@ from odoo_tools.lint._common import (
     empty_result,
     failure_for_all,
     missing_package,
+    one_line,
     owner_of,
     rel_path,
     run_linter,
@@ -30,6 +31,7 @@ from odoo_tools.lint._common import (
     tool_missing,
 )
 from odoo_tools.lint._configs import LintConfig
+from odoo_tools.lint._inputs import exclude_option, linter_skips
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -51,6 +53,7 @@ def ruff_argv(addons: Sequence[Addon], config: LintConfig) -> list[str]:
         argv.append("--isolated")  # else ruff reads any pyproject.toml/ruff.toml near the files
     if not _selects(config.ruff_config):
         argv += ["--config", PINNED_DEFAULT_SELECT]
+    argv += exclude_option(linter_skips(addons))  # a file no linter may open (--force-exclude)
     return argv + [str(addon.path) for addon in addons]
 
 
@@ -110,6 +113,6 @@ def _finding(message: dict[str, Any], addon: Addon, path: Path) -> Finding:
         path=rel_path(path, addon),
         line=location.get("row"),
         column=location.get("column"),
-        message=str(message.get("message", "")),
+        message=one_line(str(message.get("message", ""))),
         hint=f"ruff {code}" + (f"; see {message['url']}" if message.get("url") else ""),
     )

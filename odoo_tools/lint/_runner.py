@@ -23,7 +23,7 @@ from odoo_tools.lint._configs import LintConfig
 from odoo_tools.lint._dedupe import drop_duplicates
 from odoo_tools.lint._flake8 import run_flake8
 from odoo_tools.lint._grading import hooks_ci_release, regrade
-from odoo_tools.lint._inputs import unfit_inputs
+from odoo_tools.lint._inputs import set_aside_for, unfit_inputs
 from odoo_tools.lint._keys import Keys
 from odoo_tools.lint._oca_hooks import run_oca_hooks
 from odoo_tools.lint._pinned import TOOLS_DIR as PINNED_TOOLS_DIR
@@ -145,16 +145,30 @@ async def lint_addons(
 
 
 def _set_aside_unfit(pending: dict[str, list[Addon]], results: dict[str, ByModule]) -> list[Finding]:
-    """Takes the modules holding a file no linter may be given (``_inputs``) out of the linters'
-    pending lists (their answer is not cached: the next run looks again) and returns the findings
-    that say why."""
+    """The findings on the files no linter may be given (``_inputs``): the linters leave them out
+    and lint the rest; a module is taken out of a linter's pending list only when that linter
+    cannot leave such a file out (its answer is not cached: the next run looks again)."""
     linted = {a.name: a for check, addons in pending.items() if check != "static" for a in addons}
     unfit = {name: found for name, addon in linted.items() if (found := unfit_inputs(addon))}
+    skipped: dict[str, list[str]] = {}
     for check, addons in pending.items():
-        if check != "static":
-            pending[check] = [a for a in addons if a.name not in unfit]
-            results[check].update({name: [] for name in unfit if name in {a.name for a in addons}})
-    return [finding for found in unfit.values() for finding in found]
+        if check == "static":
+            continue
+        aside = {a.name for a in addons if a.name in unfit and set_aside_for(check, a, unfit[a.name])}
+        pending[check] = [a for a in addons if a.name not in aside]
+        results[check].update({name: [] for name in aside})
+        for name in aside:
+            skipped.setdefault(name, []).append(check)
+    findings = []
+    for name, found in unfit.items():
+        checks = skipped.get(name)
+        for finding in found:
+            if checks:  # say what did not run on the module at all
+                finding = finding.model_copy(
+                    update={"message": f"{finding.message[:-1]}; {', '.join(checks)} did not run on {name}."}
+                )
+            findings.append(finding)
+    return findings
 
 
 def excluded(findings: list[Finding], addon: Addon, config: LintConfig) -> list[Finding]:

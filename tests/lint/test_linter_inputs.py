@@ -75,7 +75,25 @@ async def test_a_sparse_file_over_the_cap_never_reaches_a_linter(
     assert str(MAX_SOURCE_BYTES) in next(
         f["message"] for f in data["findings"] if f["code"] == "file-too-large"
     )
-    assert not [f for f in data["findings"] if f["source"] in ("pylint", "flake8", "ruff", "oca-hooks")]
+    linted = [f for f in data["findings"] if f["source"] in ("pylint", "flake8", "ruff", "oca-hooks")]
+    assert not [f for f in linted if "huge" in f["path"]]  # left out; the rest of the module is linted
+
+
+async def test_a_pipe_in_a_module_does_not_hide_the_other_files_findings(
+    server_for: Callable[..., Any], addons: Path
+) -> None:
+    """A FIFO at models/x.py made the whole module 'not checked: no linter was run', hiding a real
+    syntax error in another file: the odd file is a finding and left out, the rest is linted."""
+    os.mkfifo(addons / "library_loan" / "models" / "x.py")
+    (addons / "library_loan" / "models" / "broken.py").write_text("def f(:\n    pass\n")
+    started = time.monotonic()
+    data = await _check(server_for, addons, "library_loan")
+    assert time.monotonic() - started < 60
+    found = {(f["source"], f["code"], f["path"]) for f in data["findings"]}
+    assert ("lint", "not-a-regular-file", "library_loan/models/x.py") in found
+    syntax = {(source, path) for source, code, path in found if code in ("E0001", "E999", "invalid-syntax")}
+    assert ("pylint", "library_loan/models/broken.py") in syntax, found
+    assert not [f for f in data["findings"] if f["code"] == "linter-crashed"]
 
 
 async def test_linter_children_run_under_a_memory_limit() -> None:
