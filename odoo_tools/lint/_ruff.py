@@ -79,13 +79,19 @@ async def run_ruff(addons: Sequence[Addon], config: LintConfig) -> ByModule:
     except ValueError:
         messages = None
     if not isinstance(messages, list) or result.timed_out or result.returncode != 0:
+        if len(addons) > 1 and not result.timed_out:
+            # One module's file can crash ruff (a 5,000-deep expression overflows its stack):
+            # each module again on its own, so only that one is said not checked.
+            alone = [await run_ruff([addon], config) for addon in addons]
+            return {name: found for result_of in alone for name, found in result_of.items()}
         return failure_for_all(
             addons,
             SOURCE,
             "linter-crashed",
             f"ruff failed (exit {result.returncode}): {tail(result.stderr or result.stdout) or '-'}",
             f"Check the ruff configuration {config.ruff_source or config.ruff_config}"
-            " (an option this ruff version refuses?).",
+            " (an option this ruff version refuses?), or the module's Python (nested so deep that"
+            " ruff overflows?).",
         )
     return parse_messages(messages, addons)
 

@@ -81,3 +81,31 @@ def test_a_related_path_leading_back_to_itself_terminates(
     out = _check(tmp_path / "addons", capsys)
     assert 'loop/v.xml:1: error [static view-field-unknown] Field "nope"' in out
     assert 'Field "zz"' not in out  # p_id's comodel cannot be told: nothing claimed about its sub-view
+
+
+def test_ruff_crashing_on_one_module_still_lints_the_others(
+    tmp_path: Path, isolated_env: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """ruff overflows its stack on a 5,000-deep expression and crashed the whole batch: every
+    module of it was 'ruff failed'. Each module is tried again alone."""
+    _module(
+        tmp_path / "addons",
+        "unary",
+        {"x.py": "X = " + "-" * 5000 + "1\n", "__init__.py": "from . import x\n"},
+    )
+    _module(tmp_path / "addons", "tidy", {"y.py": "import os\n", "__init__.py": "from . import y\n"})
+    argv = [
+        "check",
+        "--addons-path",
+        str(tmp_path / "addons"),
+        "--checks",
+        "flake8",
+        "--jobs",
+        "1",
+        "--no-cache",
+    ]
+    code = main(argv)
+    out = capsys.readouterr().out
+    assert code == 1
+    assert "tidy/y.py:1:8: info [ruff F401 unused-import]" in out, out
+    assert "linter-crashed" not in out.split("tidy", 1)[1].split("unary", 1)[0]
