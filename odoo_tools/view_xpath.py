@@ -22,6 +22,7 @@ module's spec in a view (the gate's view application, the pack readers)."""
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import re
 import select
@@ -38,7 +39,22 @@ MAX_NESTING = 24  # brackets and parentheses inside one another
 BUDGET_SECONDS = 2.0  # for one expression run in a worker
 _CHEAP_DESCENDANT_STEPS = 4  # '//' steps outside predicates an expression may take here
 _CHEAP_FUNCTIONS = frozenset(
-    {"hasclass", "not", "contains", "starts-with", "position", "last", "true", "false", "count", "text"}
+    {
+        "hasclass",
+        "not",
+        "contains",
+        "starts-with",
+        "position",
+        "last",
+        "true",
+        "false",
+        "count",
+        "text",
+        "local-name",
+        "name",
+        "normalize-space",
+        "string",
+    }
 )
 _CHEAP_AXES = frozenset({"child", "attribute", "self", "parent"})
 _DESCENDANT_AXES = frozenset({"descendant", "descendant-or-self"})
@@ -49,6 +65,7 @@ _TOKEN = re.compile(
 )
 
 _slow: set[str] = set()  # expressions that overran their budget once: refused from then on
+MAX_SLOW = 4096  # remembered at most; past that the set starts again (a long-lived server)
 _overruns: list[float] = []  # when the last ones overran (time.monotonic())
 MAX_OVERRUNS = 5  # within OVERRUN_WINDOW seconds: then no expression goes to a worker for a while
 OVERRUN_WINDOW = 60.0
@@ -101,6 +118,7 @@ def _elements(found: object) -> list[etree._Element]:
     return [node for node in found if isinstance(node, etree._Element)] if isinstance(found, list) else []
 
 
+@functools.lru_cache(maxsize=8192)  # a core source's views ask for the same expressions again
 def _cheap(expr: str) -> bool:
     """Whether ``expr`` has a shape whose cost is a few passes over the view (see the module's
     docstring); raises XPathRefused when its brackets nest deeper than ``MAX_NESTING``."""
@@ -159,6 +177,8 @@ def _in_worker(compiled: etree.XPath, root: etree._Element, expr: str, budget: f
             os.kill(pid, signal.SIGKILL)
         os.waitpid(pid, 0)
     if answer is None:
+        if len(_slow) >= MAX_SLOW:
+            _slow.clear()
         _slow.add(expr)
         _overruns.append(time.monotonic())
         raise XPathRefused(f"it did not finish within {budget:g} s")
