@@ -81,6 +81,13 @@ def _model_class(node: ast.ClassDef, local: dict[str, str]) -> ModelClass | None
     model = name or inherit[0]
     inherits = attrs.get("_inherits")
     fields = tuple(f for stmt in node.body if (f := _field(stmt)) is not None)
+    delegated = _delegated(node, fields)
+    if delegated or isinstance(inherits, dict):
+        # A Many2one with delegate=True is an _inherits entry: its comodel's fields are the model's.
+        inherits = {
+            **{m: f for m, (f, _) in delegated.items()},
+            **(inherits if isinstance(inherits, dict) else {}),
+        }
     field_names = {f.name for f in fields}
     return ModelClass(
         model=model,
@@ -100,10 +107,25 @@ def _model_class(node: ast.ClassDef, local: dict[str, str]) -> ModelClass | None
         opaque=not literal or any(_foreign_base(base, local, inherit) for base in node.bases),
         other_names=tuple(sorted(n for n in assigned if n not in field_names and not n.startswith("_"))),
         inherit_line=_line_of(assigned.get("_inherit")),
-        inherits_line=_line_of(assigned.get("_inherits")),
+        inherits_line=_line_of(assigned.get("_inherits"))
+        or min((ln for _, ln in delegated.values()), default=0),
         order_line=_line_of(assigned.get("_order")),
         rec_name_line=_line_of(assigned.get("_rec_name")),
     )
+
+
+def _delegated(node: ast.ClassDef, fields: tuple[FieldDef, ...]) -> dict[str, tuple[str, int]]:
+    """comodel -> (field, line) of the class's ``fields.Many2one(..., delegate=True)``."""
+    found: dict[str, tuple[str, int]] = {}
+    many2one = {f.name: f for f in fields if f.type == "Many2one" and f.comodel}
+    for stmt in node.body:
+        target, value = _assignment(stmt)
+        fdef = many2one.get(target or "")
+        if fdef is None or not isinstance(value, ast.Call):
+            continue
+        if any(kw.arg == "delegate" and _const_bool(kw.value) is True for kw in value.keywords):
+            found.setdefault(fdef.comodel, (fdef.name, fdef.line))
+    return found
 
 
 def _foreign_base(base: ast.expr, local: dict[str, str], inherit: tuple[str, ...]) -> bool:
