@@ -87,11 +87,28 @@ class StaticContext:
             _Either(pack.owners, self.core_models),
             magic_fields(self.facts),
             BASE_METHODS,
-            PackClasses(pack, pack.closure(self.closure)),
+            PackClasses(pack, self._with_auto_installed(pack)),
             models_exact=True,
             core_complete=True,
             pack_modules=replaced,
         )
+
+    def _with_auto_installed(self, pack: SeriesPack) -> frozenset[str]:
+        """The pack's modules of the closure, and the auto-install ones whose triggers all are in
+        it: Odoo installs those along (mrp_account with mrp and stock_account), so their fields may
+        be there when this module loads; nothing is claimed absent that one of them adds."""
+        seen = set(pack.closure(self.closure))
+        grown = True
+        while grown:
+            grown = False
+            for name, module in pack.modules.items():
+                if name in seen or not module.auto_install:
+                    continue
+                triggers = self.core_auto_install.get(name) or module.depends
+                if all(t in seen for t in triggers):
+                    seen |= pack.closure([name])
+                    grown = True
+        return frozenset(seen)
 
     def pack_answers_for(self, module: str) -> bool:
         """The series pack speaks for core ``module``: the pack knows it and it is not one of the
