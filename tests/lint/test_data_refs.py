@@ -230,3 +230,23 @@ def test_a_button_placed_through_a_parent_axis_is_not_judged(tmp_path: Path, tin
     )
     found = [f for f in _static(root, "18.0") if f.path == "probe/views/inherit.xml"]
     assert found == []
+
+
+def test_a_ref_in_a_multi_line_eval_is_placed_at_its_own_line(tmp_path: Path, tiny_pack: Path) -> None:
+    root = _module(tmp_path / "addons", "access_thing,thing,model_probe_thing,base.group_user,1,1,1,1\n")
+    data = HEAD + (
+        '<odoo>\n  <record id="p" model="res.partner">\n    <field name="name">P</field>\n'
+        '    <field name="category_id" eval="[\n        (5, 0, 0),\n'
+        "        (4, ref('base.no_such_category')),\n    ]"
+        '"/>\n  </record>\n</odoo>\n'
+    )
+    (root / "probe" / "views" / "data.xml").write_text(data, encoding="utf-8")
+    manifest = root / "probe" / "__manifest__.py"
+    text = manifest.read_text(encoding="utf-8").replace(
+        "'views/views.xml']", "'views/views.xml', 'views/data.xml']"
+    )
+    manifest.write_text(text, encoding="utf-8")
+    found = [
+        (f.code, f.line) for f in _static(root, "18.0") if f.path.endswith("data.xml") and "xml-id" in f.code
+    ]
+    assert found == [("xml-id-undefined", 7)]

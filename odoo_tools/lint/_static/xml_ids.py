@@ -189,8 +189,8 @@ def _problem(
         # its files list (point_of_sale's furniture scenario, by a function): from demo data, a
         # core module's id is not judged, with an Odoo source as without one.
         return None if demo else _core_problem(ctx, ref)
-    if name.startswith(IMPLICIT_PREFIXES):
-        return None
+    if name.startswith(IMPLICIT_PREFIXES):  # Odoo makes them: the source's files do not hold them
+        return _core_problem(ctx, ref) if ctx.addon_set.addons[module].readonly and not demo else None
     if (
         not _defined_in(ctx, module, ref.xml_id, demo)
         and core_xmlid_exists(ctx.series, ref.xml_id) is not True

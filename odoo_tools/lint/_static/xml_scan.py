@@ -69,7 +69,7 @@ def scan_xml(path: Path, module: str) -> XmlScan:
         if element.get("groups") and not _in_qweb(element):
             _groups(element, module, attribute_line(lines, line, "groups"), scan)
         if element.tag == "function" or element.tag == "value":
-            _evals(element.get("eval", ""), module, attribute_line(lines, line, "eval"), scan)
+            _evals(element.get("eval", ""), module, attribute_line(lines, line, "eval"), scan, lines)
         in_arch = _in_view_arch(element)
         if in_arch or _in_qweb(element):
             _arch_element(element, module, line, scan, lines)
@@ -111,12 +111,18 @@ def _field(element: etree._Element, module: str, line: int, scan: XmlScan, lines
         at = attribute_line(lines, line, "ref")
         scan.refs.append(Ref(qualify(element.get("ref", ""), module), at, "ref"))
     if element.get("eval"):
-        _evals(element.get("eval", ""), module, attribute_line(lines, line, "eval"), scan)
+        _evals(element.get("eval", ""), module, attribute_line(lines, line, "eval"), scan, lines)
 
 
-def _evals(text: str, module: str, line: int, scan: XmlScan) -> None:
+def _evals(text: str, module: str, line: int, scan: XmlScan, lines: list[str]) -> None:
+    """``ref('x')`` in an eval, at the line that holds it (an eval may span several lines; the
+    parsed value has its newlines turned to spaces, so the source lines are searched)."""
     for match in _EVAL_REF.finditer(text or ""):
-        scan.refs.append(Ref(qualify(match.group(1), module), line, "eval"))
+        at = next(
+            (n for n in range(line, min(len(lines), line + 200) + 1) if match.group(0) in lines[n - 1]),
+            line,
+        )
+        scan.refs.append(Ref(qualify(match.group(1), module), at, "eval"))
 
 
 def _arch_element(element: etree._Element, module: str, line: int, scan: XmlScan, lines: list[str]) -> None:
