@@ -75,7 +75,7 @@ def method_exists(ctx: StaticContext, model: str, name: str) -> bool | None:
     resolved = ctx.resolver.model(model)
     if name in resolved.methods or name in resolved.loose_names:
         return True
-    if not _python_read(ctx):
+    if not python_read(ctx):
         return None  # a file of the closure we could not parse may define it
     source = pack(ctx.series)
     if source is None or not _closure_known(ctx, source):
@@ -108,7 +108,7 @@ def _closure_known(ctx: StaticContext, source: SeriesPack) -> bool:
     return all(name in ctx.addon_set.addons or name in source.modules for name in ctx.closure)
 
 
-def _python_read(ctx: StaticContext) -> bool:
+def python_read(ctx: StaticContext) -> bool:
     """Every Python file of the closure's project modules was parsed."""
     return not any(
         f.severity == "error"

@@ -19,7 +19,7 @@ from odoo_tools.catalogue import entry
 from odoo_tools.findings import Finding
 from odoo_tools.index import ModelResolver, attribute_line, qualify
 from odoo_tools.lint._static.context import StaticContext
-from odoo_tools.lint._static.core_answers import method_exists
+from odoo_tools.lint._static.core_answers import method_exists, python_read
 from odoo_tools.lint._static.xpath_context import xpath_contexts
 from odoo_tools.series import series_family
 from odoo_tools.storage import read_capped
@@ -140,7 +140,9 @@ def _view(out: _File, record: etree._Element, values: dict[str, etree._Element])
     if not model or arch.tag in ("t", "template", "qweb"):
         return
     resolver = out.ctx.resolver
-    if model_node is not None and resolver.defined_anywhere(model) is False:
+    # A Python file of the closure that did not parse may define the model: its syntax error is
+    # the finding, not the view that follows from it.
+    if model_node is not None and resolver.defined_anywhere(model) is False and python_read(out.ctx):
         out.report(
             "view-model-unknown",
             f"View of model {model!r}: no module defines model {model!r}",
