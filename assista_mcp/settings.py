@@ -20,14 +20,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
 
-import platformdirs
 from pydantic import BaseModel, Field, PrivateAttr, SecretStr, ValidationError, field_validator
 
 from assista_mcp.project_file import ProjectFile, read_project_file
 from odoo_tools.addons import detect_series, odoo_core_roots, odoo_source_from_bin
 from odoo_tools.errors import ConfigError
 from odoo_tools.runs import read_odoo_conf, split_addons_path
-from odoo_tools.storage import default_data_dir
+from odoo_tools.storage import default_cache_dir, default_data_dir, use_cache_dir
 from odoo_tools.workspace import Workspace
 
 ENV_PREFIX = "ASSISTA_"
@@ -144,9 +143,7 @@ class Settings(BaseModel):
         default_factory=default_data_dir,
         description="User data: sessions, trusted project files, the HTTP token",
     )
-    cache_dir: Annotated[Path, TRUSTED] = Field(
-        default_factory=lambda: Path(platformdirs.user_cache_dir("assista-odoo"))
-    )
+    cache_dir: Annotated[Path, TRUSTED] = Field(default_factory=default_cache_dir)
     # The agent's flags are added by cli/agent_cmds.py (choices, validation); read from there.
     model: Annotated[str | None, AGENT] = None
     fallback_model: Annotated[str | None, AGENT] = None
@@ -263,6 +260,8 @@ def load_settings(
         raise ConfigError(f"Invalid setting: {exc.errors()[0]['loc']}: {exc.errors()[0]['msg']}.") from exc
     settings._origins = origins
     settings._notes = project.ignored_note() if project else []
+    if origins.get("cache_dir") in ("cli", "project"):  # ASSISTA_CACHE_DIR is read where it is used
+        use_cache_dir(settings.cache_dir)
     return settings
 
 

@@ -165,7 +165,32 @@ def default_data_dir() -> Path:
     return Path(platformdirs.user_data_dir("assista-odoo"))
 
 
+CACHE_DIR_VARIABLE = "ASSISTA_CACHE_DIR"
+_chosen_cache_dir: Path | None = None
+
+
+def use_cache_dir(path: Path | None) -> None:
+    """The cache folder the settings chose (a trusted project file's ``cache_dir``) for everything
+    of this process that keeps a cache: the locks, migrate's readings, the linters' tools."""
+    global _chosen_cache_dir
+    _chosen_cache_dir = path
+
+
+def shared_cache_dir() -> Path:
+    """The platform's user cache folder, the same for every process of the user whatever its
+    settings: where the lock files must be for two servers to see each other's locks."""
+    return Path(platformdirs.user_cache_dir("assista-odoo"))
+
+
 def default_cache_dir() -> Path:
+    """The one cache root: the settings' ``cache_dir`` when one was chosen, else
+    ``ASSISTA_CACHE_DIR``, else the platform's user cache folder. Each use checks it is private
+    (``private_folder``) before anything is kept or read there."""
+    if _chosen_cache_dir is not None:
+        return _chosen_cache_dir
+    chosen = os.environ.get(CACHE_DIR_VARIABLE, "")
+    if os.path.isabs(chosen):
+        return Path(chosen)
     return Path(platformdirs.user_cache_dir("assista-odoo"))
 
 

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import shutil
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
 from assista_mcp.server import build_server
 from assista_mcp.settings import Settings, load_settings
+from odoo_tools.storage import use_cache_dir
 from tests.services import pytest_runtest_makereport
 
 REPO = Path(__file__).resolve().parent.parent
@@ -21,6 +22,14 @@ __all__ = ["pytest_runtest_makereport"]  # in CI, a skip for a missing service i
 @pytest.fixture
 def anyio_backend() -> str:
     return "asyncio"
+
+
+@pytest.fixture(autouse=True)
+def _no_cache_dir_left_chosen() -> Iterator[None]:
+    """A project file's cache_dir is chosen for the whole process (odoo_tools.storage): not past
+    the test that loaded it."""
+    yield
+    use_cache_dir(None)
 
 
 @pytest.fixture

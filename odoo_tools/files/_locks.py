@@ -26,7 +26,7 @@ from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
 from odoo_tools.errors import ConfigError, EditConflict
-from odoo_tools.storage import default_cache_dir, private_folder
+from odoo_tools.storage import private_folder, shared_cache_dir
 
 # Another process may hold a path for at most a write; waiting longer means it hangs.
 WAIT_SECONDS = 60.0
@@ -50,7 +50,7 @@ def lock_folder() -> Path:
     ssh or cron shells, so an editor's server and an agent started from a terminal would lock in two
     places and lose updates; the cache folder is the same for every process of the user."""
     try:
-        return private_folder(private_folder(default_cache_dir()) / "locks")
+        return private_folder(private_folder(shared_cache_dir()) / "locks")
     except OSError as exc:
         raise ConfigError(
             f"No private folder of this user for the lock files ({exc}), so writes cannot "

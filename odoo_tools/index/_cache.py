@@ -14,6 +14,7 @@ import hashlib
 import json
 import os
 import re
+import stat
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,7 +23,7 @@ from pydantic import TypeAdapter, ValidationError
 
 from odoo_tools.addons import Addon, AddonSet
 from odoo_tools.index._records import FileData
-from odoo_tools.storage import atomic_write_bytes, digest_bytes
+from odoo_tools.storage import atomic_write_bytes, digest_bytes, private_folder
 
 CACHE_VERSION = 3  # 3: what the ORM-aware checks read (decorator names, opaque classes, env models)
 PRUNED_DIRS = frozenset({"static", "__pycache__", "node_modules", "i18n", "i18n_extra"})
@@ -96,12 +97,25 @@ class IndexCache:
 
     def __init__(self, cache_dir: Path | None, roots: list[Path]) -> None:
         key = digest_bytes("\n".join(str(r) for r in roots).encode("utf-8", "surrogateescape"))
+        self.cache_dir = cache_dir
         self.folder: Path | None = cache_dir / "index" / key if cache_dir else None
+
+    def _private(self) -> bool:
+        """The cache root, its ``index`` and this folder exist as this user's alone (0700, no
+        link): checked on every load and save, so shards are never read from nor written into a
+        folder another account created (a shared XDG_CACHE_HOME) or a link leads to."""
+        if self.cache_dir is None or self.folder is None:
+            return False
+        try:
+            private_folder(private_folder(private_folder(self.cache_dir) / "index") / self.folder.name)
+        except OSError:
+            return False
+        return True
 
     def load(self) -> dict[str, CacheEntry]:
         """Every cached entry; a missing, stale or damaged shard only loses its own module."""
         entries: dict[str, CacheEntry] = {}
-        if self.folder is None or not self.folder.is_dir():
+        if self.folder is None or not self._private():
             return entries
         for shard in sorted(self.folder.glob("*.json")):
             entries.update(_read_shard(shard))
@@ -115,9 +129,7 @@ class IndexCache:
         for path, entry in entries.items():
             if entry.data.module in by_module:
                 by_module[entry.data.module][path] = entry
-        try:
-            self.folder.mkdir(parents=True, exist_ok=True)
-        except OSError:
+        if not self._private():
             return
         for module, shard_entries in by_module.items():
             shard = self.folder / f"{module}.json"
@@ -144,7 +156,13 @@ _HEADER = json.dumps({"version": CACHE_VERSION, "code": code_digest()}).encode()
 
 def _read_shard(shard: Path) -> dict[str, CacheEntry]:
     try:
-        head, _, body = shard.read_bytes().partition(b"\n")
+        fd = os.open(shard, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+        with os.fdopen(fd, "rb") as handle:
+            info = os.fstat(handle.fileno())
+            if not stat.S_ISREG(info.st_mode) or info.st_uid != os.geteuid():
+                return {}  # planted before the folder was narrowed to ours
+            data = handle.read()
+        head, _, body = data.partition(b"\n")
         if head + b"\n" != _HEADER:
             return {}
         return _ENTRIES.validate_json(body)
@@ -155,4 +173,6 @@ def _read_shard(shard: Path) -> dict[str, CacheEntry]:
 def _write_atomic(target: Path, payload: bytes) -> None:
     """A cache we cannot write only costs time on the next start: errors are swallowed."""
     with contextlib.suppress(OSError):
-        atomic_write_bytes(target, payload, durable=False)
+        if os.path.lexists(target) and os.lstat(target).st_uid != os.geteuid():
+            target.unlink()  # another account's file would keep its owner when replaced
+        atomic_write_bytes(target, payload, durable=False, mode=0o600)

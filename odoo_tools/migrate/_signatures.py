@@ -15,7 +15,7 @@ from odoo_tools.series import api_changes
 from odoo_tools.sources import python_tree
 
 MAX_BYTES = 2_000_000
-READING = 3  # how signatures are read: part of the cache key, raised when the reading changes
+READING = 4  # how signatures are read: part of the cache key, raised when the reading changes
 # Where BaseModel lives: every model inherits its methods (search, _search, write...)
 BASE_MODEL_FILES = ("odoo/models.py", "odoo/orm/models.py")
 
@@ -23,7 +23,7 @@ BASE_MODEL_FILES = ("odoo/models.py", "odoo/orm/models.py")
 @dataclass(frozen=True)
 class Signature:
     params: tuple[str, ...]  # after self, positional-or-keyword then keyword-only, in order
-    defaults: tuple[tuple[str, str], ...] = ()  # (parameter, its default as written)
+    defaults: tuple[tuple[str, str], ...] = ()  # (parameter, its literal default as written)
     open_ended: bool = False  # *args or **kwargs: takes whatever it is given
     returns: str = ""  # the return annotation as written ("Domain"), '' when there is none
 
@@ -94,15 +94,20 @@ def _encode(found: CoreMethods) -> dict[str, Any]:
 
 
 def _decode(data: dict[str, Any]) -> CoreMethods:
-    return CoreMethods(
-        methods={
-            (m, f): Signature(
-                tuple(params), tuple((n, d) for n, d in defaults), bool(open_ended), str(returns)
-            )
-            for m, f, params, defaults, open_ended, returns in data["methods"]
-        },
-        parents={m: set(p) for m, p in data["parents"].items()},
-    )
+    """A kept reading back, refused (``ValueError``: read again from the source) unless every
+    value has its type and every default is a literal: a default is written into the migrated
+    module, and what a cache holds is data, never code."""
+    methods = {}
+    for m, f, params, defaults, open_ended, returns in data["methods"]:
+        pairs = tuple((n, d) for n, d in defaults)
+        texts = [m, f, *params, *(part for pair in pairs for part in pair), returns]
+        if not all(isinstance(text, str) for text in texts) or not all(_is_literal(d) for _n, d in pairs):
+            raise ValueError(f"kept signature of {m}.{f} is not a reading of ours")
+        methods[(m, f)] = Signature(tuple(params), pairs, bool(open_ended), returns)
+    parents = {m: set(p) for m, p in data["parents"].items()}
+    if not all(isinstance(name, str) for names in parents.values() for name in names):
+        raise ValueError("kept parents are not a reading of ours")
+    return CoreMethods(methods=methods, parents=parents)
 
 
 def _parse(path: Path) -> ast.Module | None:
@@ -147,7 +152,9 @@ def _signature(node: ast.FunctionDef) -> Signature:
     defaults += [(a.arg, d) for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=False) if d is not None]
     return Signature(
         params=tuple(positional + [a.arg for a in args.kwonlyargs]),
-        defaults=tuple((name, ast.unparse(value)) for name, value in defaults),
+        # Only literal defaults: one is written into a module's override, where a name of Odoo's
+        # own file would not be defined (and a kept reading's defaults are checked the same way)
+        defaults=tuple((name, text) for name, value in defaults if _is_literal(text := ast.unparse(value))),
         open_ended=args.vararg is not None or args.kwarg is not None,
         returns=ast.unparse(node.returns) if node.returns is not None else "",
     )

@@ -1,16 +1,26 @@
 """What a pass reads from a whole Odoo source (its methods' signatures, its external IDs...), kept
 in the user's cache folder keyed by the source's files (names, sizes, times) and by how it is read:
-reading a whole source takes 10-40 s, loading the kept reading under a second."""
+reading a whole source takes 10-40 s, loading the kept reading under a second.
+
+A kept reading is data someone else may have written: the cache root can be shared (one
+``XDG_CACHE_HOME`` for several accounts) or have been left open under umask 0. So the folder must
+be this user's alone (0700, checked on every use, else nothing is kept nor read), a file is read
+only when it is this user's and 0600, and whatever ``decode`` refuses or fails on (a malformed or
+planted reading: ``"parents": []``, nesting deeper than the parser goes, a default that is not a
+literal) is read again from the source."""
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
+import os
+import stat
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
-from odoo_tools.storage import atomic_write_json, default_cache_dir
+from odoo_tools.storage import atomic_write_bytes, default_cache_dir, private_folder
 
 T = TypeVar("T")
 
@@ -29,14 +39,39 @@ def cached_reading(
     read again."""
     key = hashlib.sha256(f"{reading}\0{source.resolve()}".encode())
     for path in files:
-        stat = path.stat()
-        key.update(f"{path}\0{stat.st_size}\0{stat.st_mtime_ns}\n".encode())
-    cached = default_cache_dir() / "migrate" / f"{kind}-{key.hexdigest()[:32]}.json"
+        stat_ = path.stat()
+        key.update(f"{path}\0{stat_.st_size}\0{stat_.st_mtime_ns}\n".encode())
     try:
-        return decode(json.loads(cached.read_bytes()))
-    except (OSError, ValueError, KeyError, TypeError):
-        pass
+        folder = private_folder(private_folder(default_cache_dir()) / "migrate")
+    except OSError:
+        return read()  # no folder of this user's alone: nothing is kept, nothing trusted
+    cached = folder / f"{kind}-{key.hexdigest()[:32]}.json"
+    kept = _private_json(cached)
+    if kept is not None:
+        try:
+            return decode(kept)
+        except Exception:  # any malformed reading is read again, never a crash
+            pass
     found = read()
-    cached.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write_json(cached, encode(found))
+    with contextlib.suppress(OSError):
+        if os.path.lexists(cached) and os.lstat(cached).st_uid != os.geteuid():
+            cached.unlink()  # another account's file would keep its owner when replaced
+        atomic_write_bytes(cached, json.dumps(encode(found)).encode(), durable=False, mode=0o600)
     return found
+
+
+def _private_json(path: Path) -> Any:
+    """The JSON in ``path`` when it is a regular file of this user that no one else may read or
+    write (0600); None otherwise, or when it does not parse."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError:
+        return None
+    with os.fdopen(fd, "rb") as handle:
+        info = os.fstat(handle.fileno())
+        if not stat.S_ISREG(info.st_mode) or info.st_uid != os.geteuid() or info.st_mode & 0o077:
+            return None
+        try:
+            return json.loads(handle.read())
+        except (OSError, ValueError, RecursionError):
+            return None
