@@ -2,12 +2,13 @@
 held-out half, kept outside the checkout.
 
     usage: python benchmarks/corpus.py (download|unpack|show) --series 18.0 [--corpus DIR]
-               [--names FILE] [--only-in SERIES] [--batch N] [--shard I/N] [--seed N]
+               [--names FILE] [--only-in SERIES [--core-only]] [--batch N] [--shard I/N] [--seed N]
 
     ASSISTA_CORPUS=/somewhere/corpus nice -n 10 python benchmarks/corpus.py download --series 18.0 \\
         --names pypi.tsv          # a list of PyPI names, one per line (tab-separated columns allowed)
     ASSISTA_CORPUS=... python benchmarks/corpus.py unpack --series 18.0
-    ASSISTA_CORPUS=... python benchmarks/corpus.py download --series 17.0 --names pypi.tsv --only-in 18.0
+    ASSISTA_CORPUS=... python benchmarks/corpus.py download --series 17.0 --names pypi.tsv \\
+        --only-in 18.0 --core-only  # the 17.0 releases of the core-only 18.0 modules
 
 Every OCA module released for a series is on PyPI as ``odoo-addon-<name>`` (each passed OCA's CI).
 ``download`` asks pip (``pip download --no-deps "odoo-addon-X>=S,<S+0.1"``, a few names per call,
@@ -290,6 +291,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--corpus", type=Path, default=os.environ.get("ASSISTA_CORPUS"))
     parser.add_argument("--names", type=Path, help="a list of PyPI names (first column), for download")
     parser.add_argument("--only-in", choices=SERIES, help="only names with a wheel in that series' corpus")
+    parser.add_argument("--core-only", action="store_true", help="with --only-in: core-only modules there")
     parser.add_argument("--batch", type=int, default=20, help="names per pip call (default 20)")
     parser.add_argument(
         "--shard", default="1/1", help="I/N: ask only every N-th name from the I-th (2-3 at once)"
@@ -306,6 +308,10 @@ def main(argv: list[str] | None = None) -> int:
         if args.only_in:
             other = load_json(corpus / args.only_in / "download.json", {})
             names = [n for n in names if other.get(n)]
+            if args.core_only:  # the module there depends on core modules only
+                there = load_json(corpus / args.only_in / "modules.json", {})
+                core_only = {e["dist"] for e in there.values() if e.get("core_only")}
+                names = [n for n in names if n in core_only]
         index, count = (int(x) for x in args.shard.split("/"))
         names = names[index - 1 :: count]
         download(corpus, args.series, names, args.batch)
