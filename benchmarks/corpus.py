@@ -2,7 +2,8 @@
 held-out half, kept outside the checkout.
 
     usage: python benchmarks/corpus.py (download|unpack|show) --series 18.0 [--corpus DIR]
-               [--names FILE] [--only-in SERIES [--core-only]] [--batch N] [--shard I/N] [--seed N]
+               [--names FILE] [--only-in SERIES [--core-only]] [--batch N] [--shard I/N] [--reverse]
+               [--seed N]
 
     ASSISTA_CORPUS=/somewhere/corpus nice -n 10 python benchmarks/corpus.py download --series 18.0 \\
         --names pypi.tsv          # a list of PyPI names, one per line (tab-separated columns allowed)
@@ -137,28 +138,31 @@ def pip_download(names: list[str], series: str, wheels: Path) -> tuple[dict[str,
 
 
 def download(corpus: Path, series: str, names: list[str], batch: int) -> None:
-    """Ask pip for each name not yet asked, ``batch`` names per call, one call at a time."""
+    """Ask pip for each name not yet asked, ``batch`` names per call, one call at a time. Other
+    processes may work on the same list (another shard, or ``--reverse`` from its end): what they
+    asked meanwhile is read back before each call and not asked again."""
     state_file = corpus / series / "download.json"
-    state: dict[str, str | None] = load_json(state_file, {})
     wheels = corpus / "wheels" / series
     wheels.mkdir(parents=True, exist_ok=True)
-    todo = [n for n in names if n not in state]
-    print(f"{series}: {len(names)} names, {len(todo)} to ask", flush=True)
-    for start in range(0, len(todo), batch):
-        chunk = todo[start : start + batch]
+    asked = 0
+    print(f"{series}: {len(names)} names", flush=True)
+    while True:
+        state: dict[str, str | None] = load_json(state_file, {})
+        chunk = [n for n in names if n not in state][:batch]
+        if not chunk:
+            break
         done, error = pip_download(chunk, series, wheels)
         if error:  # ask the rest of the chunk one by one, so one odd name does not block it
             for name in chunk:
                 if name not in done:
                     one, err = pip_download([name], series, wheels)
-                    done.update(one)
+                    done.update(one if name in one else {**one, name: None})
                     if err:
                         print(f"  {name}: {err.splitlines()[-1] if err.splitlines() else err}", flush=True)
-        # another shard may have written meanwhile: merge, do not overwrite
-        state = {**load_json(state_file, {}), **state, **done}
+        state = {**load_json(state_file, {}), **done}
         save_json(state_file, state)
-        got = sum(1 for v in state.values() if v)
-        print(f"  {min(start + batch, len(todo))}/{len(todo)} asked, {got} wheels", flush=True)
+        asked += len(chunk)
+        print(f"  {asked} asked here, {sum(1 for n in names if n not in state)} left", flush=True)
 
 
 def read_manifest(folder: Path) -> dict[str, Any]:
@@ -296,6 +300,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--shard", default="1/1", help="I/N: ask only every N-th name from the I-th (2-3 at once)"
     )
+    parser.add_argument("--reverse", action="store_true", help="ask from the end of the list")
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED, help="split seed, used once per series")
     args = parser.parse_args(argv)
     if args.corpus is None:
@@ -313,7 +318,7 @@ def main(argv: list[str] | None = None) -> int:
                 core_only = {e["dist"] for e in there.values() if e.get("core_only")}
                 names = [n for n in names if n in core_only]
         index, count = (int(x) for x in args.shard.split("/"))
-        names = names[index - 1 :: count]
+        names = names[index - 1 :: count][:: -1 if args.reverse else 1]
         download(corpus, args.series, names, args.batch)
     elif args.action == "unpack":
         unpack(corpus, args.series, args.seed)
