@@ -44,12 +44,17 @@ def parse_source(source: str | bytes, filename: str = "<unknown>") -> ast.Module
     return outcome[0]
 
 
-def python_tree(path: str | os.PathLike[str], cap: int = MAX_SOURCE_BYTES) -> ast.Module | None:
-    """The file's syntax tree; None when it cannot be read within ``cap`` or parsed."""
+def _capped_bytes(path: str | os.PathLike[str], cap: int) -> bytes | None:
+    """The file's bytes; None when it cannot be read or is over ``cap``."""
     try:
-        data = read_capped(path, cap)
+        return read_capped(path, cap)
     except OSError:
         return None
+
+
+def python_tree(path: str | os.PathLike[str], cap: int = MAX_SOURCE_BYTES) -> ast.Module | None:
+    """The file's syntax tree; None when it cannot be read within ``cap`` or parsed."""
+    data = _capped_bytes(path, cap)
     if data is None:
         return None
     try:
@@ -60,10 +65,7 @@ def python_tree(path: str | os.PathLike[str], cap: int = MAX_SOURCE_BYTES) -> as
 
 def literal_file(path: str | os.PathLike[str], cap: int = MAX_SOURCE_BYTES) -> Any:
     """The Python literal a file holds (a manifest); None when it holds none we can read."""
-    try:
-        data = read_capped(path, cap)
-    except OSError:
-        return None
+    data = _capped_bytes(path, cap)
     if data is None:
         return None
     try:

@@ -8,6 +8,9 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
+from odoo_tools.index._records import ModelClass
+from odoo_tools.index._tables import Located
+
 MAX_LISTED = 20  # core modules named in a rendering (the structured answer has them all)
 
 
@@ -72,6 +75,22 @@ class ModelPart(Location):
     inherit: list[str] = Field(default_factory=list)
     fields_added: list[str] = Field(default_factory=list)
     methods_added: list[str] = Field(default_factory=list)
+
+
+def model_part(located: Located[ModelClass]) -> ModelPart:
+    """The answer's view of one class read from a module's file."""
+    cls = located.item
+    return ModelPart(
+        module=located.module,
+        path=located.path,
+        line=cls.line,
+        class_name=cls.class_name,
+        defines=cls.defines,
+        kind=cls.kind,
+        inherit=list(cls.inherit),
+        fields_added=[f.name for f in cls.fields],
+        methods_added=[m.name for m in cls.methods],
+    )
 
 
 class ViewSummary(Location):

@@ -8,7 +8,7 @@ the same, exactly, so the answer does not depend on having a source.
 from __future__ import annotations
 
 from odoo_tools.addons import AddonSet
-from odoo_tools.index._answers import FieldInfo, MethodInfo, ModelInfo, ModelPart, ViewSummary
+from odoo_tools.index._answers import FieldInfo, MethodInfo, ModelInfo, ModelPart, ViewSummary, model_part
 from odoo_tools.index._pack_classes import field_type
 from odoo_tools.index._records import ModelClass
 from odoo_tools.index._tables import Located, Tables
@@ -94,19 +94,7 @@ def _add_project(info: ModelInfo, pack: SeriesPack, tables: Tables, addons: Addo
         if _from_pack(located, pack, addons):
             continue
         cls = located.item
-        info.extended_by.append(
-            ModelPart(
-                module=located.module,
-                path=located.path,
-                line=cls.line,
-                class_name=cls.class_name,
-                defines=cls.defines,
-                kind=cls.kind,
-                inherit=list(cls.inherit),
-                fields_added=[f.name for f in cls.fields],
-                methods_added=[m.name for m in cls.methods],
-            )
-        )
+        info.extended_by.append(model_part(located))
         for fdef in cls.fields:
             known = fields.get(fdef.name)
             if known is not None:

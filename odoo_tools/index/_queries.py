@@ -13,10 +13,10 @@ from odoo_tools.index._answers import (
     FieldMatches,
     MethodInfo,
     ModelInfo,
-    ModelPart,
     ViewSummary,
     XmlIdInfo,
     XmlRecordInfo,
+    model_part,
 )
 from odoo_tools.index._pack_answers import defined_by_project, pack_model_info, pack_module
 from odoo_tools.index._records import AccessRow, FieldDef, ModelClass, ViewDef
@@ -170,17 +170,7 @@ def _classes_of(tables: Tables, name: str) -> list[Located[ModelClass]]:
 
 def _apply_class(info: ModelInfo, located: Located[ModelClass]) -> None:
     cls = located.item
-    part = ModelPart(
-        module=located.module,
-        path=located.path,
-        line=cls.line,
-        class_name=cls.class_name,
-        defines=cls.defines,
-        kind=cls.kind,
-        inherit=list(cls.inherit),
-        fields_added=[f.name for f in cls.fields],
-        methods_added=[m.name for m in cls.methods],
-    )
+    part = model_part(located)
     (info.defined_in if cls.defines else info.extended_by).append(part)
     if cls.defines:
         info.kind = cls.kind
