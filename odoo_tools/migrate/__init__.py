@@ -1,6 +1,9 @@
 """Moving Odoo modules one series up, and proving the result on the target series' real Odoo.
 
-The face of the package: callers import from here; the ``_modules`` inside are private.
+The face of the package: callers import from here; what is inside is private: ``engine/`` (plan,
+module files, edits, report, upgrade_code, commit, proof), ``steps/`` (one folder of rules per
+target series), ``passes/`` (what two series' knowledge tells), and the runners ``_migrate`` (a
+module through its steps) and ``_step`` (one step: the step's rules, then the passes).
 ``migrate`` plans (series steps, dependency order), rewrites in memory (the target source's own
 ``upgrade_code`` scripts first, then one rule table per step: libcst for Python, offset edits for
 XML), and writes or commits only when asked; ``prove`` installs and tests one module through the
@@ -18,30 +21,30 @@ from odoo_tools.lazy_names import first_use_getattr
 
 if TYPE_CHECKING:
     from odoo_tools.migrate._migrate import migrate, migrate_module
-    from odoo_tools.migrate._models import MigrationReport, ModuleMigration, Proof, StepOutcome
-    from odoo_tools.migrate._plan import PlannedModule, module_folders, parse_series, plan_migration
-    from odoo_tools.migrate._proof import first_failure, held_back, proof_of, prove
-    from odoo_tools.migrate._proof_addons import ProofAddons, proof_addons
-    from odoo_tools.migrate._steps import STEPS
+    from odoo_tools.migrate.engine.models import MigrationReport, ModuleMigration, Proof, StepOutcome
+    from odoo_tools.migrate.engine.plan import PlannedModule, module_folders, parse_series, plan_migration
+    from odoo_tools.migrate.engine.proof import first_failure, held_back, proof_of, prove
+    from odoo_tools.migrate.engine.proof_addons import ProofAddons, proof_addons
+    from odoo_tools.migrate.steps.table import STEPS
 
 _WHERE = {
-    "MigrationReport": "odoo_tools.migrate._models",
-    "ModuleMigration": "odoo_tools.migrate._models",
-    "PlannedModule": "odoo_tools.migrate._plan",
-    "Proof": "odoo_tools.migrate._models",
-    "ProofAddons": "odoo_tools.migrate._proof_addons",
-    "STEPS": "odoo_tools.migrate._steps",
-    "StepOutcome": "odoo_tools.migrate._models",
-    "first_failure": "odoo_tools.migrate._proof",
-    "held_back": "odoo_tools.migrate._proof",
+    "MigrationReport": "odoo_tools.migrate.engine.models",
+    "ModuleMigration": "odoo_tools.migrate.engine.models",
+    "PlannedModule": "odoo_tools.migrate.engine.plan",
+    "Proof": "odoo_tools.migrate.engine.models",
+    "ProofAddons": "odoo_tools.migrate.engine.proof_addons",
+    "STEPS": "odoo_tools.migrate.steps.table",
+    "StepOutcome": "odoo_tools.migrate.engine.models",
+    "first_failure": "odoo_tools.migrate.engine.proof",
+    "held_back": "odoo_tools.migrate.engine.proof",
     "migrate": "odoo_tools.migrate._migrate",
     "migrate_module": "odoo_tools.migrate._migrate",
-    "module_folders": "odoo_tools.migrate._plan",
-    "parse_series": "odoo_tools.migrate._plan",
-    "plan_migration": "odoo_tools.migrate._plan",
-    "proof_addons": "odoo_tools.migrate._proof_addons",
-    "proof_of": "odoo_tools.migrate._proof",
-    "prove": "odoo_tools.migrate._proof",
+    "module_folders": "odoo_tools.migrate.engine.plan",
+    "parse_series": "odoo_tools.migrate.engine.plan",
+    "plan_migration": "odoo_tools.migrate.engine.plan",
+    "proof_addons": "odoo_tools.migrate.engine.proof_addons",
+    "proof_of": "odoo_tools.migrate.engine.proof",
+    "prove": "odoo_tools.migrate.engine.proof",
 }
 
 __all__ = [

@@ -7,12 +7,12 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from odoo_tools.findings import Finding
-from odoo_tools.migrate._commit import commit_step, ready_to_commit
-from odoo_tools.migrate._models import MigrationReport, ModuleMigration, StepOutcome
-from odoo_tools.migrate._module_files import ModuleFiles
-from odoo_tools.migrate._plan import PlannedModule, plan_migration
-from odoo_tools.migrate._report import SOURCE
 from odoo_tools.migrate._step import NEEDS_BOTH_SOURCES, migrate_step
+from odoo_tools.migrate.engine.commit import commit_step, ready_to_commit
+from odoo_tools.migrate.engine.models import MigrationReport, ModuleMigration, StepOutcome
+from odoo_tools.migrate.engine.module_files import ModuleFiles
+from odoo_tools.migrate.engine.plan import PlannedModule, plan_migration
+from odoo_tools.migrate.engine.report import SOURCE
 
 
 def migrate(

@@ -9,29 +9,29 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from odoo_tools.migrate._anchors import check_core_anchors
-from odoo_tools.migrate._edits import apply_edits
-from odoo_tools.migrate._group_privileges import move_group_categories
-from odoo_tools.migrate._manifest_step import bump_version, note_assets, remove_old_migrations
-from odoo_tools.migrate._module_files import ModuleFiles
-from odoo_tools.migrate._python_rules import rewrite_python
-from odoo_tools.migrate._python_signatures import drop_removed_parameters
-from odoo_tools.migrate._registry_test_mode import rewrite_registry_test_mode
-from odoo_tools.migrate._removed_addon_names import find_removed_addon_imports
-from odoo_tools.migrate._removed_core import redeclare_removed
-from odoo_tools.migrate._removed_methods import find_removed_methods
-from odoo_tools.migrate._removed_python import find_removed_imports
-from odoo_tools.migrate._removed_values import drop_removed_values
-from odoo_tools.migrate._removed_xml_ids import find_removed_xml_ids
-from odoo_tools.migrate._renamed_methods import rename_core_methods
-from odoo_tools.migrate._report import Site, StepReport
-from odoo_tools.migrate._safe_eval_calls import rewrite_safe_eval_calls
-from odoo_tools.migrate._steps import rules_for
-from odoo_tools.migrate._swapped_relations import rename_swapped_relations
-from odoo_tools.migrate._transient_attributes import rewrite_transient_attributes
-from odoo_tools.migrate._uom_categories import rewrite_uom_categories
-from odoo_tools.migrate._upgrade_code import run_upgrade_code
-from odoo_tools.migrate._xml_tags import XmlParseError, read_xml
+from odoo_tools.migrate.engine.edits import apply_edits
+from odoo_tools.migrate.engine.manifest_step import bump_version, note_assets, remove_old_migrations
+from odoo_tools.migrate.engine.module_files import ModuleFiles
+from odoo_tools.migrate.engine.python_rules import rewrite_python
+from odoo_tools.migrate.engine.report import Site, StepReport
+from odoo_tools.migrate.engine.upgrade_code import run_upgrade_code
+from odoo_tools.migrate.engine.xml_tags import XmlParseError, read_xml
+from odoo_tools.migrate.passes.anchors import check_core_anchors
+from odoo_tools.migrate.passes.group_privileges import move_group_categories
+from odoo_tools.migrate.passes.python_signatures import drop_removed_parameters
+from odoo_tools.migrate.passes.registry_test_mode import rewrite_registry_test_mode
+from odoo_tools.migrate.passes.removed_addon_names import find_removed_addon_imports
+from odoo_tools.migrate.passes.removed_core import redeclare_removed
+from odoo_tools.migrate.passes.removed_methods import find_removed_methods
+from odoo_tools.migrate.passes.removed_python import find_removed_imports
+from odoo_tools.migrate.passes.removed_values import drop_removed_values
+from odoo_tools.migrate.passes.removed_xml_ids import find_removed_xml_ids
+from odoo_tools.migrate.passes.renamed_methods import rename_core_methods
+from odoo_tools.migrate.passes.safe_eval_calls import rewrite_safe_eval_calls
+from odoo_tools.migrate.passes.swapped_relations import rename_swapped_relations
+from odoo_tools.migrate.passes.transient_attributes import rewrite_transient_attributes
+from odoo_tools.migrate.passes.uom_categories import rewrite_uom_categories
+from odoo_tools.migrate.steps.table import rules_for
 
 # What the passes that need both series' sources do: said as not checked when one is not given.
 # A pass added under "odoo_source and source_odoo_source" below belongs here too.

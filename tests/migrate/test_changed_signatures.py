@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from odoo_tools.migrate import migrate
-from odoo_tools.migrate._signatures import Signature, changed_parameters, renamed_parameters
+from odoo_tools.migrate.passes.signatures import Signature, changed_parameters, renamed_parameters
 
 OLD = "    def _name_search(self, name='', args=None, operator='ilike', limit=100, name_get_uid=None):\n"
 NEW = "    def _name_search(self, name, domain=None, operator='ilike', limit=None, order=None):\n"

@@ -11,7 +11,7 @@ import pytest
 
 from assista_mcp.cli import main
 from odoo_tools.migrate import migrate
-from odoo_tools.migrate._core_privileges import HIDDEN, manifest_category_ids, privilege_facts
+from odoo_tools.migrate.passes.core_privileges import HIDDEN, manifest_category_ids, privilege_facts
 
 from .conftest import snapshot
 

@@ -12,8 +12,8 @@ import pytest
 from odoo_tools.errors import InvalidInput, NotFound
 from odoo_tools.files import path_locks
 from odoo_tools.migrate import migrate, plan_migration
-from odoo_tools.migrate._module_files import ModuleFiles
 from odoo_tools.migrate._step import migrate_step
+from odoo_tools.migrate.engine.module_files import ModuleFiles
 
 from .conftest import snapshot
 

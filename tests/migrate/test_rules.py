@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from odoo_tools.migrate import migrate
-from odoo_tools.migrate._attrs import Untranslatable, attrs_expressions, states_expression
+from odoo_tools.migrate.steps.to_17.attrs import Untranslatable, attrs_expressions, states_expression
 
 
 def _text(modules: Path, rel: str) -> str:

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from odoo_tools.migrate import migrate
-from odoo_tools.migrate._signatures import Signature, added_parameters, removed_parameters
+from odoo_tools.migrate.passes.signatures import Signature, added_parameters, removed_parameters
 
 MIXIN = """from odoo import models
 

@@ -273,7 +273,8 @@ def test_the_server_registers_migrate_module_without_loading_the_rules() -> None
     code = (
         "import sys\n"
         "from assista_mcp.server import build_server\n"
-        "rules = ('libcst', 'odoo_tools.migrate._python')\n"
+        "rules = ('libcst', 'odoo_tools.migrate.steps', 'odoo_tools.migrate.passes',"
+        " 'odoo_tools.migrate.engine.python_rules')\n"
         "print(sorted(m for m in sys.modules if m.startswith(rules)))\n"
     )
     result = subprocess.run(

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from odoo_tools.migrate import migrate
-from odoo_tools.migrate._swapped_relations import swapped_relations
+from odoo_tools.migrate.passes.swapped_relations import swapped_relations
 
 TEST = """from odoo.tests.common import TransactionCase
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from odoo_tools.migrate import migrate
-from odoo_tools.migrate._uom_categories import category_roots
+from odoo_tools.migrate.passes.uom_categories import category_roots
 
 
 def _unit(xml_id: str, field: str = "", ref: str = "") -> str:

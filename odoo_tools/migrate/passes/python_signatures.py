@@ -1,0 +1,360 @@
+"""Overrides of core methods whose parameters the step changed, read from the two series' sources.
+
+A parameter the step took away leaves the override's signature and its ``super()`` call (Odoo no
+longer passes it and the core method no longer takes it: "takes from 1 to 3 positional arguments
+but 4 were given"), and the override reads the default it always got. OCA account_move_name_sequence
+overrode 16.0's ``_get_last_sequence(relaxed, with_prefix, lock=True)``, which 17.0 calls without
+``lock``. A parameter the step added after the old ones joins the override's signature with core's
+default and is passed on to ``super()`` (19.0 calls ``_notify_get_reply_to(default, author_id=...)``:
+an 18.0 override "got an unexpected keyword argument 'author_id'"). A method the new series
+annotates ``-> Domain`` (a list before) gets ``Domain(...)`` around what the override returns (19.0's
+ir.rule ``_compute_domain``: "'list' object has no attribute 'optimize_full'").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import libcst as cst
+from libcst.codemod import CodemodContext
+from libcst.codemod.visitors import AddImportsVisitor
+from libcst.metadata import MetadataWrapper, PositionProvider
+
+from odoo_tools.migrate.engine.module_files import ModuleFiles
+from odoo_tools.migrate.engine.python_params import (
+    EQUAL,
+    followed_by,
+    is_docstring,
+    names_in,
+    takes_exactly,
+    without,
+)
+from odoo_tools.migrate.engine.python_rules import VariableNames, class_model, keep_rewrite, python_modules
+from odoo_tools.migrate.engine.report import StepReport
+from odoo_tools.migrate.passes.patched_methods import patched_functions
+from odoo_tools.migrate.passes.signatures import (
+    CoreMethods,
+    added_parameters,
+    changed_parameters,
+    core_methods,
+    removed_parameters,
+    renamed_parameters,
+    returns_domain,
+)
+
+RULE = "removed-method-parameter"
+ADDED = "added-method-parameter"
+RENAMED = "renamed-method-parameter"
+DOMAIN = "domain-return-value"
+
+
+def drop_removed_parameters(
+    files: ModuleFiles, report: StepReport, old_source: Path, new_source: Path
+) -> None:
+    old, new = core_methods(old_source), core_methods(new_source)
+
+    def wanted(rel: str, text: str) -> bool:
+        return not rel.startswith(("migrations/", "upgrades/")) and "def " in text
+
+    renamed = renamed_parameters(report.target_series)
+    for rel, module in python_modules(files, wanted):
+        wrapper = MetadataWrapper(module)
+        rewriter = _Overrides(old, new, report, files.site_path(rel))
+        rewriter.renamed, rewriter.patched = renamed, patched_functions(wrapper.module)
+        rewritten = wrapper.visit(rewriter)
+        if rewriter.wrapped:
+            context = CodemodContext()
+            AddImportsVisitor.add_needed_import(context, "odoo.fields", "Domain")
+            rewritten = AddImportsVisitor(context).transform_module(rewritten)
+        keep_rewrite(files, rel, module, rewritten)
+
+
+@dataclass
+class _Override:
+    method: str
+    gone: dict[str, str | None]  # parameter -> the default the override reads instead (None: unknown)
+    positions: tuple[int, ...]  # of the gone parameters in the core signature (super() arguments)
+    added: dict[str, str] = field(default_factory=dict)  # parameter -> core's default
+    domain: bool = False  # core now returns a Domain: so must the override
+    wrapped: int = 0  # return statements given Domain(...)
+    renamed: dict[str, str] = field(default_factory=dict)  # parameter -> its new name
+    kept_names: bool = False  # the body has a name of its own a new name would hide: it keeps the old
+    patched: str = ""  # a function patched in: its own name (it calls the replaced method as .origin)
+    passed_on: int = 0  # super()/.origin calls of the method its body makes (their arguments follow)
+
+    @property
+    def and_super(self) -> str:
+        """How the messages name the calls that were changed with the signature, if any."""
+        return " and its super() call" if self.passed_on else ""
+
+
+class _Overrides(VariableNames):
+    METADATA_DEPENDENCIES = (PositionProvider,)
+
+    def __init__(self, old: CoreMethods, new: CoreMethods, report: StepReport, path: str) -> None:
+        super().__init__()
+        self.old, self.new, self.report, self.path = old, new, report, path
+        self._models: list[str] = []
+        self._in_class: list[bool] = []  # per scope: a class body (True) or a function (False)
+        self._functions: list[_Override | None] = []
+        self._own: list[bool] = []  # per function: the override itself (not a function inside it)
+        self.wrapped = False
+        self.renamed: dict[str, dict[str, str]] = {}  # method -> parameters the step renamed
+        self.patched: dict[int, str] = {}  # ids of the functions patched in -> the method they replace
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> None:
+        self._models.append(class_model(node))
+        self._in_class.append(True)
+        self._functions.append(None)  # a class inside an override is not the override
+
+    def leave_ClassDef(self, original: cst.ClassDef, updated: cst.ClassDef) -> cst.ClassDef:
+        self._models.pop()
+        self._in_class.pop()
+        self._functions.pop()
+        return updated
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        method = bool(self._in_class) and self._in_class[-1] and bool(self._models[-1])
+        override = self._override(node, self._models[-1], node.name.value) if method else None
+        if id(node) in self.patched:
+            override = self._override(node, "base", self.patched[id(node)])
+            if override is not None:
+                override.patched = node.name.value
+        self._in_class.append(False)
+        self._own.append(override is not None)
+        self._functions.append(override or (self._functions[-1] if self._functions else None))
+
+    def _override(self, node: cst.FunctionDef, model: str, method: str) -> _Override | None:
+        old, new = self.old.lookup(model, method), self.new.lookup(model, method)
+        if old is None or new is None:
+            return None
+        mine = {p.name.value: p for p in (*node.params.params, *node.params.kwonly_params)}
+        gone = [p for p in removed_parameters(old, new) if p in mine]
+        added = added_parameters(old, new) if takes_exactly(node.params, old.params) else {}
+        change = changed_parameters(old, new, self.renamed.get(method, {}))
+        renamed: dict[str, str] = {}
+        if change is not None and takes_exactly(node.params, old.params):
+            gone, added, renamed = list(change.gone), change.added, change.renamed
+        used = {name for name in added if name in names_in(node.body)}
+        if used:
+            added = {}
+            self._say_name_taken(node, method, used)
+        domain = returns_domain(old, new)
+        if not gone and not added and not domain and not renamed:
+            return None
+        defaults = {}
+        for name in gone:
+            default = mine[name].default
+            defaults[name] = (
+                cst.Module([]).code_for_node(default) if default is not None else old.default(name)
+            )
+        positions = tuple(old.params.index(p) for p in gone)
+        kept_names = any(name in names_in(node.body) for name in renamed.values())
+        return _Override(method, defaults, positions, added, domain, renamed=renamed, kept_names=kept_names)
+
+    def _say_name_taken(self, node: cst.FunctionDef, method: str, used: set[str]) -> None:
+        names = ", ".join(sorted(used))
+        self.report.find(
+            ADDED, self.path, self.get_metadata(PositionProvider, node).start.line,
+            f"{method}() takes {names} in {self.report.target_series} and Odoo passes it: this override "
+            f"uses a name {names} of its own, which the parameter would hide, so it was left as written.",
+            f"Rename the override's own {names}, then add the parameter and pass it on to super().",
+        )  # fmt: skip
+
+    def leave_FunctionDef(self, original: cst.FunctionDef, updated: cst.FunctionDef) -> cst.FunctionDef:
+        self._in_class.pop()
+        self._own.pop()
+        override = self._functions.pop()
+        outer = self._functions[-1] if self._functions else None
+        if override is None or override is outer:
+            return updated
+        line = self.get_metadata(PositionProvider, original).start.line
+        if override.wrapped:
+            self.report.count(DOMAIN)
+            self.report.find(
+                DOMAIN, self.path, line,
+                f"{override.method}() returns a Domain in {self.report.target_series} and its callers use "
+                "it as one: what this override returns is wrapped in Domain(...).",
+                "Build the domain with Domain operators (&, |, ~) instead of lists where you touch it.",
+            )  # fmt: skip
+        if override.gone:
+            updated_or_none = self._without_gone(updated, override, line)
+            if updated_or_none is None:
+                return original
+            updated = updated_or_none
+        if override.renamed:
+            updated = self._with_renamed(updated, override, line)
+        if override.added:
+            updated = self._with_added(updated, override, line)
+        return updated
+
+    def _without_gone(
+        self, updated: cst.FunctionDef, override: _Override, line: int
+    ) -> cst.FunctionDef | None:
+        """The override without the parameters core no longer takes; None when the value it read
+        instead is unknown (then it stays as written, with an error)."""
+        names = ", ".join(override.gone)
+        if any(default is None for default in override.gone.values()):
+            self.report.find(
+                RULE, self.path, line,
+                f"{override.method}() no longer takes {names} in {self.report.target_series}: Odoo "
+                "calls this override without it and super() refuses it.",
+                f"Remove {names} from the signature and the super() call, and decide what the code "
+                "reading it should do.",
+                severity="error",
+            )  # fmt: skip
+            return None
+        self.report.count(RULE)
+        self.report.find(
+            RULE, self.path, line,
+            f"{override.method}() no longer takes {names} in {self.report.target_series}: removed from "
+            f"this override{override.and_super}; the code reads the value Odoo always passed before ("
+            + ", ".join(f"{n}={d}" for n, d in override.gone.items()) + ").",
+            f"Check in the {self.report.target_series} source what replaced {names}.",
+        )  # fmt: skip
+        params = updated.params
+        return updated.with_changes(
+            params=params.with_changes(
+                params=without(params.params, override.gone),
+                kwonly_params=without(params.kwonly_params, override.gone),
+            )
+        )
+
+    def leave_Return(self, original: cst.Return, updated: cst.Return) -> cst.Return:
+        override = self._functions[-1] if self._functions else None
+        if override is None or not override.domain or not self._own[-1] or updated.value is None:
+            return updated
+        value = updated.value
+        if isinstance(value, cst.Call) and _called(value) in ("Domain", override.method):
+            return updated  # already a Domain, or super()'s: a Domain on the new series
+        override.wrapped += 1
+        self.wrapped = True
+        return updated.with_changes(value=cst.Call(func=cst.Name("Domain"), args=[cst.Arg(value)]))
+
+    def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.BaseExpression:
+        override = self._functions[-1] if self._functions else None
+        if override is None or not self.is_variable(original):
+            return updated
+        if updated.value in override.renamed and not override.kept_names:
+            return updated.with_changes(value=override.renamed[updated.value])
+        default = override.gone.get(updated.value)
+        return cst.parse_expression(default) if default is not None else updated
+
+    def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+        override = self._functions[-1] if self._functions else None
+        if override is None or not _calls_replaced(updated.func, override):
+            return updated
+        override.passed_on += 1
+        positional = [i for i, a in enumerate(updated.args) if a.keyword is None and not a.star]
+        positional = positional[1:] if override.patched else positional  # .origin(self, ...)
+        dropped = [positional[p] for p in override.positions if p < len(positional)]
+        dropped += [i for i, a in enumerate(updated.args) if a.keyword and a.keyword.value in override.gone]
+        kept = [
+            a.with_changes(keyword=cst.Name(override.renamed[a.keyword.value]))
+            if a.keyword is not None and a.keyword.value in override.renamed
+            else a
+            for i, a in enumerate(updated.args)
+            if i not in dropped
+        ]
+        if kept and updated.args and len(updated.args) - 1 in dropped:
+            last = updated.args[-1]
+            kept[-1] = kept[-1].with_changes(comma=last.comma, whitespace_after_arg=last.whitespace_after_arg)
+        if override.added and not any(a.star == "**" for a in kept):
+            passed = {a.keyword.value for a in kept if a.keyword is not None}
+            new_args = [
+                cst.Arg(keyword=cst.Name(name), value=cst.Name(name), equal=EQUAL)
+                for name in override.added
+                if name not in passed
+            ]
+            kept = followed_by(kept, new_args, updated.whitespace_before_args)
+        return updated.with_changes(args=kept)
+
+    def _with_renamed(self, updated: cst.FunctionDef, override: _Override, line: int) -> cst.FunctionDef:
+        """The parameters renamed; the body reads the new names, or, when it has a name of its own
+        that a new name would hide, binds its old names to them first."""
+        pairs = ", ".join(f"{old} -> {new}" for old, new in override.renamed.items())
+        self.report.count(RENAMED)
+        self.report.find(
+            RENAMED, self.path, line,
+            f"{override.method}() names its parameters differently in {self.report.target_series} and "
+            f"Odoo passes them by name: renamed in this function ({pairs})"
+            + (", its body keeps the old names, bound first." if override.kept_names else "."),
+            "Check that the function reads the renamed parameters as before.",
+        )  # fmt: skip
+
+        def renamed(params: Sequence[cst.Param]) -> list[cst.Param]:
+            return [
+                p.with_changes(name=cst.Name(override.renamed[p.name.value]))
+                if p.name.value in override.renamed
+                else p
+                for p in params
+            ]
+
+        params = updated.params
+        updated = updated.with_changes(
+            params=params.with_changes(
+                params=renamed(params.params), kwonly_params=renamed(params.kwonly_params)
+            )
+        )
+        if not override.kept_names or not isinstance(updated.body, cst.IndentedBlock):
+            return updated
+        body = list(updated.body.body)
+        at = 1 if body and is_docstring(body[0]) else 0
+        bindings = [cst.parse_statement(f"{old} = {new}") for old, new in override.renamed.items()]
+        return updated.with_changes(body=updated.body.with_changes(body=[*body[:at], *bindings, *body[at:]]))
+
+    def _with_added(self, updated: cst.FunctionDef, override: _Override, line: int) -> cst.FunctionDef:
+        names = ", ".join(override.added)
+        self.report.count(ADDED)
+        self.report.find(
+            ADDED, self.path, line,
+            f"{override.method}() takes {names} in {self.report.target_series} and Odoo passes it: "
+            "added to this override with core's default ("
+            + ", ".join(f"{n}={d}" for n, d in override.added.items()) + ")"
+            + (" and passed on to super()." if override.passed_on else "."),
+            f"Check whether this override should use {names}.",
+        )  # fmt: skip
+        params = updated.params
+        new = [
+            cst.Param(cst.Name(name), default=cst.parse_expression(default), equal=EQUAL)
+            for name, default in override.added.items()
+        ]
+        opening = updated.whitespace_before_params
+        if params.kwonly_params:
+            kwonly = followed_by(params.kwonly_params, new, opening)
+            return updated.with_changes(params=params.with_changes(kwonly_params=kwonly))
+        positional = followed_by(params.params, new, opening)
+        return updated.with_changes(params=params.with_changes(params=positional))
+
+
+def _calls_replaced(func: cst.BaseExpression, override: _Override) -> bool:
+    """``super().method`` in an override; ``function.origin`` in a function patched in."""
+    if not isinstance(func, cst.Attribute):
+        return False
+    if override.patched:
+        return (
+            func.attr.value == "origin"
+            and isinstance(func.value, cst.Name)
+            and func.value.value == override.patched
+        )
+    inner = func.value
+    return (
+        func.attr.value == override.method
+        and isinstance(inner, cst.Call)
+        and isinstance(inner.func, cst.Name)
+        and inner.func.value == "super"
+    )
+
+
+def _called(call: cst.Call) -> str:
+    """``Domain(...)`` -> "Domain"; ``super().m(...)`` -> "m"; else ''."""
+    func = call.func
+    if isinstance(func, cst.Name):
+        return func.value
+    if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Call):
+        inner = func.value.func
+        if isinstance(inner, cst.Name) and inner.value == "super":
+            return func.attr.value
+    return ""

@@ -1,0 +1,335 @@
+"""Core fields and models a series step removed that the module still uses
+(``odoo_tools.lint.core_difference`` of the two series' bundled lists).
+
+A removed field the module uses on a core model is declared by the module itself, with its old
+type (and comodel), in the module's class for that model or in a new ``models/<model>.py``: the
+module installs and runs as on the old series, and each use is a warning saying so (the core
+field's data is not carried over). A field that cannot be declared from the list alone (a One2many
+needs its inverse, a Selection its values...) and every use of a removed model are findings."""
+
+from __future__ import annotations
+
+import ast
+from collections import defaultdict
+from collections.abc import Callable
+from pathlib import Path
+
+from odoo_tools.lint import RemovedField, core_difference, core_fields, core_graph, core_model_fields
+from odoo_tools.migrate.engine.module_files import ModuleFiles
+from odoo_tools.migrate.engine.report import StepReport
+from odoo_tools.migrate.passes.core_uses import ModuleModels, Use, python_uses, read_models, xml_uses
+from odoo_tools.migrate.passes.removed_selection import complete_selections
+from odoo_tools.series import known_facts
+
+RULE_FIELD = "removed-core-field"
+RULE_MODEL = "removed-core-model"
+# Declared from the list alone: the type, and the comodel for Many2one / Many2many.
+_DECLARABLE = frozenset(
+    {"Boolean", "Char", "Text", "Html", "Integer", "Float", "Date", "Datetime", "Binary", "Image", "Json"}
+    | {"Many2one", "Many2many"}
+)
+# A use of a removed model: Odoo refuses these at install; env["x"] only fails when reached, a comodel
+# where the series says so (SeriesFacts.unknown_comodel_refused).
+_REFUSED_AT_INSTALL = frozenset({"inherit", "view-model", "record-model"})
+
+
+def redeclare_removed(files: ModuleFiles, report: StepReport, old_source: Path | None = None) -> None:
+    """``old_source``, the source series' Odoo source, gives the values of removed Selection
+    fields the module extends."""
+    old, new = f"{report.source}.0", f"{report.target}.0"
+    diff = core_difference(old, new)
+    if not diff.removed_models and not diff.removed_fields:
+        return
+    models = read_models(files.texts, files.name, old)
+    uses = python_uses(files.texts, models)
+    for rel, text in sorted(files.texts.items()):
+        if rel.endswith(".xml"):
+            uses += xml_uses(rel, text, models)
+    reachable = _reachable_models(files, new)
+    wanted: dict[str, dict[str, RemovedField]] = defaultdict(dict)
+    field_uses: list[tuple[Use, RemovedField]] = []
+    model_uses: list[Use] = []
+    for use in uses:
+        if not use.name:
+            if use.model in diff.removed_models and not models.defines(use.model) and use not in model_uses:
+                model_uses.append(use)
+            continue
+        removed = diff.removed_field(use.model, use.name)
+        if removed is None or use.name in models.declared(use.model):
+            continue
+        field_uses.append((use, removed))
+        if _declarable(removed, diff.removed_models, new) and reachable(removed.comodel):
+            wanted[use.model][use.name] = removed
+    shifts: dict[str, list[tuple[int, int]]] = defaultdict(list)
+    complete_selections(files, models, diff, report, old_source, shifts)
+    placed = {
+        model: _declare(files, models, model, list(fields.values()), shifts, report.target_series)
+        for model, fields in wanted.items()
+    }
+    if wanted:
+        report.count(RULE_FIELD, sum(len(fields) for fields in wanted.values()))
+
+    def line_now(path: str, line: int) -> int:  # a declaration inserted above moved it down
+        return line + sum(count for after, count in shifts[path] if after < line)
+
+    _shift_findings(files, report, line_now)
+    for use in model_uses:
+        said = any(
+            f.path == files.site_path(use.path)
+            and f.line == line_now(use.path, use.line)
+            and use.model in f.message
+            for f in report.findings
+        )  # a rule of the step's table already tells what replaced this model
+        if not said:
+            _model_finding(files, report, use, line_now(use.path, use.line))
+    seen: set[Use] = set()
+    for use, removed in field_uses:
+        if use not in seen:
+            seen.add(use)
+            where = placed.get(use.model) if use.name in wanted.get(use.model, {}) else None
+            _field_finding(files, report, use, line_now(use.path, use.line), removed, where)
+
+
+def _shift_findings(files: ModuleFiles, report: StepReport, line_now: Callable[[str, int], int]) -> None:
+    """The step's earlier findings, at their lines in the files as the declarations left them."""
+    by_site = {files.site_path(rel): rel for rel in files.texts}
+    for i, finding in enumerate(report.findings):
+        rel = by_site.get(finding.path)
+        if rel is not None and finding.line is not None:
+            report.findings[i] = finding.model_copy(update={"line": line_now(rel, finding.line)})
+
+
+def _declarable(removed: RemovedField, removed_models: frozenset[str], new: str) -> bool:
+    if removed.type not in _DECLARABLE:
+        return False
+    if removed.type in ("Many2one", "Many2many") and (
+        not removed.comodel or removed.comodel in removed_models or removed.comodel not in core_fields(new)
+    ):
+        return False
+    # Two Many2many of one model to one comodel without an explicit table share the default one:
+    # Odoo refuses that ("use the same table and columns"), so the list alone cannot declare it.
+    return removed.type != "Many2many" or not any(
+        f.type == "Many2many" and f.comodel == removed.comodel
+        for f in core_model_fields(new, removed.model).values()
+    )
+
+
+def _reachable_models(files: ModuleFiles, new: str) -> Callable[[str], bool]:
+    """Whether a comodel is a model of the module's dependency closure on the target series (core
+    modules' dependencies from the bundled list); True when that cannot be told (a dependency
+    outside the core, an unreadable manifest): a Many2one to a model outside the closure points
+    nowhere and a view using it fails."""
+    graph = core_graph(new)
+    depends = _manifest_depends(files)
+    if depends is None or any(name not in graph.depends for name in depends):
+        return lambda comodel: True
+    closure: set[str] = set()
+    todo = [*depends, "base"]
+    while todo:
+        name = todo.pop()
+        if name not in closure:
+            closure.add(name)
+            todo.extend(graph.depends.get(name, ()))
+    return lambda comodel: not comodel or graph.models.get(comodel, "base") in closure
+
+
+def _manifest_depends(files: ModuleFiles) -> list[str] | None:
+    text = files.texts.get("__manifest__.py")
+    try:
+        manifest = ast.literal_eval(text) if text is not None else None
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return None
+    depends = manifest.get("depends") if isinstance(manifest, dict) else None
+    if not isinstance(depends, list) or not all(isinstance(d, str) for d in depends):
+        return None
+    return depends
+
+
+def _declaration(removed: RemovedField) -> str:
+    comodel = f'"{removed.comodel}"' if removed.type in ("Many2one", "Many2many") else ""
+    return f"{removed.name} = fields.{removed.type}({comodel})"
+
+
+def _declare(
+    files: ModuleFiles,
+    models: ModuleModels,
+    model: str,
+    removed: list[RemovedField],
+    shifts: dict[str, list[tuple[int, int]]],
+    series: str,
+) -> str:
+    """Add the declarations to the module; returns the module-relative file that holds them.
+    ``shifts`` gets (line after which, number of lines) for each insertion into an existing file."""
+    for rel, cls in models.classes:
+        if cls.model != model or cls.defines:
+            continue
+        inserted = _insert_into_class(files, rel, cls.line, _comment(model, removed, series), removed)
+        if inserted is not None:
+            after, count = inserted
+            shifts[rel].append((_original_line(shifts[rel], after), count))
+            return rel
+    return _new_file(files, model, _comment(model, removed, series), removed)
+
+
+def _original_line(shifts: list[tuple[int, int]], line: int) -> int:
+    """The line of the file as it was that is ``line`` of the file after the ``shifts``
+    insertions (given on the lines as they were)."""
+    offset = 0
+    for after, count in sorted(shifts):
+        if line <= after + offset:
+            break
+        if line <= after + offset + count:  # an inserted line: where it was inserted
+            return after
+        offset += count
+    return line - offset
+
+
+def _comment(model: str, removed: list[RemovedField], series: str) -> str:
+    names = ", ".join(r.name for r in removed)
+    return f"# Removed from Odoo's {model} in {series}, still used by this module: {names}"
+
+
+def _insert_into_class(
+    files: ModuleFiles, rel: str, line: int, comment: str, removed: list[RemovedField]
+) -> tuple[int, int] | None:
+    """Below the class's last attribute before its first method (the developer's field block):
+    (the line inserted after, the number of lines), or None when the class is not fit for it."""
+    text = files.texts[rel]
+    tree = _parsed(text)
+    if not _imports_fields(tree):
+        return None
+    node = next((n for n in ast.walk(tree) if isinstance(n, ast.ClassDef) and n.lineno == line), None)
+    if node is None:
+        return None
+    leading = []
+    for stmt in node.body:
+        if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
+            break
+        leading.append(stmt)
+    attributes = [s for s in leading if isinstance(s, ast.Assign | ast.AnnAssign)]
+    anchor = attributes[-1] if attributes else None
+    if anchor is None or anchor.end_lineno is None:
+        return None
+    indent = " " * anchor.col_offset
+    lines = text.splitlines(keepends=True)
+    block = [f"\n{indent}{comment}\n"] + [f"{indent}{_declaration(r)}\n" for r in removed]
+    after = lines[anchor.end_lineno] if anchor.end_lineno < len(lines) else ""
+    if after.strip():
+        block.append("\n")
+    if anchor.end_lineno == len(lines) and not lines[-1].endswith("\n"):
+        lines[-1] += "\n"
+    lines[anchor.end_lineno : anchor.end_lineno] = block
+    files.texts[rel] = "".join(lines)
+    return anchor.end_lineno, "".join(block).count("\n")
+
+
+def _parsed(text: str) -> ast.Module:
+    try:
+        return ast.parse(text)
+    except (SyntaxError, ValueError):
+        return ast.Module(body=[], type_ignores=[])
+
+
+def _imports_fields(tree: ast.Module) -> bool:
+    """``from odoo import fields, models`` (the names a declaration and a new class use)."""
+    names = {
+        a.name
+        for n in tree.body
+        if isinstance(n, ast.ImportFrom) and n.module == "odoo"
+        for a in n.names
+        if not a.asname
+    }
+    return {"fields", "models"} <= names
+
+
+def _new_file(files: ModuleFiles, model: str, comment: str, removed: list[RemovedField]) -> str:
+    """A new class in ``models/<model>.py`` (or, in a module whose models are one ``models.py``
+    importing ``fields`` and ``models``, at the end of that file)."""
+    stem = model.replace(".", "_")
+    class_name = "".join(part.capitalize() for part in stem.split("_"))
+    body = "".join(f"    {_declaration(r)}\n" for r in removed)
+    new_class = f'class {class_name}(models.Model):\n    _inherit = "{model}"\n\n    {comment}\n{body}'
+    single = files.texts.get("models.py")
+    if "models/__init__.py" not in files.texts and single is not None and _imports_fields(_parsed(single)):
+        files.texts["models.py"] = single.rstrip("\n") + "\n\n\n" + new_class
+        return "models.py"
+    rel = f"models/{stem}.py"
+    if rel in files.texts or rel in files.other_files:
+        rel = f"models/{stem}_core_fields.py"
+    files.texts[rel] = "from odoo import fields, models\n\n\n" + new_class
+    module_name = rel.removeprefix("models/").removesuffix(".py")
+    _import(files, "models/__init__.py", module_name)
+    if "models/__init__.py" not in files.original:
+        _import(files, "__init__.py", "models")
+    return rel
+
+
+def _import(files: ModuleFiles, rel: str, name: str) -> None:
+    text = files.texts.get(rel, "")
+    if text and not text.endswith("\n"):
+        text += "\n"
+    files.texts[rel] = text + f"from . import {name}\n"
+
+
+def _field_finding(
+    files: ModuleFiles, report: StepReport, use: Use, line: int, removed: RemovedField, placed: str | None
+) -> None:
+    what = removed.type + (f"({removed.comodel})" if removed.comodel else "")
+    series = report.target_series
+    renamed = _same_kind_added(removed, f"{report.source}.0", series)
+    maybe = (
+        f" If it was renamed, {series} gave {removed.model} {renamed} of the same type." if renamed else ""
+    )
+    if placed is not None:
+        report.find(
+            RULE_FIELD,
+            files.site_path(use.path),
+            line,
+            f"Field {removed.name} of model {removed.model} was removed from Odoo in {series}; the module "
+            f"now declares it ({what}) in {files.site_path(placed)}: the data of the core field is not "
+            "carried over.",
+            "Check whether the module still needs the field; if not, remove its uses and the declaration."
+            + maybe,
+        )
+        return
+    report.find(
+        RULE_FIELD,
+        files.site_path(use.path),
+        line,
+        f"Field {removed.name} ({what}) of model {removed.model} was removed from Odoo in {series} and "
+        "the module uses it here: Odoo refuses it (a view, a depends, a related) or the code fails.",
+        "Declare the field in the module with what the list cannot give (a One2many its inverse field, "
+        "a Selection its values, a Monetary its currency, a relational field a comodel among the "
+        "dependencies), or stop using it." + maybe,
+        severity="error",
+    )
+
+
+def _same_kind_added(removed: RemovedField, old: str, new: str) -> str:
+    """Fields of the same type (and comodel) the model gained in ``new``: a rename's candidates."""
+    before, after = core_model_fields(old, removed.model), core_model_fields(new, removed.model)
+    names = sorted(
+        name
+        for name, fdef in after.items()
+        if name not in before and fdef.type == removed.type and fdef.comodel == removed.comodel
+    )
+    return ", ".join(names[:3]) + (" ..." if len(names) > 3 else "")
+
+
+def _model_finding(files: ModuleFiles, report: StepReport, use: Use, line: int) -> None:
+    report.find(
+        RULE_MODEL,
+        files.site_path(use.path),
+        line,
+        f"Model {use.model} was removed from Odoo in {report.target_series} and the module uses it here "
+        f"({use.how}).",
+        "Find what replaced it in the target series' source, or drop this use.",
+        severity="error" if _refused_at_install(use, report.target_series) else "warning",
+    )
+
+
+def _refused_at_install(use: Use, series: str) -> bool:
+    facts = known_facts(series)
+    return use.how in _REFUSED_AT_INSTALL or (
+        use.how == "comodel" and facts is not None and facts.unknown_comodel_refused
+    )

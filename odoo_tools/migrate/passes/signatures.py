@@ -1,0 +1,238 @@
+"""Core model methods' parameters in one Odoo source, read from its Python by AST (nothing is
+imported): what a module's override must accept on that series. Two series' readings tell which
+parameter a step took away (``_get_last_sequence(..., lock=True)`` in 16.0, gone in 17.0)."""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from odoo_tools.migrate.engine.source_cache import cached_reading
+from odoo_tools.series import api_changes
+from odoo_tools.sources import python_tree
+
+MAX_BYTES = 2_000_000
+READING = 4  # how signatures are read: part of the cache key, raised when the reading changes
+# Where BaseModel lives: every model inherits its methods (search, _search, write...)
+BASE_MODEL_FILES = ("odoo/models.py", "odoo/orm/models.py")
+
+
+@dataclass(frozen=True)
+class Signature:
+    params: tuple[str, ...]  # after self, positional-or-keyword then keyword-only, in order
+    defaults: tuple[tuple[str, str], ...] = ()  # (parameter, its literal default as written)
+    open_ended: bool = False  # *args or **kwargs: takes whatever it is given
+    returns: str = ""  # the return annotation as written ("Domain"), '' when there is none
+
+    def default(self, name: str) -> str | None:
+        return dict(self.defaults).get(name)
+
+
+@dataclass
+class CoreMethods:
+    methods: dict[tuple[str, str], Signature] = field(default_factory=dict)  # (model, method)
+    parents: dict[str, set[str]] = field(default_factory=dict)  # model -> models it inherits
+
+    def knows(self, model: str) -> bool:
+        """A model this source's core defines or extends."""
+        return model in self.parents
+
+    def lookup(self, model: str, method: str) -> Signature | None:
+        """The signature ``model`` gets ``method`` with: its own classes', else a parent's, else
+        BaseModel's (registered as model ``base``)."""
+        seen: set[str] = set()
+        todo = [model]
+        while todo:
+            current = todo.pop(0)
+            if current in seen:
+                continue
+            seen.add(current)
+            if (current, method) in self.methods:
+                return self.methods[(current, method)]
+            todo += sorted(self.parents.get(current, ()))
+        return self.methods.get(("base", method))
+
+
+@cache
+def core_methods(source: Path) -> CoreMethods:
+    """Read once per process, and kept in the user's cache folder keyed by the source's Python
+    files (names, sizes, times): parsing a whole source takes 10-30 s."""
+    files = _python_files(source)
+    return cached_reading("methods", READING, source, files, lambda: _read(files), _encode, _decode)
+
+
+def _read(files: list[Path]) -> CoreMethods:
+    found = CoreMethods()
+    for path in files:
+        tree = _parse(path)
+        base = any(path.as_posix().endswith(rel) for rel in BASE_MODEL_FILES)
+        for node in (tree.body if base else ast.walk(tree)) if tree is not None else ():
+            if isinstance(node, ast.ClassDef) and base and node.name == "BaseModel":
+                _add_methods(found, "base", node)
+            elif isinstance(node, ast.ClassDef) and not base:
+                _add_class(found, node)
+    return found
+
+
+def _python_files(source: Path) -> list[Path]:
+    files = [source / rel for rel in BASE_MODEL_FILES if (source / rel).is_file()]
+    for addons in (source / "odoo" / "addons", source / "addons"):
+        if addons.is_dir():
+            files += sorted(p for p in addons.glob("*/**/*.py") if "tests" not in p.relative_to(addons).parts)
+    return files
+
+
+def _encode(found: CoreMethods) -> dict[str, Any]:
+    return {
+        "methods": [[m, f, list(s.params), [list(d) for d in s.defaults], s.open_ended, s.returns]
+                    for (m, f), s in found.methods.items()],
+        "parents": {m: sorted(p) for m, p in found.parents.items()},
+    }  # fmt: skip
+
+
+def _decode(data: dict[str, Any]) -> CoreMethods:
+    """A kept reading back, refused (``ValueError``: read again from the source) unless every
+    value has its type and every default is a literal: a default is written into the migrated
+    module, and what a cache holds is data, never code."""
+    methods = {}
+    for m, f, params, defaults, open_ended, returns in data["methods"]:
+        pairs = tuple((n, d) for n, d in defaults)
+        texts = [m, f, *params, *(part for pair in pairs for part in pair), returns]
+        if not all(isinstance(text, str) for text in texts) or not all(_is_literal(d) for _n, d in pairs):
+            raise ValueError(f"kept signature of {m}.{f} is not a reading of ours")
+        methods[(m, f)] = Signature(tuple(params), pairs, bool(open_ended), returns)
+    parents = {m: set(p) for m, p in data["parents"].items()}
+    if not all(isinstance(name, str) for names in parents.values() for name in names):
+        raise ValueError("kept parents are not a reading of ours")
+    return CoreMethods(methods=methods, parents=parents)
+
+
+def _parse(path: Path) -> ast.Module | None:
+    return python_tree(path, MAX_BYTES)
+
+
+def _add_class(found: CoreMethods, node: ast.ClassDef) -> None:
+    names: dict[str, list[str]] = {}
+    for statement in node.body:
+        if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
+            target = statement.targets[0]
+            if isinstance(target, ast.Name) and target.id in ("_name", "_inherit"):
+                names[target.id] = _strings(statement.value)
+    inherit = names.get("_inherit", [])
+    model = (names.get("_name") or inherit or [""])[0]
+    if not model:
+        return
+    found.parents.setdefault(model, set()).update(p for p in inherit if p != model)
+    _add_methods(found, model, node)
+
+
+def _strings(node: ast.expr) -> list[str]:
+    items = node.elts if isinstance(node, (ast.List, ast.Tuple)) else [node]
+    return [i.value for i in items if isinstance(i, ast.Constant) and isinstance(i.value, str)]
+
+
+def _add_methods(found: CoreMethods, model: str, node: ast.ClassDef) -> None:
+    for statement in node.body:
+        if isinstance(statement, ast.FunctionDef) and not statement.name.startswith("__"):
+            signature = _signature(statement)
+            known = found.methods.get((model, statement.name))
+            # An extension may add parameters to what its base declares: the widest one holds
+            if known is None or len(signature.params) > len(known.params):
+                found.methods[(model, statement.name)] = signature
+
+
+def _signature(node: ast.FunctionDef) -> Signature:
+    args = node.args
+    static = any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in node.decorator_list)
+    positional = [a.arg for a in args.posonlyargs + args.args][0 if static else 1 :]  # without self / cls
+    defaults = list(zip(positional[len(positional) - len(args.defaults) :], args.defaults, strict=False))
+    defaults += [(a.arg, d) for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=False) if d is not None]
+    return Signature(
+        params=tuple(positional + [a.arg for a in args.kwonlyargs]),
+        # Only literal defaults: one is written into a module's override, where a name of Odoo's
+        # own file would not be defined (and a kept reading's defaults are checked the same way)
+        defaults=tuple((name, text) for name, value in defaults if _is_literal(text := ast.unparse(value))),
+        open_ended=args.vararg is not None or args.kwarg is not None,
+        returns=ast.unparse(node.returns) if node.returns is not None else "",
+    )
+
+
+def removed_parameters(old: Signature, new: Signature) -> tuple[str, ...]:
+    """Parameters ``old`` had that ``new`` does not take, when ``new`` is exactly the others in
+    the same order (so the positional arguments after them still line up once they are dropped).
+    A renamed parameter (``write(self, values)`` -> ``write(self, vals)``) is no removal: its
+    position still receives the argument."""
+    if new.open_ended:
+        return ()
+    gone = tuple(p for p in old.params if p not in new.params)
+    kept = tuple(p for p in old.params if p not in gone)
+    return gone if gone and new.params == kept else ()
+
+
+def added_parameters(old: Signature, new: Signature) -> dict[str, str]:
+    """Parameters ``new`` takes after all of ``old``'s, each with a literal default, and their
+    defaults: Odoo's callers on the new series may pass them, so an override written for ``old``
+    must accept them (19.0's ``_notify_get_reply_to(default=None, author_id=False)``, 18.0
+    without ``author_id``: "got an unexpected keyword argument 'author_id'")."""
+    extra = new.params[len(old.params) :]
+    if old.open_ended or not extra or new.params[: len(old.params)] != old.params:
+        return {}
+    defaults = {name: new.default(name) for name in extra}
+    literal = {name: d for name, d in defaults.items() if d is not None and _is_literal(d)}
+    return literal if len(literal) == len(extra) else {}
+
+
+def returns_domain(old: Signature, new: Signature) -> bool:
+    """The new series' method returns a ``Domain`` where the old one returned a list: callers on
+    the new series use it as one (19.0's ir.rule ``_compute_domain(...) -> Domain``, its caller's
+    ``.optimize_full()``: "'list' object has no attribute 'optimize_full'")."""
+    return new.returns.rsplit(".", 1)[-1] == "Domain" and "Domain" not in old.returns
+
+
+def _is_literal(text: str) -> bool:
+    try:
+        ast.literal_eval(text)
+    except (ValueError, SyntaxError):
+        return False
+    return True
+
+
+@dataclass(frozen=True)
+class ParameterChange:
+    renamed: dict[str, str]  # old name -> new name, at the same position
+    gone: tuple[str, ...]  # old parameters the new signature no longer takes
+    added: dict[str, str]  # new parameters after the others -> their literal defaults
+
+
+def renamed_parameters(series: str) -> dict[str, dict[str, str]]:
+    """method -> {old parameter: new name} that the step to ``series`` renamed: the registry's
+    python-method entries whose ``old`` says "method parameter" (two signatures alone do not tell
+    a renamed parameter from one removed and another added in its place)."""
+    renamed: dict[str, dict[str, str]] = {}
+    for change in api_changes(series):
+        parts = change.old.split()
+        names = len(parts) == 2 and all(p.isidentifier() for p in (*parts, change.new))
+        if change.kind == "python-method" and change.since == series and names:
+            renamed.setdefault(parts[0], {})[parts[1]] = change.new
+    return renamed
+
+
+def changed_parameters(old: Signature, new: Signature, renamed: dict[str, str]) -> ParameterChange | None:
+    """How an override written for ``old`` takes ``new``'s parameters, given the parameters the step
+    renamed: ``old``'s names renamed, those ``new`` lacks removed, and what is left exactly ``new``'s
+    first parameters, the others added with a literal default. None when there is no renamed one
+    (``removed_parameters``/``added_parameters`` say the rest) or the signatures do not line up so."""
+    renamed = {p: n for p, n in renamed.items() if p in old.params and n in new.params}
+    if not renamed or old.open_ended or new.open_ended:
+        return None
+    gone = tuple(p for p in old.params if renamed.get(p, p) not in new.params)
+    kept = [renamed.get(p, p) for p in old.params if p not in gone]
+    if list(new.params[: len(kept)]) != kept:
+        return None
+    extra = new.params[len(kept) :]
+    defaults = {name: new.default(name) for name in extra}
+    added = {name: d for name, d in defaults.items() if d is not None and _is_literal(d)}
+    return ParameterChange(renamed, gone, added) if len(added) == len(extra) else None
