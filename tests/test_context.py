@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from mcp import Client
 
-from assista_mcp.context import AppContext, Lazy
-from assista_mcp.server import build_server
-from assista_mcp.settings import Settings
+from assista_mcp.config.settings import Settings
+from assista_mcp.server.context import AppContext, Lazy
+from assista_mcp.server.mcp_server import build_server
 
 
 def test_one_instance_even_when_asked_concurrently() -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from assista_mcp.cli import main
-from assista_mcp.settings import load_settings
+from assista_mcp.config.settings import load_settings
 from odoo_tools.errors import ConfigError
 
 HOSTILE = (
@@ -94,7 +94,7 @@ def test_a_project_file_too_large_to_be_real_is_not_read_whole(isolated_env: Pat
     # A cloned repository may ship a pyproject.toml of gigabytes (sparse: a few KB in git); read
     # whole it took about 60 s and gigabytes of memory before anything else ran.
     (tmp_path / "pyproject.toml").write_text(
-        '[tool.assista-odoo]\nmax_steps = 7\n' + ("#" * 1023 + "\n") * 2048, encoding="utf-8"
+        "[tool.assista-odoo]\nmax_steps = 7\n" + ("#" * 1023 + "\n") * 2048, encoding="utf-8"
     )
     with pytest.raises(ConfigError, match="larger than"):
         load_settings(cwd=tmp_path)

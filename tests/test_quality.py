@@ -8,11 +8,23 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 PACKAGES = (
-    "odoo_tools.runs", "odoo_tools.addons", "odoo_tools.files", "odoo_tools.index", "odoo_tools.lint",
-    "odoo_tools.lint.reporters", "odoo_tools.odoo_log", "odoo_tools.series", "odoo_tools.migrate",
+    "odoo_tools.runs",
+    "odoo_tools.addons",
+    "odoo_tools.files",
+    "odoo_tools.index",
+    "odoo_tools.lint",
+    "odoo_tools.lint.reporters",
+    "odoo_tools.odoo_log",
+    "odoo_tools.series",
+    "odoo_tools.migrate",
     "assista_mcp.cli",
-    "assista_mcp.agent.terminal", "assista_mcp.agent.safety", "assista_mcp.agent.loop",
-    "assista_mcp.agent.model", "assista_mcp.tools",
+    "assista_mcp.agent.terminal",
+    "assista_mcp.agent.safety",
+    "assista_mcp.agent.loop",
+    "assista_mcp.agent.model",
+    "assista_mcp.server.tools",
+    "assista_mcp.config",
+    "assista_mcp.safety",
 )
 
 
@@ -31,7 +43,7 @@ def test_mypy_strict_is_clean() -> None:
 
 
 def test_import_contracts_are_kept() -> None:
-    # cli -> agent -> server/tools -> odoo_tools, no cycles, faces only: see [tool.importlinter].
+    # cli -> agent -> server -> safety | config, no cycles, faces only: see [tool.importlinter].
     result = _run(str(Path(sys.executable).with_name("lint-imports")), "--no-cache")
     assert result.returncode == 0, result.stdout + result.stderr
 
@@ -41,7 +53,7 @@ def test_import_contracts_catch_a_violation(tmp_path: Path) -> None:
     pyproject = (REPO / "pyproject.toml").read_text(encoding="utf-8")
     contracts = pyproject[pyproject.index("[tool.importlinter]") :]
     # The tiny tree has none of the imports the real config ignores: do not report them as stale.
-    relaxed = "[[tool.importlinter.contracts]]\nunmatched_ignore_imports_alerting = \"none\""
+    relaxed = '[[tool.importlinter.contracts]]\nunmatched_ignore_imports_alerting = "none"'
     (tmp_path / "pyproject.toml").write_text(contracts.replace("[[tool.importlinter.contracts]]", relaxed))
     for package in PACKAGES:
         folder = tmp_path / package.replace(".", "/")
@@ -49,11 +61,17 @@ def test_import_contracts_catch_a_violation(tmp_path: Path) -> None:
         (folder / "__init__.py").touch()
     (tmp_path / "odoo_tools" / "runs" / "_pg.py").touch()
     (tmp_path / "assista_mcp" / "agent" / "events.py").touch()
-    (tmp_path / "odoo_tools" / "process.py").write_text("import assista_mcp.server\n")
-    (tmp_path / "assista_mcp" / "server.py").write_text("from odoo_tools.runs._pg import x\n")
+    for name in ("stdio_transport", "http_transport", "http_guard", "http_limits", "prompts", "resources", "context"):
+        (tmp_path / "assista_mcp" / "server" / f"{name}.py").touch()
+    (tmp_path / "odoo_tools" / "process.py").write_text("import assista_mcp.server.mcp_server\n")
+    (tmp_path / "assista_mcp" / "server" / "mcp_server.py").write_text("from odoo_tools.runs._pg import x\n")
     result = subprocess.run(
         [str(Path(sys.executable).with_name("lint-imports")), "--no-cache"],
-        cwd=tmp_path, capture_output=True, text=True, timeout=120, env={"PYTHONPATH": str(tmp_path)},
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={"PYTHONPATH": str(tmp_path)},
     )
     assert result.returncode == 1, result.stdout + result.stderr
     assert "no MCP, no LiteLLM, no server BROKEN" in result.stdout

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from mcp import Client
 
-from assista_mcp.server import tool_effect
+from assista_mcp.server.mcp_server import tool_effect
 
 REPO = Path(__file__).resolve().parent.parent
 README = (REPO / "README.md").read_text(encoding="utf-8")

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from assista_mcp.odoo_config import runner_config
-from assista_mcp.project_file import TrustStore
-from assista_mcp.settings import load_settings
+from assista_mcp.config.odoo_config import runner_config
+from assista_mcp.config.project_file import TrustStore
+from assista_mcp.config.settings import load_settings
 from odoo_tools.errors import ConfigError
 
 
@@ -94,7 +94,7 @@ def test_flags_env_and_project_keys_derive_from_one_declaration(tmp_path: Path) 
     """Every declared flag exists on the commands that take its group, and every setting is read
     from ``ASSISTA_<NAME>``: nothing is kept in step by hand."""
     from assista_mcp.cli import build_parser
-    from assista_mcp.settings import SOURCES
+    from assista_mcp.config.settings import SOURCES
 
     serve_help = build_parser().parse_known_args(["serve"])[0]
     for name, source in SOURCES.items():

@@ -18,11 +18,11 @@ from types import ModuleType
 
 from assista_mcp import __version__
 from assista_mcp.agent.terminal.safe_text import escape_controls
-from assista_mcp.redaction import redact
+from assista_mcp.safety.redaction import redact
 from odoo_tools.errors import AssistaError
 from odoo_tools.process import terminate_like_interrupt
 
-SUBCOMMAND_MODULES = ("serve", "check", "odoo_cmds", "agent_cmds", "safety", "trust_cmd", "migrate", "rules")
+SUBCOMMAND_MODULES = ("serve", "check", "odoo", "agent", "mcp_config", "trust", "migrate", "rules")
 # `check` from a pre-commit hook or CI must start fast: when it is the command, only its own
 # module is imported (the agent's, the server's... take ~0.5 s to import and are not needed).
 ALONE = {"check": "check"}

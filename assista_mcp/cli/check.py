@@ -17,7 +17,7 @@ from assista_mcp.cli.check_context import CheckContext, Producer
 from assista_mcp.cli.check_report import adopted, display_path, emit, progress
 from assista_mcp.cli.common import add_project_flags, positive_int, settings_from_args
 from assista_mcp.cli.output import refuse_unwritable, writable_file
-from assista_mcp.settings import Settings
+from assista_mcp.config.settings import Settings
 from odoo_tools.addons import Addon, odoo_core_roots
 from odoo_tools.errors import InvalidInput
 from odoo_tools.findings import Finding, sort_findings

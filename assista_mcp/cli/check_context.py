@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from assista_mcp.cli.check_report import Advance
-from assista_mcp.settings import Settings
+from assista_mcp.config.settings import Settings
 from odoo_tools.addons import Addon
 from odoo_tools.findings import Finding
 from odoo_tools.lint import LintProject

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from assista_mcp.agent.terminal.safe_text import escape_controls
 from assista_mcp.cli.common import add_migrate_flags, add_odoo_flags, add_project_flags, settings_from_args
 from assista_mcp.cli.output import add_format_flag, add_output_flag, emit
-from assista_mcp.odoo_config import runner_config
+from assista_mcp.config.odoo_config import runner_config
 from odoo_tools.errors import InvalidInput
 
 if TYPE_CHECKING:  # imported when `migrate` runs: libcst costs every other command's start

@@ -42,7 +42,7 @@ class OdooProducer:
         if not _enabled(ctx.args):
             return []
         # Imported here: a check without --install must not pay for the runner at start.
-        from assista_mcp.odoo_config import runner_config
+        from assista_mcp.config.odoo_config import runner_config
         from odoo_tools.runs import OdooRunner
 
         action: Action = "test" if ctx.args.test else "install"

@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING, Any
 
 import anyio
 
-from assista_mcp.auth_token import resolve_token
 from assista_mcp.cli.common import (
     add_migrate_flags,
     add_odoo_flags,
@@ -26,13 +25,14 @@ from assista_mcp.cli.common import (
     positive_int,
     settings_from_args,
 )
-from assista_mcp.settings import Settings
+from assista_mcp.config.auth_token import resolve_token
+from assista_mcp.config.settings import Settings
 from odoo_tools.errors import ConfigError
 
 if TYPE_CHECKING:  # the SDK loads only when a server runs, so other commands start fast
     from mcp.server.mcpserver import MCPServer
 
-    from assista_mcp.cli.serve_http import HttpOptions
+    from assista_mcp.server.http_transport import HttpOptions
 
 DEFAULT_PORT = 8765
 DEFAULT_MAX_CONNECTIONS = 256
@@ -124,19 +124,19 @@ def run(args: argparse.Namespace) -> int:
     settings = settings_from_args(args)
     options = _http_options(args, settings) if args.transport == "http" else None
     if options is not None:
-        from assista_mcp.cli.serve_http import check_exposure
+        from assista_mcp.server.http_transport import check_exposure
 
         check_exposure(options)
         _check_port_free(args.host, args.port)
     # Stray prints while tools are imported and registered go to stderr, never the wire.
     with contextlib.redirect_stdout(sys.stderr):
-        from assista_mcp.server import build_server
+        from assista_mcp.server.mcp_server import build_server
 
         server = build_server(settings)
     if options is None:
         serve_stdio(server)
         return 0
-    from assista_mcp.cli.serve_http import announce, serve_http
+    from assista_mcp.server.http_transport import announce, serve_http
 
     announce(options)
     serve_http(server, options)
@@ -144,7 +144,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _http_options(args: argparse.Namespace, settings: Settings) -> HttpOptions:
-    from assista_mcp.cli.serve_http import HttpOptions
+    from assista_mcp.server.http_transport import HttpOptions
 
     token = None
     if not args.no_auth:
@@ -163,7 +163,7 @@ def _http_options(args: argparse.Namespace, settings: Settings) -> HttpOptions:
 
 def serve_stdio(server: MCPServer[Any]) -> None:
     """Serve ``server`` on stdin/stdout until the client closes stdin."""
-    from assista_mcp.cli.serve_stdio import loop_stdio_supported, serve_loop_stdio
+    from assista_mcp.server.stdio_transport import loop_stdio_supported, serve_loop_stdio
 
     if loop_stdio_supported():
         anyio.run(serve_loop_stdio, server, backend="asyncio")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from assista_mcp.agent.loop.approvals import ApprovalRequest, Approvals, Decision
-from assista_mcp.effects import Effect, PathEffects
+from assista_mcp.safety.effects import Effect, PathEffects
 from odoo_tools.errors import InvalidInput
 
 pytestmark = pytest.mark.anyio

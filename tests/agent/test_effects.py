@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 from mcp import Client
 
-from assista_mcp.effects import Effect, PathEffects
-from assista_mcp.server import EFFECTS, build_server, tool_effect
-from assista_mcp.settings import Settings
+from assista_mcp.config.settings import Settings
+from assista_mcp.safety.effects import Effect, PathEffects
+from assista_mcp.server.mcp_server import EFFECTS, build_server, tool_effect
 
 pytestmark = pytest.mark.anyio
 TOOLS = EFFECTS

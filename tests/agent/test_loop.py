@@ -11,7 +11,7 @@ import pytest
 
 from assista_mcp.agent.loop.sessions import SessionStore
 from assista_mcp.agent.model.client import ModelClient
-from assista_mcp.effects import Effect
+from assista_mcp.safety.effects import Effect
 from fixtures.model_server import ScriptedModelServer
 from tests.agent.conftest import EVERY_PROVIDER
 from tests.agent.loop_support import agent, call, tool_messages

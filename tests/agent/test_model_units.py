@@ -15,7 +15,7 @@ from assista_mcp.agent.model.client import ModelClient
 from assista_mcp.agent.model.cost import context_window, cost_usd
 from assista_mcp.agent.model.retry import backoff_delay, classify, parse_retry_after
 from assista_mcp.agent.model.stream import StreamAssembler, usage_from
-from assista_mcp.redaction import REDACTED, Redactor, secret_values
+from assista_mcp.safety.redaction import REDACTED, Redactor, secret_values
 from odoo_tools.errors import ConfigError
 
 from .conftest import TEST_MODEL, StartServer

@@ -16,7 +16,7 @@ from mcp.server.mcpserver import MCPServer
 from assista_mcp.agent.loop.toolset import ServerSpec, Toolset, own_spec
 from assista_mcp.agent.model.client import ModelClient, ModelError
 from assista_mcp.cli import main
-from assista_mcp.settings import Settings
+from assista_mcp.config.settings import Settings
 from fixtures.model_server import (
     API_KEY_VARIABLES,
     SERVERS,

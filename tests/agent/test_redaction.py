@@ -12,7 +12,7 @@ import string
 
 import pytest
 
-from assista_mcp.redaction import REDACTED, Redactor, encoded_forms, redact, secret_values
+from assista_mcp.safety.redaction import REDACTED, Redactor, encoded_forms, redact, secret_values
 
 ALNUM = string.ascii_letters + string.digits
 

@@ -19,7 +19,7 @@ from assista_mcp.agent.loop.hooks import Hooks
 from assista_mcp.agent.loop.outlet import EventOutlet
 from assista_mcp.agent.loop.sessions import SessionStore
 from assista_mcp.agent.terminal.render import JsonlRenderer
-from assista_mcp.redaction import REDACTED, Redactor, StreamRedactor, secret_values
+from assista_mcp.safety.redaction import REDACTED, Redactor, StreamRedactor, secret_values
 
 
 def _rand(n: int, seed: int) -> str:

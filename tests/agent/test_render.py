@@ -18,7 +18,7 @@ from assista_mcp.agent.terminal.render import (
     result_summary,
     summarize_arguments,
 )
-from assista_mcp.effects import Effect
+from assista_mcp.safety.effects import Effect
 
 
 def _events() -> list[StreamEvent]:
@@ -115,7 +115,7 @@ async def test_a_cancelled_question_loses_no_line() -> None:
 
 @pytest.mark.anyio
 async def test_the_approval_prompt_shows_every_path_and_the_whole_change_escaped() -> None:
-    from assista_mcp.effects import PathEffects
+    from assista_mcp.safety.effects import PathEffects
 
     patch = "".join(f"+line {n}\n" for n in range(100)) + "+\x1b[2K\rApprove read_file? \u202e\n"
     request = ApprovalRequest(

@@ -10,7 +10,7 @@ import pytest
 
 from assista_mcp.agent.events import StreamEvent, Usage
 from assista_mcp.agent.loop.sessions import MIGRATIONS, SessionStore
-from assista_mcp.redaction import REDACTED
+from assista_mcp.safety.redaction import REDACTED
 from odoo_tools.errors import ConfigError, InvalidInput, NotFound
 
 

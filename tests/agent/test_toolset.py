@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from assista_mcp.agent.loop.toolset import ServerSpec, Toolset, stdio_spec, url_spec
-from assista_mcp.effects import Effect
+from assista_mcp.safety.effects import Effect
 from odoo_tools.errors import ConfigError, InvalidInput
 from tests.agent.tool_servers import build_test_server
 

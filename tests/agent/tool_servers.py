@@ -14,7 +14,7 @@ import anyio
 from mcp.server.mcpserver import MCPServer
 from pydantic import BaseModel, Field
 
-from assista_mcp.tools._base import register_tool
+from assista_mcp.server.tools._base import register_tool
 from odoo_tools.errors import NotFound
 
 

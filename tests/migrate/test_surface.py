@@ -13,8 +13,8 @@ import pytest
 from mcp import Client
 
 from assista_mcp.cli import main
-from assista_mcp.effects import Effect
-from assista_mcp.server import tool_effect
+from assista_mcp.safety.effects import Effect
+from assista_mcp.server.mcp_server import tool_effect
 from odoo_tools.migrate import plan_migration
 
 from .conftest import snapshot
@@ -272,7 +272,7 @@ def test_the_server_registers_migrate_module_without_loading_the_rules() -> None
     # (they added about 150 modules and 0.15 s to each start).
     code = (
         "import sys\n"
-        "from assista_mcp.server import build_server\n"
+        "from assista_mcp.server.mcp_server import build_server\n"
         "rules = ('libcst', 'odoo_tools.migrate.steps', 'odoo_tools.migrate.passes',"
         " 'odoo_tools.migrate.engine.python_rules')\n"
         "print(sorted(m for m in sys.modules if m.startswith(rules)))\n"

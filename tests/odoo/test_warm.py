@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from assista_mcp.context import AppContext
-from assista_mcp.odoo_config import runner_config
-from assista_mcp.settings import load_settings
+from assista_mcp.config.odoo_config import runner_config
+from assista_mcp.config.settings import load_settings
+from assista_mcp.server.context import AppContext
 from odoo_tools.runs._pg import Pg
 from odoo_tools.runs._validate import OdooRunner, RunnerConfig
 from tests.odoo.runner_support import STUB_ODOO_BIN, processes_mentioning, verdict

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from assista_mcp.agent.loop.prompting import project_instructions, system_prompt
-from assista_mcp.settings import Settings
+from assista_mcp.config.settings import Settings
 from tests.safety.conftest import RunAgent, StartServer
 
 RULE = "Always write field labels in British English."

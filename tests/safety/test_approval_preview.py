@@ -12,8 +12,8 @@ import pytest
 from assista_mcp.agent.loop.approvals import ApprovalRequest, Decision
 from assista_mcp.agent.loop.toolset import ServerSpec
 from assista_mcp.agent.terminal.approval_prompt import describe_request
-from assista_mcp.server import build_server
-from assista_mcp.settings import Settings
+from assista_mcp.config.settings import Settings
+from assista_mcp.server.mcp_server import build_server
 from tests.agent.loop_support import agent
 from tests.safety.conftest import StartServer, call
 

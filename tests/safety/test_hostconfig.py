@@ -107,7 +107,7 @@ STDIO_CODEX = {"command": "/usr/bin/python3", "args": ["-m", "assista_mcp", "ser
 
 
 def test_codex_write_replaces_only_our_section(addons: Path, isolated_env: Path, tmp_path: Path) -> None:
-    from assista_mcp import hostconfig
+    from assista_mcp.config import hostconfig
 
     existing = (
         'model = "o3"\n\n[mcp_servers.assista-odoo]\ncommand = "old"\nargs = []\n\n'
@@ -123,7 +123,7 @@ def test_codex_write_replaces_only_our_section(addons: Path, isolated_env: Path,
 
 def test_codex_write_replaces_our_sub_tables_too(addons: Path, isolated_env: Path, tmp_path: Path) -> None:
     """Codex documents env as a sub-table; merging must not declare ``env`` a second time."""
-    from assista_mcp import hostconfig
+    from assista_mcp.config import hostconfig
 
     existing = (
         '[mcp_servers.assista-odoo]\ncommand = "old"\nargs = []\n\n'
@@ -169,7 +169,7 @@ def test_bad_addons_path_is_a_usage_error(
 
 def test_codex_merge_keeps_comments_and_layout(isolated_env: Path) -> None:
     """tomlkit edits the document: the user's comments and other tables stay as written."""
-    from assista_mcp import hostconfig
+    from assista_mcp.config import hostconfig
 
     existing = (
         '# my settings\nmodel = "o3"  # fast\n\n[mcp_servers.x]\ncommand = "y"\n\n'
@@ -277,7 +277,7 @@ def test_vscode_write_accepts_jsonc_and_keeps_its_comments(
     assert main([*argv, "--project-dir", str(project)]) == 0
     text = target.read_text(encoding="utf-8")
     assert "// team servers, keep this note" in text and "/* theirs */" in text
-    from assista_mcp import jsonc
+    from assista_mcp.config import jsonc
 
     servers = jsonc.loads(text)["servers"]
     assert servers["other"] == {"command": "x"}

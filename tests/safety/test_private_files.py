@@ -140,7 +140,7 @@ def test_vscode_token_input_is_added_to_a_commented_file_keeping_its_comments(
     )
     argv = ["mcp-config", "--client", "vscode", "--transport", "http", "--write"]
     assert main([*argv, "--project-dir", str(tmp_path / "project")]) == 0
-    from assista_mcp import jsonc
+    from assista_mcp.config import jsonc
 
     text = target.read_text(encoding="utf-8")
     assert "// ours" in text

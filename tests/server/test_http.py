@@ -9,7 +9,7 @@ import httpx
 import pytest
 from mcp import Client
 
-from assista_mcp.server import INSTRUCTIONS
+from assista_mcp.server.mcp_server import INSTRUCTIONS
 
 from .conftest import HttpServer, connect
 

@@ -18,10 +18,10 @@ from mcp.server.mcpserver import MCPServer
 from mcp.types import CallToolResult, TextContent
 from pydantic import BaseModel, Field
 
-from assista_mcp import effects
-from assista_mcp.server import INSTRUCTIONS, build_server
-from assista_mcp.settings import Settings
-from assista_mcp.tools._base import ToolSpec, register_tool
+from assista_mcp.config.settings import Settings
+from assista_mcp.safety import effects
+from assista_mcp.server.mcp_server import INSTRUCTIONS, build_server
+from assista_mcp.server.tools._base import ToolSpec, register_tool
 from odoo_tools.errors import InvalidInput
 
 pytestmark = pytest.mark.anyio

@@ -1,6 +1,6 @@
-"""Our stdio transport (assista_mcp/cli/serve_stdio.py) copies what the SDK does and reaches one
+"""Our stdio transport (assista_mcp/server/stdio_transport.py) copies what the SDK does and reaches one
 private attribute. These checks fail loudly when the installed SDK is not the one it was written
-against, or no longer works the way the copy assumes: re-read the SDK, adapt serve_stdio.py, then
+against, or no longer works the way the copy assumes: re-read the SDK, adapt stdio_transport.py, then
 bump ``SDK_VERIFIED``."""
 
 from __future__ import annotations
@@ -12,13 +12,13 @@ import mcp.server.stdio
 from mcp.server.lowlevel import Server
 from mcp.server.mcpserver import MCPServer
 
-from assista_mcp.cli.serve_stdio import SDK_VERIFIED
+from assista_mcp.server.stdio_transport import SDK_VERIFIED
 
 
-def test_the_installed_sdk_is_the_one_serve_stdio_was_checked_against() -> None:
+def test_the_installed_sdk_is_the_one_the_stdio_transport_was_checked_against() -> None:
     installed = version("mcp")
     assert installed == SDK_VERIFIED, (
-        f"mcp {installed} is installed, serve_stdio.py was checked against {SDK_VERIFIED}: "
+        f"mcp {installed} is installed, stdio_transport.py was checked against {SDK_VERIFIED}: "
         "re-check it against the new SDK (this file says what), then update SDK_VERIFIED."
     )
 

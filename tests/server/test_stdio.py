@@ -12,7 +12,7 @@ import pytest
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
-from assista_mcp.server import INSTRUCTIONS
+from assista_mcp.server.mcp_server import INSTRUCTIONS
 
 from .conftest import SERVE, clean_env, stdio_params
 
@@ -229,7 +229,7 @@ def test_stdin_from_a_regular_file_is_served_too(addons: Path, tmp_path: Path) -
 
 
 def test_a_frame_over_the_size_cap_is_dropped_and_serving_goes_on(addons: Path, tmp_path: Path) -> None:
-    from assista_mcp.cli.serve_stdio import MAX_FRAME_BYTES
+    from assista_mcp.server.stdio_transport import MAX_FRAME_BYTES
 
     proc = subprocess.Popen(
         [*SERVE, "--addons-path", str(addons)],

@@ -8,7 +8,7 @@ import subprocess
 import time
 from pathlib import Path
 
-from assista_mcp.cli.serve_stdio import MAX_DEPTH, MAX_VALUES, _frame_shape, _top_level_id
+from assista_mcp.server.stdio_transport import MAX_DEPTH, MAX_VALUES, _frame_shape, _top_level_id
 
 from .conftest import SERVE, clean_env
 from .test_stdio import INITIALIZE, frame, read_frame

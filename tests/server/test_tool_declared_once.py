@@ -10,9 +10,10 @@ from typing import Any
 import pytest
 from mcp import Client
 
-from assista_mcp import effects, server
-from assista_mcp.settings import Settings
-from assista_mcp.tools._base import ToolSpec
+from assista_mcp.config.settings import Settings
+from assista_mcp.safety import effects
+from assista_mcp.server import mcp_server
+from assista_mcp.server.tools._base import ToolSpec
 
 pytestmark = pytest.mark.anyio
 
@@ -22,10 +23,10 @@ def _text(result: Any) -> str:
 
 
 def test_the_registry_of_effects_is_derived_from_the_specs() -> None:
-    assert dict(server.EFFECTS) == {spec.name: spec.effect for spec in server.TOOLS}
-    assert len({spec.name for spec in server.TOOLS}) == len(server.TOOLS)
-    assert server.tool_effect("write_file") is effects.WRITES_WHOLE
-    assert server.tool_effect("no_such_tool") is effects.UNKNOWN
+    assert dict(mcp_server.EFFECTS) == {spec.name: spec.effect for spec in mcp_server.TOOLS}
+    assert len({spec.name for spec in mcp_server.TOOLS}) == len(mcp_server.TOOLS)
+    assert mcp_server.tool_effect("write_file") is effects.WRITES_WHOLE
+    assert mcp_server.tool_effect("no_such_tool") is effects.UNKNOWN
 
 
 def count_books(flag: bool = False) -> str:
@@ -37,7 +38,7 @@ async def test_a_spec_s_effect_is_what_a_host_is_told(
     make_settings: Callable[..., Settings], addons: Path
 ) -> None:
     spec = ToolSpec(count_books, "Count books", effects.RUN_CODE)
-    async with Client(server.build_server(make_settings(addons), extra_tools=[spec])) as client:
+    async with Client(mcp_server.build_server(make_settings(addons), extra_tools=[spec])) as client:
         [tool] = [t for t in (await client.list_tools()).tools if t.name == "count_books"]
     assert tool.meta == {effects.META_KEY: "run_code"}
     assert tool.annotations is not None and tool.annotations.title == "Count books"

@@ -16,8 +16,8 @@ import pytest
 from mcp import Client
 from mcp.types import CallToolResult, TextContent
 
-from assista_mcp import effects
-from assista_mcp.server import EFFECTS
+from assista_mcp.safety import effects
+from assista_mcp.server.mcp_server import EFFECTS
 
 pytestmark = pytest.mark.anyio
 

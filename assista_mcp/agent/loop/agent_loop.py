@@ -30,7 +30,7 @@ from assista_mcp.agent.model.client import (
     ModelReply,
     ToolCall,
 )
-from assista_mcp.effects import Effect
+from assista_mcp.safety.effects import Effect
 
 Status = Literal["final", "max_steps", "interrupted", "error"]
 MAX_CONDENSE_PER_STEP = 3

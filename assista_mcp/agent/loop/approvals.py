@@ -1,6 +1,6 @@
 """Who may run which call: the four modes, and approvals bound to the exact call that asked.
 
-A call's effect comes from the registry (``assista_mcp.effects``) for our own tools, by what the
+A call's effect comes from the registry (``assista_mcp.safety.effects``) for our own tools, by what the
 call does: an ``apply_patch`` that removes a file is a deletion. A foreign server's tool is
 ``other`` unless the user marked it read-only (its own ``readOnlyHint`` is not trusted).
 
@@ -24,7 +24,7 @@ from typing import Any, Literal, get_args
 from pydantic import BaseModel, Field
 
 from assista_mcp.agent.loop.protected import ProtectedPaths
-from assista_mcp.effects import Effect, PathEffects
+from assista_mcp.safety.effects import Effect, PathEffects
 from odoo_tools.errors import InvalidInput
 
 Mode = Literal["read-only", "ask", "auto-edit", "yolo"]

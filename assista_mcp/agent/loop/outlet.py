@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from assista_mcp.agent.events import StreamEvent
 from assista_mcp.agent.loop.sessions import SessionStore
-from assista_mcp.redaction import StreamRedactor, redact_data
+from assista_mcp.safety.redaction import StreamRedactor, redact_data
 
 if TYPE_CHECKING:
     from assista_mcp.agent.loop.hooks import Hooks

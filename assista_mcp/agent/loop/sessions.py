@@ -4,7 +4,7 @@ One file, ``<home>/sessions.sqlite3`` (``ASSISTA_HOME`` / ``Settings.home``), in
 (``assista-odoo sessions show``) never blocks a running agent. A crash or Ctrl-C loses nothing
 already said. The stored history is the full history; what is sent to a model may be condensed.
 Secrets (values of ``*_API_KEY``-style environment variables, also base64-encoded, and token
-formats) are redacted before anything is stored, by the one rule (``assista_mcp.redaction``).
+formats) are redacted before anything is stored, by the one rule (``assista_mcp.safety.redaction``).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from assista_mcp.agent.events import StreamEvent, Usage
-from assista_mcp.redaction import Redactor, redactor
+from assista_mcp.safety.redaction import Redactor, redactor
 from odoo_tools.errors import ConfigError, InvalidInput, NotFound
 
 DB_NAME = "sessions.sqlite3"

@@ -9,8 +9,8 @@ from pydantic import BaseModel, Field
 
 from assista_mcp.agent.loop.toolset import ToolInfo, Toolset
 from assista_mcp.agent.model.client import ModelReply, ToolCall
-from assista_mcp.effects import Effect, PathEffects
-from assista_mcp.server import tool_effect
+from assista_mcp.safety.effects import Effect, PathEffects
+from assista_mcp.server.mcp_server import tool_effect
 from odoo_tools.errors import InvalidInput
 
 MAX_LISTED_TOOLS = 60

@@ -37,10 +37,10 @@ from mcp.server.mcpserver import MCPServer
 from mcp.types import CallToolResult, TextContent, Tool
 
 from assista_mcp.agent.loop.url_auth import own_listener_transport, refusal
-from assista_mcp.auth_token import AuthToken
-from assista_mcp.effects import Effect
-from assista_mcp.server import EFFECTS, build_server
-from assista_mcp.settings import Settings
+from assista_mcp.config.auth_token import AuthToken
+from assista_mcp.config.settings import Settings
+from assista_mcp.safety.effects import Effect
+from assista_mcp.server.mcp_server import EFFECTS, build_server
 from odoo_tools.errors import ConfigError, InvalidInput
 
 OWN_SERVER = "assista"

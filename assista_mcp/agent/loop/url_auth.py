@@ -30,7 +30,7 @@ from assista_mcp.agent.loop.listeners import (
     owners_readable,
     read_listeners,
 )
-from assista_mcp.auth_token import AuthToken, existing_default_token, resolve_token
+from assista_mcp.config.auth_token import AuthToken, existing_default_token, resolve_token
 from odoo_tools.errors import ConfigError
 
 LOOPBACK_NAMES = ("localhost", "localhost.localdomain")

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from assista_mcp.agent.model.provider_errors import provider_message
-from assista_mcp.redaction import redact
+from assista_mcp.safety.redaction import redact
 
 RETRYABLE_STATUS = frozenset({408, 409, 425, 429})
 CONTEXT_WINDOW_MARKERS = ("context_length_exceeded", "maximum context length", "context window")

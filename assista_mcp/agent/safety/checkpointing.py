@@ -23,8 +23,8 @@ from git.exc import GitError, InvalidGitRepositoryError, NoSuchPathError
 from assista_mcp.agent.events import StreamEvent
 from assista_mcp.agent.loop.tool_calls import Denial, PendingCall
 from assista_mcp.agent.safety import checkpoint_dirs
-from assista_mcp.effects import PathEffects
-from assista_mcp.settings import Settings
+from assista_mcp.config.settings import Settings
+from assista_mcp.safety.effects import PathEffects
 from odoo_tools.checkpoints import CheckpointStore, FileState, TurnRecord, commit_to_user_repo, user_repo
 from odoo_tools.errors import AssistaError, NotFound
 from odoo_tools.workspace import Workspace

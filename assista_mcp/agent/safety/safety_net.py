@@ -19,7 +19,7 @@ from assista_mcp.agent.events import StreamEvent
 from assista_mcp.agent.safety.checkpointing import CheckpointHooks, open_store
 from assista_mcp.agent.safety.plugins import Hooks, plugin_manager
 from assista_mcp.agent.safety.validation import DEFAULT_ROUNDS, REPORT_TOOL, ValidationHooks
-from assista_mcp.settings import Settings
+from assista_mcp.config.settings import Settings
 
 if TYPE_CHECKING:
     from rich.console import Console

@@ -13,7 +13,7 @@ from rich.text import Text
 
 from assista_mcp.agent.loop.approvals import ApprovalRequest, Decision, Prompter
 from assista_mcp.agent.terminal.safe_text import escape_controls
-from assista_mcp.redaction import redact
+from assista_mcp.safety.redaction import redact
 
 if TYPE_CHECKING:
     from rich.console import Console

@@ -34,8 +34,8 @@ from assista_mcp.agent.model.client import ModelClient
 from assista_mcp.agent.safety.safety_net import SafetyNet, SafetyOptions, report_printer
 from assista_mcp.agent.terminal.approval_prompt import terminal_prompter
 from assista_mcp.agent.terminal.render import ConsoleRenderer, JsonlRenderer
-from assista_mcp.auth_token import AuthToken
-from assista_mcp.settings import Settings
+from assista_mcp.config.auth_token import AuthToken
+from assista_mcp.config.settings import Settings
 from odoo_tools.errors import ConfigError, NotFound
 from odoo_tools.process import TERMINATING
 

@@ -12,8 +12,8 @@ from typing import Any
 
 from assista_mcp.cli.common import add_odoo_flags, add_project_flags, settings_from_args
 from assista_mcp.cli.output import add_format_flag, add_output_flag, emit
-from assista_mcp.odoo_config import runner_config
-from assista_mcp.settings import Settings
+from assista_mcp.config.odoo_config import runner_config
+from assista_mcp.config.settings import Settings
 from odoo_tools.errors import InvalidInput
 from odoo_tools.runs import DoctorReport, OdooRunner, ValidationResult, check_modules, run_doctor
 

@@ -9,11 +9,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from assista_mcp import hostconfig
-from assista_mcp.auth_token import ENV_VAR, resolve_token
 from assista_mcp.cli.common import add_odoo_flags, add_project_flags, settings_from_args
 from assista_mcp.cli.serve import DEFAULT_PORT
-from assista_mcp.settings import ENV_PREFIX, SOURCES, Settings
+from assista_mcp.config import hostconfig
+from assista_mcp.config.auth_token import ENV_VAR, resolve_token
+from assista_mcp.config.settings import ENV_PREFIX, SOURCES, Settings
 from odoo_tools.errors import EditConflict, NotFound
 
 DEFAULT_URL = f"http://127.0.0.1:{DEFAULT_PORT}/mcp"

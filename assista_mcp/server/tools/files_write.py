@@ -10,9 +10,9 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
-from assista_mcp import effects
-from assista_mcp.context import Ctx, app
-from assista_mcp.tools._base import ToolSpec
+from assista_mcp.safety import effects
+from assista_mcp.server.context import Ctx, app
+from assista_mcp.server.tools._base import ToolSpec
 from odoo_tools import files
 from odoo_tools.files import (
     ApplyPatchResult,

@@ -24,7 +24,7 @@ from assista_mcp.cli.common import (
     settings_from_args,
 )
 from assista_mcp.cli.output import add_format_flag, add_output_flag, emit
-from assista_mcp.settings import Settings, load_settings
+from assista_mcp.config.settings import Settings, load_settings
 from odoo_tools.errors import InvalidInput
 
 if TYPE_CHECKING:
@@ -151,7 +151,7 @@ def _fail_fast(args: argparse.Namespace, settings: Settings) -> None:
     """What can be refused in milliseconds is, before the agent's imports (LiteLLM alone takes
     seconds): no model, a common provider's key unset, a malformed token for --mcp-url."""
     from assista_mcp.agent.model.credentials import quick_check
-    from assista_mcp.auth_token import resolve_token
+    from assista_mcp.config.auth_token import resolve_token
 
     quick_check(settings.model, settings.api_base)
     env_token = settings.auth_token.get_secret_value() if settings.auth_token else None

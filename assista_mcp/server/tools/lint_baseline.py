@@ -11,11 +11,11 @@ from typing import Annotated
 import anyio.to_thread
 from pydantic import BaseModel, Field
 
-from assista_mcp import effects
-from assista_mcp.context import Ctx, app
-from assista_mcp.tools._base import ToolSpec, one_or_many
-from assista_mcp.tools._text import answer
-from assista_mcp.tools.lint import ModuleArg, ModulesArg, _load, _select
+from assista_mcp.safety import effects
+from assista_mcp.server.context import Ctx, app
+from assista_mcp.server.tools._base import ToolSpec, one_or_many
+from assista_mcp.server.tools._text import answer
+from assista_mcp.server.tools.lint import ModuleArg, ModulesArg, _load, _select
 from odoo_tools.lint import AdoptionOptions, LintCache, Summary, adopt, lint_addons, summarize
 
 

@@ -22,8 +22,8 @@ from typing import Any, Literal
 import tomlkit
 import tomlkit.exceptions
 
-from assista_mcp import jsonc
-from assista_mcp.auth_token import ENV_VAR
+from assista_mcp.config import jsonc
+from assista_mcp.config.auth_token import ENV_VAR
 from odoo_tools.errors import ConfigError
 from odoo_tools.files import atomic_write_bytes
 

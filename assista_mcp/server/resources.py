@@ -6,7 +6,7 @@
 | ``odoo://module/{module}`` | ``module_info`` |
 | ``odoo://model/{model}`` | ``find_model`` |
 
-(``odoo://guidelines/{series}`` lives in ``assista_mcp.prompts``.)
+(``odoo://guidelines/{series}`` lives in ``assista_mcp.server.prompts``.)
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from collections.abc import Callable
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError
 
-from assista_mcp.context import AppContext, Ctx, app
+from assista_mcp.server.context import AppContext, Ctx, app
 from odoo_tools.errors import AssistaError, NotFound
 
 

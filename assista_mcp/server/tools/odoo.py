@@ -17,10 +17,10 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError
 from pydantic import Field
 
-from assista_mcp import effects
-from assista_mcp.context import Ctx, app
-from assista_mcp.odoo_config import runner_config
-from assista_mcp.tools._base import ToolSpec, one_or_many
+from assista_mcp.config.odoo_config import runner_config
+from assista_mcp.safety import effects
+from assista_mcp.server.context import Ctx, app
+from assista_mcp.server.tools._base import ToolSpec, one_or_many
 from odoo_tools.errors import NotFound
 from odoo_tools.runs import Action, DoctorReport, ValidationResult, check_modules, run_doctor
 

@@ -12,12 +12,12 @@ from typing import Annotated
 from mcp.server.mcpserver import MCPServer
 from pydantic import BaseModel, Field
 
-from assista_mcp import effects
-from assista_mcp.context import AppContext, Ctx, app
 from assista_mcp.guidelines import SERIES, guidelines_for
-from assista_mcp.resources import resource_text
-from assista_mcp.tools._base import ToolSpec
-from assista_mcp.tools._text import answer
+from assista_mcp.safety import effects
+from assista_mcp.server.context import AppContext, Ctx, app
+from assista_mcp.server.resources import resource_text
+from assista_mcp.server.tools._base import ToolSpec
+from assista_mcp.server.tools._text import answer
 from odoo_tools.addons import detect_series, discover_addons
 from odoo_tools.errors import InvalidInput
 from odoo_tools.series import SUPPORTED_SERIES, normalize_series, series_facts

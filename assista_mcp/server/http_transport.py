@@ -17,9 +17,9 @@ from typing import TYPE_CHECKING, Any
 
 import uvicorn
 
-from assista_mcp.auth_token import AuthToken
-from assista_mcp.cli.http_guard import BearerGuard, client_hosts, is_loopback, transport_security
-from assista_mcp.cli.http_limits import (
+from assista_mcp.config.auth_token import AuthToken
+from assista_mcp.server.http_guard import BearerGuard, client_hosts, is_loopback, transport_security
+from assista_mcp.server.http_limits import (
     guarded_protocol,
     limits_for,
     out_of_descriptors_is_not_fatal,

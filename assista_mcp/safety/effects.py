@@ -1,10 +1,10 @@
 """What a tool of our server does, and which paths one call of it writes or deletes.
 
-A tool declares its ``ToolEffect`` once, in its ``ToolSpec`` (``assista_mcp/tools``); the server
-derives the MCP annotations and the ``_meta`` effect marker from it, and the registry by name
-(``assista_mcp.server.EFFECTS``, ``tool_effect``) that the agent's approvals, modes, checkpoints and
-validation read. This module is the vocabulary: data and pure functions; nothing here imports a
-tool (the agent reaches tools over MCP only) or touches the disk.
+A tool declares its ``ToolEffect`` once, in its ``ToolSpec`` (``assista_mcp/server/tools``); the
+server derives the MCP annotations and the ``_meta`` effect marker from it, and the registry by
+name (``assista_mcp.server.mcp_server.EFFECTS``, ``tool_effect``) that the agent's approvals, modes,
+checkpoints and validation read. This module is the vocabulary: data and pure functions; nothing
+here imports a tool (the agent reaches tools over MCP only) or touches the disk.
 
 A tool has one ``Effect``; a call may weigh more than its tool (``call_effect``): an ``apply_patch``
 that removes a file, or a ``move_file`` that takes a file away from its old path, is a deletion.

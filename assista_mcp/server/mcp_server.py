@@ -9,13 +9,14 @@ from collections.abc import Mapping, Sequence
 
 from mcp.server.mcpserver import MCPServer
 
-from assista_mcp import __version__, prompts, resources
-from assista_mcp.context import AppContext
-from assista_mcp.effects import UNKNOWN, ToolEffect
-from assista_mcp.errors_mw import ClearErrors
-from assista_mcp.settings import Settings
-from assista_mcp.tools import files, files_write, knowledge, lint, lint_baseline, migrate, odoo
-from assista_mcp.tools._base import ToolSpec
+from assista_mcp import __version__
+from assista_mcp.config.settings import Settings
+from assista_mcp.safety.effects import UNKNOWN, ToolEffect
+from assista_mcp.server import prompts, resources
+from assista_mcp.server.clear_errors import ClearErrors
+from assista_mcp.server.context import AppContext
+from assista_mcp.server.tools import files, files_write, knowledge, lint, lint_baseline, migrate, odoo
+from assista_mcp.server.tools._base import ToolSpec
 
 INSTRUCTIONS = """\
 assista-odoo: tools for building Odoo addons.

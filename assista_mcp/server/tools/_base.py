@@ -18,18 +18,18 @@ from mcp.server.mcpserver.tools import Tool
 from mcp.types import ToolAnnotations
 from pydantic import ValidationError
 
-from assista_mcp.effects import ToolEffect
-from assista_mcp.tools._text import readable
+from assista_mcp.safety.effects import ToolEffect
+from assista_mcp.server.tools._text import readable
 from odoo_tools.errors import AssistaError, InvalidInput
 from odoo_tools.storage import reserved_name
 
-log = logging.getLogger("assista_mcp.tools")
+log = logging.getLogger("assista_mcp.server.tools")
 
 
 @dataclass(frozen=True)
 class ToolSpec:
     """One tool, declared once: its function (named as the tool), a title for people and what it
-    does (read, edit, delete, run project code: an ``assista_mcp.effects`` effect). The MCP
+    does (read, edit, delete, run project code: an ``assista_mcp.safety.effects`` effect). The MCP
     annotations, the ``_meta`` effect marker and the server's registry of effects by name (which
     the agent's approvals read) are derived from it."""
 

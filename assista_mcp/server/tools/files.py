@@ -12,11 +12,11 @@ from typing import Annotated, Literal
 from anyio.from_thread import check_cancelled
 from pydantic import Field
 
-from assista_mcp import effects
-from assista_mcp.context import Ctx, app
-from assista_mcp.tools import files_write
-from assista_mcp.tools._base import ToolSpec, one_or_many
-from assista_mcp.tools._text import answer, grep_text, read_text
+from assista_mcp.safety import effects
+from assista_mcp.server.context import Ctx, app
+from assista_mcp.server.tools import files_write
+from assista_mcp.server.tools._base import ToolSpec, one_or_many
+from assista_mcp.server.tools._text import answer, grep_text, read_text
 from odoo_tools import files
 from odoo_tools.errors import InvalidInput
 from odoo_tools.files import (

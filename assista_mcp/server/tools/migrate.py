@@ -8,9 +8,9 @@ from typing import Annotated
 import anyio.to_thread
 from pydantic import Field
 
-from assista_mcp import effects
-from assista_mcp.context import Ctx, app
-from assista_mcp.tools._base import ToolSpec, one_or_many
+from assista_mcp.safety import effects
+from assista_mcp.server.context import Ctx, app
+from assista_mcp.server.tools._base import ToolSpec, one_or_many
 from odoo_tools.errors import SandboxViolation
 from odoo_tools.migrate import MigrationReport
 

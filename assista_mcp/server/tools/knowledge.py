@@ -3,7 +3,7 @@
 Thin adapters over ``odoo_tools.index.ProjectIndex``, shared by every tool of a server as
 ``AppContext.index``. Each tool sends a compact text rendering as its text content (what
 a model reads) and the full answer as structured content (its output schema); the resources in
-``assista_mcp.resources`` serve the very same text.
+``assista_mcp.server.resources`` serve the very same text.
 """
 
 from __future__ import annotations
@@ -12,10 +12,10 @@ from typing import Annotated, Literal, Protocol, TypeVar
 
 from pydantic import BaseModel, Field
 
-from assista_mcp import effects
-from assista_mcp.context import Ctx, app
-from assista_mcp.tools._base import ToolSpec
-from assista_mcp.tools._text import answer as text_answer
+from assista_mcp.safety import effects
+from assista_mcp.server.context import Ctx, app
+from assista_mcp.server.tools._base import ToolSpec
+from assista_mcp.server.tools._text import answer as text_answer
 from odoo_tools.index import (
     DEFAULT_BUDGET,
     MAX_BUDGET,

@@ -22,7 +22,7 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, Field, PrivateAttr, SecretStr, ValidationError, field_validator
 
-from assista_mcp.project_file import ProjectFile, read_project_file
+from assista_mcp.config.project_file import ProjectFile, read_project_file
 from odoo_tools.addons import detect_series, odoo_core_roots, odoo_source_from_bin
 from odoo_tools.errors import ConfigError
 from odoo_tools.runs import read_odoo_conf, split_addons_path
@@ -144,7 +144,7 @@ class Settings(BaseModel):
         description="User data: sessions, trusted project files, the HTTP token",
     )
     cache_dir: Annotated[Path, TRUSTED] = Field(default_factory=default_cache_dir)
-    # The agent's flags are added by cli/agent_cmds.py (choices, validation); read from there.
+    # The agent's flags are added by cli/agent.py (choices, validation); read from there.
     model: Annotated[str | None, AGENT] = None
     fallback_model: Annotated[str | None, AGENT] = None
     api_base: Annotated[str | None, Source(flag_group="agent", needs_trust=True)] = None

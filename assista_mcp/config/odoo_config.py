@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from assista_mcp.settings import Settings
+from assista_mcp.config.settings import Settings
 from odoo_tools.errors import AssistaError
 from odoo_tools.runs import PgParams, RunnerConfig, find_odoo_bin, read_odoo_conf, split_addons_path
 

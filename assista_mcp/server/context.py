@@ -20,8 +20,8 @@ import anyio
 import anyio.to_thread
 from mcp.server.mcpserver import Context
 
-from assista_mcp.odoo_config import runner_config
-from assista_mcp.settings import Settings
+from assista_mcp.config.odoo_config import runner_config
+from assista_mcp.config.settings import Settings
 from odoo_tools.addons import ManifestCache, odoo_core_roots
 from odoo_tools.files import recover_interrupted_writes
 from odoo_tools.index import ProjectIndex

@@ -12,10 +12,10 @@ from typing import Annotated, Literal
 import anyio.to_thread
 from pydantic import BaseModel, Field
 
-from assista_mcp import effects
-from assista_mcp.context import AppContext, Ctx, app
-from assista_mcp.tools._base import ToolSpec, one_or_many
-from assista_mcp.tools._text import answer, finding_text
+from assista_mcp.safety import effects
+from assista_mcp.server.context import AppContext, Ctx, app
+from assista_mcp.server.tools._base import ToolSpec, one_or_many
+from assista_mcp.server.tools._text import answer, finding_text
 from odoo_tools.addons import Addon
 from odoo_tools.errors import InvalidInput, NotFound
 from odoo_tools.findings import SEVERITY_RANK, Finding, Severity
