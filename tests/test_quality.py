@@ -61,7 +61,16 @@ def test_import_contracts_catch_a_violation(tmp_path: Path) -> None:
         (folder / "__init__.py").touch()
     (tmp_path / "odoo_tools" / "runs" / "_pg.py").touch()
     (tmp_path / "assista_mcp" / "agent" / "events.py").touch()
-    for name in ("stdio_transport", "http_transport", "http_guard", "http_limits", "prompts", "resources", "context"):
+    for name in (
+        "stdio_transport",
+        "http_transport",
+        "sdk_adapter",
+        "http_guard",
+        "http_limits",
+        "prompts",
+        "resources",
+        "context",
+    ):
         (tmp_path / "assista_mcp" / "server" / f"{name}.py").touch()
     (tmp_path / "odoo_tools" / "process.py").write_text("import assista_mcp.server.mcp_server\n")
     (tmp_path / "assista_mcp" / "server" / "mcp_server.py").write_text("from odoo_tools.runs._pg import x\n")

@@ -16,8 +16,6 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import anyio
-
 from assista_mcp.cli.common import (
     add_migrate_flags,
     add_odoo_flags,
@@ -30,8 +28,6 @@ from assista_mcp.config.settings import Settings
 from odoo_tools.errors import ConfigError
 
 if TYPE_CHECKING:  # the SDK loads only when a server runs, so other commands start fast
-    from mcp.server.mcpserver import MCPServer
-
     from assista_mcp.server.http_transport import HttpOptions
 
 DEFAULT_PORT = 8765
@@ -134,6 +130,8 @@ def run(args: argparse.Namespace) -> int:
 
         server = build_server(settings)
     if options is None:
+        from assista_mcp.server.stdio_transport import serve_stdio
+
         serve_stdio(server)
         return 0
     from assista_mcp.server.http_transport import announce, serve_http
@@ -159,16 +157,6 @@ def _http_options(args: argparse.Namespace, settings: Settings) -> HttpOptions:
         max_connections=args.max_connections,
         request_timeout=args.request_timeout,
     )
-
-
-def serve_stdio(server: MCPServer[Any]) -> None:
-    """Serve ``server`` on stdin/stdout until the client closes stdin."""
-    from assista_mcp.server.stdio_transport import loop_stdio_supported, serve_loop_stdio
-
-    if loop_stdio_supported():
-        anyio.run(serve_loop_stdio, server, backend="asyncio")
-    else:  # stdin from a regular file: the SDK's threaded transport reads any file
-        server.run("stdio")
 
 
 def _port(text: str) -> int:

@@ -14,9 +14,8 @@ would recurse past Python's limit or take gigabytes (30 million small integers f
 Only pipes and sockets (what MCP hosts use) are driven this way; for anything else (a terminal,
 stdin redirected from a file) ``serve`` falls back to the SDK's transport.
 
-The SDK has no public way to serve an ``MCPServer`` over given streams, so ``serve_loop_stdio``
-does what ``MCPServer.run_stdio_async`` does, through its private ``_lowlevel_server``: the one
-place we reach into the SDK. tests/server/test_sdk_contract.py fails if that changes.
+The SDK has no public way to serve an ``MCPServer`` over given streams: ``serve_loop_stdio``
+hands ours to it through ``sdk_adapter``, which says why.
 """
 
 from __future__ import annotations
@@ -38,9 +37,10 @@ from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStre
 from mcp.server.mcpserver import MCPServer
 from mcp.shared.message import SessionMessage
 
+from assista_mcp.server.sdk_adapter import run_over_streams
+
 log = logging.getLogger("assista_mcp.stdio")
 
-SDK_VERIFIED = "2.3.0"  # the mcp release serve_loop_stdio and the frame parsing were checked against
 MAX_FRAME_BYTES = 64 * 1024 * 1024  # one JSON-RPC line; larger frames are dropped, not buffered
 MAX_DEPTH = 64  # real MCP frames nest about 6 deep
 MAX_VALUES = 100_000  # arrays and objects members in one frame; a file's text is one value
@@ -48,12 +48,19 @@ Incoming = SessionMessage | Exception
 Streams = tuple[MemoryObjectReceiveStream[Incoming], MemoryObjectSendStream[SessionMessage]]
 
 
+def serve_stdio(server: MCPServer[Any]) -> None:
+    """Serve ``server`` on stdin/stdout until the client closes stdin."""
+    if loop_stdio_supported():
+        anyio.run(serve_loop_stdio, server, backend="asyncio")
+    else:  # stdin from a regular file: the SDK's threaded transport reads any file
+        server.run("stdio")
+
+
 async def serve_loop_stdio(server: MCPServer[Any]) -> None:
     """Serve one connection over stdin/stdout, as ``MCPServer.run_stdio_async`` does over the
     SDK's threaded streams (same lifespan, same initialization options)."""
-    lowlevel = server._lowlevel_server
     async with loop_stdio() as (read_stream, write_stream):
-        await lowlevel.run(read_stream, write_stream, lowlevel.create_initialization_options())
+        await run_over_streams(server, read_stream, write_stream)
 
 
 def loop_stdio_supported() -> bool:

@@ -16,9 +16,9 @@ from typing import Annotated
 
 from pydantic import BaseModel, Field
 
-from assista_mcp.cli.serve import serve_stdio
-from assista_mcp.config.settings import load_settings
+from assista_mcp.config.loading import load_settings
 from assista_mcp.server.mcp_server import build_server
+from assista_mcp.server.stdio_transport import serve_stdio
 from assista_mcp.server.tools._base import register_tool
 
 RELEASE = threading.Event()

@@ -1,7 +1,7 @@
-"""Our stdio transport (assista_mcp/server/stdio_transport.py) copies what the SDK does and reaches one
-private attribute. These checks fail loudly when the installed SDK is not the one it was written
-against, or no longer works the way the copy assumes: re-read the SDK, adapt stdio_transport.py, then
-bump ``SDK_VERIFIED``."""
+"""Our stdio transport (assista_mcp/server/stdio_transport.py) copies how the SDK parses frames, and
+assista_mcp/server/sdk_adapter.py reaches one private attribute. These checks fail loudly when the
+installed SDK is not the one they were written against, or no longer works the way the copy assumes:
+re-read the SDK, adapt those two files, then bump ``SDK_VERIFIED``."""
 
 from __future__ import annotations
 
@@ -12,19 +12,19 @@ import mcp.server.stdio
 from mcp.server.lowlevel import Server
 from mcp.server.mcpserver import MCPServer
 
-from assista_mcp.server.stdio_transport import SDK_VERIFIED
+from assista_mcp.server.sdk_adapter import SDK_VERIFIED
 
 
 def test_the_installed_sdk_is_the_one_the_stdio_transport_was_checked_against() -> None:
     installed = version("mcp")
     assert installed == SDK_VERIFIED, (
-        f"mcp {installed} is installed, stdio_transport.py was checked against {SDK_VERIFIED}: "
+        f"mcp {installed} is installed, sdk_adapter.py was checked against {SDK_VERIFIED}: "
         "re-check it against the new SDK (this file says what), then update SDK_VERIFIED."
     )
 
 
 def test_mcpserver_still_serves_stdio_through_its_lowlevel_server() -> None:
-    # serve_loop_stdio does exactly this, over our own streams.
+    # sdk_adapter.run_over_streams does exactly this, over our own streams.
     source = inspect.getsource(MCPServer.run_stdio_async)
     assert "stdio_server()" in source
     assert "self._lowlevel_server.run(" in source
