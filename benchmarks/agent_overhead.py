@@ -43,7 +43,7 @@ from assista_mcp.agent.loop.sessions import SessionStore
 from assista_mcp.agent.loop.toolset import Toolset, own_spec
 from assista_mcp.agent.model.client import ModelClient
 from assista_mcp.agent.terminal.render import ConsoleRenderer, JsonlRenderer
-from assista_mcp.config.settings import load_settings
+from assista_mcp.config.loading import load_settings
 from fixtures.model_server import TEST_MODEL, ScriptedModelServer
 
 GOAL_MS = 20.0

@@ -34,7 +34,7 @@ GOAL_RATIO = 1.5
 # The pre-change transport: our server, served by MCPServer.run("stdio") (the SDK's stdio_server).
 SDK_TRANSPORT = (
     "import sys; from assista_mcp.server.mcp_server import build_server; "
-    "from assista_mcp.config.settings import load_settings; "
+    "from assista_mcp.config.loading import load_settings; "
     "build_server(load_settings({'addons_paths': [sys.argv[1]]})).run('stdio')"
 )
 

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from assista_mcp.config.settings import Settings, load_settings
+from assista_mcp.config.loading import load_settings
+from assista_mcp.config.settings import Settings
 from assista_mcp.server.mcp_server import build_server
 from odoo_tools.storage import use_cache_dir
 from tests.services import pytest_runtest_makereport

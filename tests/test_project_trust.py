@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from assista_mcp.cli import main
-from assista_mcp.config.settings import load_settings
+from assista_mcp.config.loading import load_settings
 from odoo_tools.errors import ConfigError
 
 HOSTILE = (

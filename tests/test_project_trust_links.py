@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from assista_mcp.cli import main
-from assista_mcp.config.settings import load_settings
+from assista_mcp.config.loading import load_settings
 
 TRUSTED = (
     'mode = "yolo"\nodoo_bin = "bin/odoo-bin"\nodoo_config = "odoo.conf"\nodoo_python = "venv/bin/python"\n'

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from assista_mcp.config.loading import load_settings
 from assista_mcp.config.odoo_config import runner_config
 from assista_mcp.config.project_file import TrustStore
-from assista_mcp.config.settings import load_settings
 from odoo_tools.errors import ConfigError
 
 

@@ -24,7 +24,8 @@ from assista_mcp.cli.common import (
     settings_from_args,
 )
 from assista_mcp.cli.output import add_format_flag, add_output_flag, emit
-from assista_mcp.config.settings import Settings, load_settings
+from assista_mcp.config.loading import load_settings
+from assista_mcp.config.settings import Settings
 from odoo_tools.errors import InvalidInput
 
 if TYPE_CHECKING:

@@ -1,8 +1,8 @@
 """``assista-odoo check``: the CI gate. Exit 0 clean, 1 findings at or above --fail-on, 2 usage.
 
 Findings come from a list of producers (``PRODUCERS``); each adds its own flags and returns
-findings for the selected modules. The lint producer (pylint-odoo, flake8, OCA hooks, static
-checks) is the first; others (e.g. Odoo install/test runs) plug in the same way.
+findings for the selected modules. The lint producer (``lint_check``: pylint-odoo, flake8, OCA
+hooks, static checks) is the first; the Odoo install/test runs (``odoo_check``) plug in the same way.
 """
 
 from __future__ import annotations
@@ -15,77 +15,25 @@ from typing import Any
 
 from assista_mcp.cli.check_context import CheckContext, Producer
 from assista_mcp.cli.check_report import adopted, display_path, emit, progress
-from assista_mcp.cli.common import add_project_flags, positive_int, settings_from_args
+from assista_mcp.cli.common import add_project_flags, settings_from_args
+from assista_mcp.cli.lint_check import LintProducer
 from assista_mcp.cli.output import refuse_unwritable, writable_file
 from assista_mcp.config.settings import Settings
 from odoo_tools.addons import Addon, odoo_core_roots
 from odoo_tools.errors import InvalidInput
 from odoo_tools.findings import Finding, sort_findings
 from odoo_tools.lint import (
-    CHECKS,
     SEARCH_DEPTH,
-    LintCache,
     LintProject,
-    StoredDigests,
     changed_files,
     changed_modules,
     core_roots_from_python,
-    lint_addons_sync,
     load_project,
     roots_for_targets,
     shard,
     split_core_roots,
 )
 from odoo_tools.lint.reporters import FORMATS, INCOMPLETE, Report
-
-
-class LintProducer:
-    def add_flags(self, parser: argparse.ArgumentParser) -> None:
-        parser.add_argument(
-            "--checks",
-            metavar="NAME[,NAME...]",
-            help=f"which checks to run (default: all of {','.join(CHECKS)})",
-        )
-        parser.add_argument(
-            "--jobs", type=positive_int, metavar="N", help="parallel linter processes (default: cores)"
-        )
-        parser.add_argument(
-            "--no-cache", action="store_true", help="ignore and do not write the findings cache"
-        )
-        parser.add_argument(
-            "--profile",
-            choices=("auto", "default", "oca"),
-            default="auto",
-            help="severity grading: default (error = breaks install/upgrade/runtime or security), "
-            "oca (OCA's mandatory checks are errors); auto: oca when the repository has OCA's "
-            "configuration (.pylintrc-mandatory, OCA pre-commit), else default",
-        )
-
-    def units(self, args: argparse.Namespace, addons: list[Addon]) -> int:
-        return len(addons) * len(_checks(args))
-
-    def produce(self, ctx: CheckContext) -> list[Finding]:
-        checks = _checks(ctx.args)
-        ctx.checks.extend(checks)
-        for check in checks:
-            if check == "flake8":  # runs what each repository lints Python with: ruff or flake8
-                ctx.tools.extend(sorted({ctx.project.config_for(a).python_linter for a in ctx.addons}))
-            else:
-                ctx.tools.append(check)
-        cache_dir = None if ctx.args.no_cache else ctx.settings.cache_dir
-        digests = StoredDigests(cache_dir, ctx.project.roots)  # a fresh process re-reads only edits
-        run = lint_addons_sync(
-            ctx.project,
-            ctx.addons,
-            checks,
-            cache=LintCache(cache_dir),
-            digests=digests,
-            jobs=ctx.args.jobs,
-            on_progress=ctx.advance,
-        )
-        digests.save()
-        ctx.missing_tools.extend(run.missing_tools)
-        return run.findings
 
 
 def _odoo_producer() -> Producer:
@@ -281,13 +229,6 @@ def _nothing_found(targets: list[str]) -> int:
         f"No Odoo module found in {looked} (nor in its subfolders, {SEARCH_DEPTH} levels down).",
         "Give a module folder, a folder of modules or a file inside a module, or pass --addons-path.",
     )
-
-
-def _checks(args: argparse.Namespace) -> list[str]:
-    from odoo_tools.lint import validate_checks
-
-    raw = getattr(args, "checks", None)
-    return list(validate_checks([c.strip() for c in raw.split(",") if c.strip()] if raw else None))
 
 
 def _select(args: argparse.Namespace, project: LintProject) -> list[Addon]:

@@ -11,7 +11,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from assista_mcp.config.settings import PATH_LIST_SETTINGS, SOURCES, Settings, load_settings
+from assista_mcp.config.loading import load_settings
+from assista_mcp.config.settings import PATH_LIST_SETTINGS, SOURCES, Settings
 from odoo_tools.runs import split_addons_path
 
 

@@ -6,8 +6,8 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from assista_mcp.config.loading import load_settings
 from assista_mcp.config.project_file import TrustStore, default_project_file
-from assista_mcp.config.settings import load_settings
 from odoo_tools.errors import NotFound
 
 

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from assista_mcp.agent.events import StreamEvent, Usage
-from assista_mcp.agent.loop.sessions import MIGRATIONS, SessionStore
+from assista_mcp.agent.loop.session_schema import MIGRATIONS
+from assista_mcp.agent.loop.sessions import SessionStore
 from assista_mcp.safety.redaction import REDACTED
 from odoo_tools.errors import ConfigError, InvalidInput, NotFound
 

@@ -110,7 +110,7 @@ def test_two_sources_of_one_series_are_refused(
 
 
 def test_the_setting_takes_one_source_or_several(tmp_path: Path, isolated_env: Path) -> None:
-    from assista_mcp.config.settings import load_settings
+    from assista_mcp.config.loading import load_settings
 
     one, two = tmp_path / "odoo16", tmp_path / "odoo17"
     assert load_settings({"from_odoo_path": one}, env={}).from_odoo_path == [one]  # as before

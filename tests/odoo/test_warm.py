@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from assista_mcp.config.loading import load_settings
 from assista_mcp.config.odoo_config import runner_config
-from assista_mcp.config.settings import load_settings
 from assista_mcp.server.context import AppContext
 from odoo_tools.runs._pg import Pg
 from odoo_tools.runs._validate import OdooRunner, RunnerConfig

@@ -22,12 +22,18 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, Field
-
 from assista_mcp.agent.events import StreamEvent
 from assista_mcp.agent.loop.approvals import Approvals
 from assista_mcp.agent.loop.tool_calls import PendingCall
 from assista_mcp.agent.loop.toolset import OWN_SERVER, ToolInfo, ToolOutcome, Toolset
+from assista_mcp.agent.safety.validation_report import (
+    MAX_LISTED,
+    Problem,
+    ValidationReport,
+    error_findings,
+    problem_of,
+    problems_of,
+)
 from odoo_tools.addons import find_manifest_file
 from odoo_tools.errors import AssistaError
 from odoo_tools.findings import Finding
@@ -35,53 +41,8 @@ from odoo_tools.lint import LineReader, count_fingerprints, without_known
 from odoo_tools.workspace import Workspace
 
 DEFAULT_ROUNDS = 3
-MAX_LISTED = 30
 REPORT_TOOL = "validation"
 Emit = Callable[[StreamEvent], None]
-
-
-class Problem(BaseModel):
-    """One thing that still fails, as the model should read it."""
-
-    check: str
-    where: str = ""
-    code: str = ""
-    message: str
-    hint: str = ""
-
-    def line(self) -> str:
-        head = f"{self.where} " if self.where else ""
-        code = f"[{self.code}] " if self.code else ""
-        hint = f" Hint: {self.hint}" if self.hint else ""
-        return f"- {head}{code}{self.message} ({self.check}){hint}"
-
-
-class ValidationReport(BaseModel):
-    files_changed: list[str] = Field(default_factory=list)
-    validated: list[str] = Field(default_factory=list, description="'check_module:mod' etc.")
-    fix_rounds: int = 0
-    passed: bool = True
-    still_failing: list[Problem] = Field(default_factory=list)
-    skipped: list[str] = Field(default_factory=list)
-    already_failing: int = Field(
-        default=0, description="Errors that were in the modules before the edits: not counted"
-    )
-
-    def text(self) -> str:
-        lines = [f"Files changed: {', '.join(self.files_changed) or 'none'}."]
-        lines.append(f"Validated: {', '.join(self.validated) or 'nothing'} ({self.fix_rounds} fix round(s)).")
-        lines += [f"Skipped: {s}" for s in self.skipped]
-        if self.already_failing:
-            lines.append(
-                f"Not counted: {self.already_failing} error(s) that were there before the edits "
-                "(see check_module)."
-            )
-        if self.passed:
-            lines.append("Everything validated passes.")
-        else:
-            lines.append(f"Still failing ({len(self.still_failing)}):")
-            lines += [p.line() for p in self.still_failing[:MAX_LISTED]]
-        return "\n".join(lines)
 
 
 class ValidationHooks:
@@ -121,7 +82,7 @@ class ValidationHooks:
             self.known[module] = Counter()  # a failed check below: nothing known, all counted
             outcome = await self._call("check_module", _check_arguments(module), ValidationReport())
             if outcome is not None and not outcome.is_error:
-                self.known[module] = count_fingerprints(_error_findings(outcome), self._line_text())
+                self.known[module] = count_fingerprints(error_findings(outcome), self._line_text())
 
     async def after_turn(self, touched_paths: set[str]) -> str | None:
         self.changed |= touched_paths
@@ -151,11 +112,11 @@ class ValidationHooks:
         for module in modules:
             outcome = await self._call("check_module", _check_arguments(module), report)
             if outcome is not None:
-                report.still_failing += self._new_problems(module, outcome, report)
+                report.still_failing += self._newproblems_of(module, outcome, report)
         if self.with_odoo and not report.still_failing:
             outcome = await self._call("test_module", {"modules": modules}, report)
             if outcome is not None:
-                report.still_failing += _problems("test_module", outcome)
+                report.still_failing += problems_of("test_module", outcome)
         report.passed = not report.still_failing
         return report
 
@@ -192,15 +153,15 @@ class ValidationHooks:
         report.validated.append(f"{name}:{arguments.get('module') or ','.join(arguments.get('modules', []))}")
         return outcome
 
-    def _new_problems(self, module: str, outcome: ToolOutcome, report: ValidationReport) -> list[Problem]:
+    def _newproblems_of(self, module: str, outcome: ToolOutcome, report: ValidationReport) -> list[Problem]:
         """check_module's errors less those the module had before the task wrote into it."""
         known = self.known.get(module)
-        findings = _error_findings(outcome)
+        findings = error_findings(outcome)
         if not known or outcome.is_error or not findings:  # incl. a check that could not run
-            return _problems("check_module", outcome)
+            return problems_of("check_module", outcome)
         kept = without_known(findings, known, self._line_text())
         report.already_failing += kept.hidden
-        return [_problem("check_module", f) for f in kept.findings]
+        return [problem_of("check_module", f) for f in kept.findings]
 
     def _line_text(self) -> LineReader:
         def where(finding: Finding) -> Path:
@@ -265,58 +226,3 @@ class ValidationHooks:
 
 def _check_arguments(module: str) -> dict[str, Any]:
     return {"module": module, "min_severity": "error"}
-
-
-def _error_findings(outcome: ToolOutcome) -> list[Finding]:
-    found = []
-    for raw in (outcome.data or {}).get("findings") or []:
-        try:
-            finding = Finding.model_validate(raw)
-        except ValueError:
-            continue
-        if finding.severity == "error":
-            found.append(finding)
-    return found
-
-
-def _problem(check: str, finding: Finding) -> Problem:
-    return Problem(
-        check=check,
-        where=_where(finding.path or finding.module, finding.line),
-        code=finding.code,
-        message=finding.message,
-        hint=finding.hint,
-    )
-
-
-def _problems(check: str, outcome: ToolOutcome) -> list[Problem]:
-    """Error findings and failing tests from a check_module / test_module answer."""
-    data = outcome.data or {}
-    if outcome.is_error or not data:
-        return [Problem(check=check, message=outcome.text or "the call failed")]
-    problems = [
-        Problem(
-            check=check,
-            where=_where(f.get("path") or f.get("module") or "", f.get("line")),
-            code=str(f.get("code") or ""),
-            message=str(f.get("message") or ""),
-            hint=str(f.get("hint") or ""),
-        )
-        for f in data.get("findings") or []
-        if f.get("severity", "error") == "error"
-    ]
-    for test in data.get("tests") or []:
-        if test.get("status") in ("fail", "error"):
-            where = _where(test.get("path") or test.get("module") or "", test.get("line"))
-            name = f"{test.get('test_class')}.{test.get('method')}"
-            problems.append(
-                Problem(check=check, where=where, code=name, message=str(test.get("message") or ""))
-            )
-    failed = data.get("passed") is False or data.get("ok") is False
-    if failed and not problems:
-        problems.append(Problem(check=check, message=str(data.get("summary") or outcome.text)[:500]))
-    return problems
-
-
-def _where(path: str, line: Any) -> str:
-    return f"{path}:{line}" if path and line else path
