@@ -2,8 +2,9 @@
 
 A new series is one ``SeriesFacts`` entry appended to ``SERIES`` (plus its data: the core module
 list ``odoo_tools/series/core_modules/<series>.json``, its guidelines ``assista_mcp/guidelines/<series>.md``
-and the API changes that take effect in it, ``api_changes.toml``). Nothing outside this package
-compares series numbers: it asks for the facts of a series and reads them.
+and the API changes that take effect in it, ``api_changes.toml``). Code that branches on what a
+series allows asks for its facts here rather than comparing series numbers; ordering series (which
+step of a migration comes first, ``migrate``'s plan) compares them, and that is all it does with them.
 """
 
 from __future__ import annotations
@@ -117,14 +118,17 @@ _MODEL_ACCESS = AccessFacts(
     "access_{ident}_user,{model} user,model_{ident},base.group_user,1,1,1,1",
     record_rule_model="ir.rule",
     unknown_models=("ir.access",),
-    source="odoo/addons/base/models/ir_model.py (IrModelAccess), ir_rule.py (19.0 lab: no ir_access.py)",
+    source="odoo/addons/base/models/ir_model.py (IrModelAccess), ir_rule.py (a 19.0 source: no ir_access.py)",
 )
 
-# Odoo 20.0: odoo/addons/base/models/ir_access.py (read in the Vauxoo/odoo mirror, commit ce495e0:
-# CRUD_SELECTION, kind = permission with a group, restriction without; _get_domain_for ORs the
-# permissions and ANDs the restrictions) and odoo/upgrade_code/19.4-00-ir-access.py (writes
-# security/ir.access.csv with the header id,name,model_id,group_id/id,operation,domain and removes
-# the ir.model.access files and ir.rule records: neither model is left).
+# Odoo 20.0, read in odoo/odoo's own files: odoo/upgrade_code/19.4-00-ir-access.py (commit 9507479)
+# writes security/ir.access.csv with the header id,name,model_id,group_id/id,operation,domain, the
+# operation as the letters c, r, u, d in that order, and removes the ir.model.access files and ir.rule
+# records (neither model is left); odoo/addons/base/models/ir_access.py (commit 5d9a661) ORs the
+# permissions (rows with a group) and ANDs the restrictions (rows without one).
+# UNVERIFIED in odoo/odoo: that 20.0's ir.access selection itself is spelled in 'crud' letters. The
+# ir_access.py of odoo/odoo we could read (5d9a661) still lists 'rwcd' values; the 'crud' selection
+# (CRUD_SELECTION) was read only in the Vauxoo/odoo mirror (commit ce495e0).
 CRUD_OPERATIONS = tuple(
     "".join(letter for letter, bit in zip("crud", (8, 4, 2, 1), strict=True) if mask & bit)
     for mask in range(15, 0, -1)
@@ -151,7 +155,7 @@ SERIES: tuple[SeriesFacts, ...] = (
         python_max=None,
         python_source="odoo/__init__.py MIN_PY_VERSION, no MAX_PY_VERSION (a 16.0 source snapshot)",
         postgresql_min=None,
-        postgresql_source="odoo/sql_db.py checks no minimum before 19.0 (read in the 17.0 and 18.0 labs)",
+        postgresql_source="odoo/sql_db.py checks no minimum before 19.0 (read in 17.0 and 18.0 sources)",
         access=_MODEL_ACCESS,
         demo_opt_in=False,
         strict_module_names=False,
@@ -166,9 +170,9 @@ SERIES: tuple[SeriesFacts, ...] = (
         series="17.0",
         python_min=(3, 10),
         python_max=None,
-        python_source="odoo/__init__.py MIN_PY_VERSION, no MAX_PY_VERSION (17.0 lab, 17.0-20240709)",
+        python_source="odoo/__init__.py MIN_PY_VERSION, no MAX_PY_VERSION (a 17.0-20240709 source)",
         postgresql_min=None,
-        postgresql_source="odoo/sql_db.py: no minimum checked (17.0 lab)",
+        postgresql_source="odoo/sql_db.py: no minimum checked (a 17.0 source)",
         access=_MODEL_ACCESS,
         demo_opt_in=False,
         strict_module_names=False,
@@ -183,9 +187,10 @@ SERIES: tuple[SeriesFacts, ...] = (
         series="18.0",
         python_min=(3, 10),
         python_max=(3, 12),
-        python_source="odoo/__init__.py MIN_PY_VERSION, MAX_PY_VERSION (odoo/cli/server.py warns; 18.0 lab)",
+        python_source="odoo/__init__.py MIN_PY_VERSION, MAX_PY_VERSION (odoo/cli/server.py warns; "
+        "an 18.0 source)",
         postgresql_min=None,
-        postgresql_source="odoo/sql_db.py: no minimum checked ('PostgreSQL version (>10)'; 18.0 lab)",
+        postgresql_source="odoo/sql_db.py: no minimum checked ('PostgreSQL version (>10)'; an 18.0 source)",
         access=_MODEL_ACCESS,
         demo_opt_in=False,
         strict_module_names=False,
@@ -200,9 +205,9 @@ SERIES: tuple[SeriesFacts, ...] = (
         series="19.0",
         python_min=(3, 10),
         python_max=(3, 13),
-        python_source="odoo/release.py MIN_PY_VERSION, MAX_PY_VERSION (19.0 lab)",
+        python_source="odoo/release.py MIN_PY_VERSION, MAX_PY_VERSION (a 19.0 source)",
         postgresql_min=13,
-        postgresql_source="odoo/release.py MIN_PG_VERSION, a warning in odoo/sql_db.py (19.0 lab)",
+        postgresql_source="odoo/release.py MIN_PG_VERSION, a warning in odoo/sql_db.py (a 19.0 source)",
         access=_MODEL_ACCESS,
         demo_opt_in=True,
         strict_module_names=True,
@@ -218,12 +223,14 @@ SERIES: tuple[SeriesFacts, ...] = (
         series="20.0",
         python_min=(3, 12),
         python_max=(3, 14),
-        python_source="odoo/release.py MIN_PY_VERSION, MAX_PY_VERSION (zenphamgeek/odoo, a rebranded 20.0 "
-        "whose release.py says version_info = (20, 0, 0, FINAL, 0, '')",
+        python_source="UNVERIFIED: odoo/release.py MIN_PY_VERSION, MAX_PY_VERSION as read in "
+        "zenphamgeek/odoo, not odoo/odoo (a rebranded tree whose release.py says version_info = "
+        "(20, 0, 0, FINAL, 0, ''); no 20.0 release.py of odoo/odoo could be read)",
         postgresql_min=16,
-        postgresql_source="odoo/release.py MIN_PG_VERSION (same file)",
+        postgresql_source="UNVERIFIED: odoo/release.py MIN_PG_VERSION, the same zenphamgeek/odoo file",
         access=_IR_ACCESS,
-        demo_opt_in=True,  # odoo/orm/registry.py: new_db_demo = config['with_demo'] (Vauxoo/odoo mirror)
+        # odoo/orm/registry.py: new_db_demo = config['with_demo'] (odoo/odoo, commit 00e211c)
+        demo_opt_in=True,
         # Manifest checks as on 19.0: odoo/modules/module.py of 20.0 was not readable here.
         strict_module_names=True,
         version_rule="two-to-five-parts",

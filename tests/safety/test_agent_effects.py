@@ -169,7 +169,8 @@ async def test_the_approval_request_names_every_path_and_carries_the_whole_chang
 def test_auto_commit_never_runs_a_command_the_model_put_in_git_config(
     run_agent: RunAgent, model_server: StartServer, addons: Path, tmp_path: Path
 ) -> None:
-    """The review's attack: yolo writes .git/config (core.fsmonitor); our commit must not run it."""
+    """A model in yolo mode writes .git/config (core.fsmonitor = a command): our checkpoint commit must
+    not run it."""
     from tests.safety.test_agent_undo import _git, _git_repo
 
     _git_repo(addons)
