@@ -82,6 +82,12 @@ class Workspace:
         # A relative path belongs to the first root where it exists (as Odoo picks modules).
         chosen = next((c for c in candidates if os.path.lexists(c[1])), None)
         if chosen is None:
+            if candidates and all(not _inside(_realpath(raw), root.path) for root, raw in candidates):
+                # Outside whether it exists or not: the answer never tells what exists out there.
+                raise SandboxViolation(
+                    f"{user_path!r} resolves outside the addons roots.",
+                    "Only files under the configured addons paths can be used.",
+                )
             if must_exist:
                 raise NotFound(
                     f"No such file or folder: {user_path!r}.",

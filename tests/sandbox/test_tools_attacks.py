@@ -92,6 +92,17 @@ async def test_read_file_single_outside_path(client: Client, path: str) -> None:
     assert result.is_error or result.structured_content["files"][0]["error"]
 
 
+@pytest.mark.parametrize(
+    "path", ["../outside/secret.txt", "../outside/no_such_file.txt", "../no_such_dir/x.py"]
+)
+async def test_read_file_outside_says_outside_whether_it_exists_or_not(client: Client, path: str) -> None:
+    # "No such file" for a missing path and "outside" for a present one would tell what exists out there.
+    result = await client.call_tool("read_file", {"path": path})
+    assert result.is_error
+    assert "outside the addons roots" in dump(result)
+    assert "No such file" not in dump(result)
+
+
 @pytest.mark.parametrize("encoding", ["utf-8", "base64"])
 async def test_read_file_base64_does_not_leak_either(client: Client, encoding: str) -> None:
     import base64

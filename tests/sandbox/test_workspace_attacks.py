@@ -32,8 +32,8 @@ RELATIVE_CASES: dict[str, Case] = {
     "dotdot_after_dot": ("./../outside/secret.txt", READ, True, SandboxViolation),
     "dotdot_double_slash": ("m//..//..//outside//secret.txt", READ, True, SandboxViolation),
     "dotdot_trailing_slash": ("m/../../", READ, True, SandboxViolation),
-    # the OS cannot walk through a file (ENOTDIR): not found for reads, refused for writes
-    "dotdot_through_file": ("m/__init__.py/../../../outside/secret.txt", READ, True, NotFound),
+    # the OS cannot walk through a file (ENOTDIR), but the path leads outside: refused as such
+    "dotdot_through_file": ("m/__init__.py/../../../outside/secret.txt", READ, True, SandboxViolation),
     "dotdot_through_file_write": ("m/__init__.py/../../../outside/new.txt", WRITE, False, SandboxViolation),
     "dotdot_into_sibling": ("../addons2/m/secret.py", READ, True, SandboxViolation),
     "dotdot_into_sibling_write": ("../addons2/m/evil.py", WRITE, False, SandboxViolation),
