@@ -2,8 +2,11 @@
 and what ``migrate`` does with them (retargeted, spec removed, left as a finding). No Odoo runs:
 every module is migrated as a dry run.
 
-    .venv/bin/python benchmarks/migrate_anchors_scan.py --corpus /work/corpus/core-only-17.0.txt \\
-        --to 18.0 --odoo-path /work/labs/odoo18/src --from-odoo-path /work/labs/odoo17/src
+    .venv/bin/python benchmarks/migrate_anchors_scan.py --corpus "$CORPUS_DIR/core-only-17.0.txt" \\
+        --to 18.0 --odoo-path "$ODOO18_SRC" --from-odoo-path "$ODOO17_SRC"
+
+(``CORPUS_DIR``: the folder of corpus lists that ``benchmarks/corpus.py`` writes; ``ODOO17_SRC``,
+``ODOO18_SRC``: Odoo source trees of those series, the folders that hold odoo-bin.)
 
 Without ``--from-odoo-path`` only the target series' source is read (gone anchors are then
 findings, except renames the new view alone makes unambiguous). Prints the counts per finding

@@ -1,11 +1,14 @@
 """Benchmark: migrate a corpus of real modules three ways and prove each on the next series' Odoo.
 
-    ASSISTA_BENCH_ODOO_BIN=/work/labs/odoo18/src/odoo-bin \\
-    ASSISTA_BENCH_FROM_ODOO_PATH=/work/labs/odoo17/src \\
-    ASSISTA_BENCH_ODOO_PYTHON=/work/labs/odoo18/venv/bin/python \\
+    ASSISTA_BENCH_ODOO_BIN="$ODOO18_SRC/odoo-bin" \\
+    ASSISTA_BENCH_FROM_ODOO_PATH="$ODOO17_SRC" \\
+    ASSISTA_BENCH_ODOO_PYTHON="$ODOO18_PYTHON" \\
     PGHOST=127.0.0.1 PGUSER=odoo PGPASSWORD=odoo \\
-        nice -n 10 .venv/bin/python benchmarks/migrate_corpus.py --corpus /work/corpus/core-only-17.0.txt \\
+        nice -n 10 .venv/bin/python benchmarks/migrate_corpus.py --corpus "$CORPUS_DIR/core-only-17.0.txt" \\
         --to 18.0 --limit 50 --json /tmp/migrate-bench.json
+
+(``ODOO17_SRC``, ``ODOO18_SRC``: Odoo source trees of those series; ``ODOO18_PYTHON``: a Python with
+18.0's requirements; ``CORPUS_DIR``: the folder of corpus lists that ``benchmarks/corpus.py`` writes.)
 
 The corpus file lists module folders of series N (one per line, anything after a tab ignored), whose
 dependencies are core modules only. Each module is copied three times and migrated to N+1:

@@ -1,6 +1,8 @@
 """Green stays green: the static checks over OCA branches that install, counting errors per module.
 
-    .venv/bin/python benchmarks/orm_green_run.py /work/corpus/green-run.txt [--checks static]
+    .venv/bin/python benchmarks/orm_green_run.py "$CORPUS_DIR/green-run.txt" [--checks static]
+
+(``CORPUS_DIR``: the folder of corpus lists that ``benchmarks/corpus.py`` writes.)
 
 The list holds one module folder per line; modules are checked per repository branch (their
 parent folder, so cross-module checks see the whole branch), without an Odoo source. Prints each
