@@ -64,10 +64,18 @@ def test_the_check_steps_run_as_written(pull_request: Path, tmp_path: Path) -> N
     for run in checks:
         line = re.sub(r"\$\{\{\s*([\w.]+)\s*\}\}", lambda m: expressions[m.group(1)], run)
         line = line.removesuffix(" || true")
-        env = {"PATH": str(Path(sys.executable).parent) + ":/usr/bin:/bin", "HOME": str(tmp_path),
-               "ASSISTA_CACHE_DIR": str(tmp_path / "cache"), "CI": "true"}
+        env = {
+            "PATH": str(Path(sys.executable).parent) + ":/usr/bin:/bin",
+            "HOME": str(tmp_path),
+            "ASSISTA_CACHE_DIR": str(tmp_path / "cache"),
+            "CI": "true",
+        }
         result = subprocess.run(
-            [*CLI, *shlex.split(line)[1:]], cwd=pull_request, env=env, capture_output=True, text=True,
+            [*CLI, *shlex.split(line)[1:]],
+            cwd=pull_request,
+            env=env,
+            capture_output=True,
+            text=True,
             timeout=600,
         )
         assert result.returncode in (0, 1), result.stdout + result.stderr

@@ -134,7 +134,9 @@ def _postgres_version_check(version: str, facts: SeriesFacts) -> DoctorCheck:
     return DoctorCheck(
         name="postgresql-version",
         ok=not problem,
-        detail=problem or f"PostgreSQL {version}: " + (
+        detail=problem
+        or f"PostgreSQL {version}: "
+        + (
             f"Odoo {facts.series} wants {facts.postgresql_min} or newer"
             if facts.postgresql_min
             else f"Odoo {facts.series} checks no minimum"

@@ -99,7 +99,7 @@ def find_odoo_bin(
     raise ToolMissing(
         "No odoo-bin found.",
         "Pass --odoo-bin PATH (and --odoo-python for its interpreter), set ASSISTA_ODOO_BIN, "
-        "add odoo_bin = \"...\" to assista-odoo.toml, or put odoo-bin on PATH.",
+        'add odoo_bin = "..." to assista-odoo.toml, or put odoo-bin on PATH.',
     )
 
 

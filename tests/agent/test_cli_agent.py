@@ -163,7 +163,10 @@ def test_missing_api_key_fails_at_once_naming_the_variable(
 
 
 def test_api_base_without_a_key_sends_a_placeholder(
-    cli_env: Path, model_server: StartServer, addons: Path, monkeypatch: pytest.MonkeyPatch,
+    cli_env: Path,
+    model_server: StartServer,
+    addons: Path,
+    monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     # Ollama, vLLM, LM Studio need no key; LiteLLM's OpenAI route refuses to send none.

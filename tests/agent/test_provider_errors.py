@@ -62,8 +62,8 @@ async def test_a_refused_request_shows_the_providers_message_once(model_server: 
     [
         (
             "litellm.ServiceUnavailableError: AnthropicException - "
-            "b'{\"type\": \"error\", \"error\": "
-            "{\"type\": \"overloaded_error\", \"message\": \"Overloaded\"}}'"
+            'b\'{"type": "error", "error": '
+            '{"type": "overloaded_error", "message": "Overloaded"}}\''
             ". Handle with `litellm.ServiceUnavailableError`.",
             "Overloaded (overloaded_error)",
         ),

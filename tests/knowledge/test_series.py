@@ -71,7 +71,10 @@ def test_a_bad_or_unsupported_series_is_an_error_naming_the_supported_ones() -> 
         with pytest.raises(InvalidInput, match=r"is not supported: supported are 16\.0, 17\.0"):
             normalize_series(unsupported)
     assert [normalize_series(s) for s in (" 18.0 ", "18", "saas~17.2", "18.0.1.0.0")] == [
-        "18.0", "18.0", "17.0", "18.0"
+        "18.0",
+        "18.0",
+        "17.0",
+        "18.0",
     ]
 
 

@@ -99,6 +99,7 @@ def test_removed_constructs_follow_the_series(tmp_path: Path) -> None:
         </odoo>"""
     )
     _module(tmp_path, "v", ["base"], ["views.xml"], {"views.xml": view})
+
     def codes(series: str) -> list[str]:
         return sorted({f.code for f in _static(tmp_path, "v", series) if f.source == "static"})
 

@@ -10,7 +10,7 @@ from odoo_tools.index import parse_python
 from odoo_tools.odoo_log._definitions import Definition, find_field, find_model
 from tests.odoo.variants import REPO
 
-EXTRA = '''from markupsafe import Markup
+EXTRA = """from markupsafe import Markup
 
 from odoo import fields, models
 from odoo.addons.component.core import Component
@@ -26,7 +26,7 @@ class LibraryBook(models.Model):
 
     BANNER = Markup("<b>new</b>")
     isbn13 = fields.Char()
-'''
+"""
 
 
 def test_fields_and_models_are_found_where_the_index_puts_them(tmp_path: Path) -> None:

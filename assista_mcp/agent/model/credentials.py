@@ -17,8 +17,19 @@ from odoo_tools.errors import ConfigError
 
 PLACEHOLDER_KEY = "assista-odoo-no-key"
 EXAMPLE_PREFIXES = (
-    "openai/", "anthropic/", "gemini/", "ollama_chat/", "hosted_vllm/", "lm_studio/", "openrouter/",
-    "azure/", "bedrock/", "vertex_ai/", "mistral/", "groq/", "deepseek/",
+    "openai/",
+    "anthropic/",
+    "gemini/",
+    "ollama_chat/",
+    "hosted_vllm/",
+    "lm_studio/",
+    "openrouter/",
+    "azure/",
+    "bedrock/",
+    "vertex_ai/",
+    "mistral/",
+    "groq/",
+    "deepseek/",
 )
 PROVIDERS_URL = "https://docs.litellm.ai/docs/providers"
 # The API key variables of common providers, known without importing LiteLLM (seconds): a missing
