@@ -22,7 +22,18 @@ from assista_mcp.safety.redaction import redact
 from odoo_tools.errors import AssistaError
 from odoo_tools.process import terminate_like_interrupt
 
-SUBCOMMAND_MODULES = ("serve", "check", "odoo", "agent", "mcp_config", "trust", "migrate", "rules")
+# One module per command (or group of commands), named after it; listed in the order help shows them.
+SUBCOMMAND_MODULES = (
+    "serve",
+    "check",
+    "odoo",
+    "agent",
+    "mcp_config",
+    "checkpoints",
+    "trust",
+    "migrate",
+    "rules",
+)
 # `check` from a pre-commit hook or CI must start fast: when it is the command, only its own
 # module is imported (the agent's, the server's... take ~0.5 s to import and are not needed).
 ALONE = {"check": "check"}
