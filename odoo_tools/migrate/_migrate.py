@@ -7,12 +7,14 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from odoo_tools.findings import Finding
-from odoo_tools.migrate._step import NEEDS_BOTH_SOURCES, migrate_step
+from odoo_tools.migrate._step import migrate_step
 from odoo_tools.migrate.engine.commit import commit_step, ready_to_commit
 from odoo_tools.migrate.engine.models import MigrationReport, ModuleMigration, StepOutcome
 from odoo_tools.migrate.engine.module_files import ModuleFiles
 from odoo_tools.migrate.engine.plan import PlannedModule, plan_migration
 from odoo_tools.migrate.engine.report import SOURCE
+from odoo_tools.migrate.passes.protocol import Known
+from odoo_tools.migrate.passes.table import unchecked
 
 
 def migrate(
@@ -36,24 +38,6 @@ def migrate(
     return MigrationReport(
         to_series=f"{plan[0].target}.0" if plan else to_series, written=write or commit, modules=modules
     )
-
-
-def unchecked(source: int, target: int, sources: Mapping[int, Path]) -> list[str]:
-    """What the step ``source`` -> ``target`` leaves undone without one of the two Odoo sources:
-    said in the report, so a clean dry run without them is not read as a clean migration."""
-    missing = []
-    if target not in sources:
-        missing.append(
-            f"Odoo {target}.0's own upgrade_code scripts and the anchors of inherited core views "
-            f"(needs the {target}.0 source)"
-        )
-    absent = [f"{major}.0" for major in (source, target) if major not in sources]
-    if absent:
-        missing.append(
-            f"{', '.join(NEEDS_BOTH_SOURCES)} (needs the {source}.0 and {target}.0 sources: "
-            f"{' and '.join(absent)} not given)"
-        )
-    return missing
 
 
 def _guarded(
@@ -122,7 +106,7 @@ def migrate_module(
                 rules_applied=dict(report.applied),
                 findings=report.findings,
                 commit=sha,
-                unchecked=unchecked(source, target, sources),
+                unchecked=unchecked(source, target, Known(sources.get(source), sources.get(target))),
             )
         )
     if outcomes and planned.left_behind:

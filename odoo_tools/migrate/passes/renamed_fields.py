@@ -6,6 +6,9 @@ wherever they appear, and only when the module declares no field of that name it
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import ClassVar
 
 import libcst as cst
 
@@ -37,26 +40,46 @@ def renamed_field_names(series: str) -> dict[str, str]:
     return renamed
 
 
-# change id -> (model, old name, new name), as the series registry has them
-RENAMED_17 = {
-    cid: _renamed_field(cid)
-    for cid in ("renamed-qty-done", "renamed-quantity-done", "renamed-move-line-nosuggest-ids")
-}
+@dataclass(frozen=True)
+class FieldRenames:
+    """The core fields a step renamed that its rules rename wherever the module uses them: the
+    registry's change ids (each "model field" -> new name, names distinctive enough to be that
+    field wherever they appear). ``flagged`` are those whose old field also meant a state the new
+    one does not (17.0's ``quantity`` is reserved too; ``picked`` says it is done): where the
+    module writes a nonzero value or filters on one, ``flag`` = True goes with it."""
+
+    ids: tuple[str, ...]
+    flag: str = ""
+    flagged: frozenset[str] = frozenset()
+
+    def renamed(self) -> dict[str, tuple[str, str, str]]:
+        """change id -> (model, old name, new name), as the series registry has them."""
+        return {cid: _renamed_field(cid) for cid in self.ids}
+
+
 _PATH = re.compile(r"^\w+(\.\w+)*$")
-# The renames whose old field was the DONE quantity: 17.0's quantity is also what is reserved, and
-# picked says it is done (the registry entries' hint). Where the module writes a done quantity or
-# filters on one being there, picked=True goes with it.
-_DONE = frozenset({"renamed-qty-done", "renamed-quantity-done"})
-PICKED = "picked"
 _NONZERO = frozenset({">", "!="})
 
 
-class RenamedFields17(PythonRule):
-    """``line.qty_done``, ``{"qty_done": 1}``, ``mapped("move_line_ids.qty_done")``..."""
+def renamed_fields_rule(renames: FieldRenames) -> type[PythonRule]:
+    """The Python rule of one step's field renames."""
+    renamed = renames.renamed()
 
-    rule = "renamed-qty-done"
-    triggers: tuple[str, ...] = tuple(old for _model, old, _new in RENAMED_17.values())
-    RENAMED = RENAMED_17
+    class StepRenames(RenamedFields):
+        rule = renames.ids[0]
+        triggers = tuple(old for _model, old, _new in renamed.values())
+        RENAMED = renamed
+        RENAMES = renames
+
+    return StepRenames
+
+
+class RenamedFields(PythonRule):
+    """``line.qty_done``, ``{"qty_done": 1}``, ``mapped("move_line_ids.qty_done")``... of the
+    step's ``RENAMES`` (a subclass per step: ``renamed_fields_rule``)."""
+
+    RENAMED: ClassVar[dict[str, tuple[str, str, str]]] = {}
+    RENAMES = FieldRenames(ids=())
 
     def _renamed(self) -> dict[str, tuple[str, str]]:
         """old name -> (new name, change id), but those the module declares itself."""
@@ -68,7 +91,7 @@ class RenamedFields17(PythonRule):
         self._values: set[int] = set()  # the dicts a write()/create() writes (original nodes)
 
     def _done_names(self) -> set[str]:
-        return {old for old, (_new, cid) in self._renamed().items() if cid in _DONE}
+        return {old for old, (_new, cid) in self._renamed().items() if cid in self.RENAMES.flagged}
 
     def visit_Call(self, node: cst.Call) -> None:
         if isinstance(node.func, cst.Attribute) and node.func.attr.value in ("write", "create") and node.args:
@@ -88,12 +111,12 @@ class RenamedFields17(PythonRule):
             for i, (key, element) in enumerate(zip(keys, original.elements, strict=True))
             if key in self._done_names() and not _is_zero(element.value)
         ]
-        if not done or PICKED in keys:
+        if not done or self.RENAMES.flag in keys:
             return updated
         first = original.elements[done[0]]
         assert isinstance(first, cst.DictElement) and isinstance(first.key, cst.SimpleString)
         self.site.report.count(self._renamed()[str(keys[done[0]])][1])
-        added = cst.DictElement(same_quotes(first.key, PICKED), cst.Name("True"))
+        added = cst.DictElement(same_quotes(first.key, self.RENAMES.flag), cst.Name("True"))
         return updated.with_changes(elements=_appended(list(updated.elements), added))
 
     def leave_List(self, original: cst.List, updated: cst.List) -> cst.BaseExpression:
@@ -105,7 +128,7 @@ class RenamedFields17(PythonRule):
             not any(leaves)
             or "|" in operators
             or "!" in operators
-            or any(_names_picked(e.value) for e in original.elements)
+            or any(_names(e.value, self.RENAMES.flag) for e in original.elements)
         ):
             return updated
         elements = list(updated.elements)
@@ -115,7 +138,7 @@ class RenamedFields17(PythonRule):
         self.site.report.count(self._renamed()[str(string_value(_first_string(leaf)))][1])
         picked = leaf.with_changes(
             elements=[
-                leaf.elements[0].with_changes(value=same_quotes(_first_string(leaf), PICKED)),
+                leaf.elements[0].with_changes(value=same_quotes(_first_string(leaf), self.RENAMES.flag)),
                 leaf.elements[1].with_changes(value=same_quotes(_second_string(leaf), "=")),
                 leaf.elements[2].with_changes(value=cst.Name("True")),
             ]
@@ -157,11 +180,12 @@ def _done_leaf(node: cst.BaseExpression, names: set[str]) -> cst.Tuple | cst.Lis
     return None
 
 
-def _names_picked(node: cst.BaseExpression) -> bool:
+def _names(node: cst.BaseExpression, field: str) -> bool:
+    """A domain leaf on ``field``."""
     return (
         isinstance(node, cst.Tuple | cst.List)
         and bool(node.elements)
-        and (string_value(node.elements[0].value) == PICKED)
+        and (string_value(node.elements[0].value) == field)
     )
 
 
@@ -203,16 +227,22 @@ def _breaks_line(comma: cst.Comma) -> bool:
     return isinstance(comma.whitespace_after, cst.ParenthesizedWhitespace)
 
 
-def fix_renamed_fields_17(doc: XmlDocument, site: Site) -> list[Edit]:
-    """``<field name="qty_done">`` in views and data: only stock.move.line had a field of that
-    name in 16.0 (stock.move one named quantity_done, stock.move and stock.picking ones named
-    move_line_nosuggest_ids), so every such element is one."""
-    own = site.report.own_fields
-    renamed = {old: (new, cid) for cid, (_m, old, new) in RENAMED_17.items() if old not in own}
-    edits: list[Edit] = []
-    for element in doc.root.iter("field"):
-        found = renamed.get(str(element.get("name") or ""))
-        if found is not None:
-            edits.append(set_value(doc, element, "name", found[0], found[1]))
-            site.report.count(found[1])
-    return edits
+def renamed_fields_fix(renames: FieldRenames) -> Callable[[XmlDocument, Site], list[Edit]]:
+    """The XML rule of one step's field renames: ``<field name="qty_done">`` in views and data
+    (the names are distinctive: in 16.0 only stock.move.line had a field named qty_done, stock.move
+    one named quantity_done, stock.move and stock.picking ones named move_line_nosuggest_ids, so
+    every such element is one)."""
+    renamed = renames.renamed()
+
+    def fix_renamed_fields(doc: XmlDocument, site: Site) -> list[Edit]:
+        own = site.report.own_fields
+        names = {old: (new, cid) for cid, (_m, old, new) in renamed.items() if old not in own}
+        edits: list[Edit] = []
+        for element in doc.root.iter("field"):
+            found = names.get(str(element.get("name") or ""))
+            if found is not None:
+                edits.append(set_value(doc, element, "name", found[0], found[1]))
+                site.report.count(found[1])
+        return edits
+
+    return fix_renamed_fields
