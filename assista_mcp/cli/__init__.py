@@ -17,10 +17,10 @@ from pathlib import Path
 from types import ModuleType
 
 from assista_mcp import __version__
-from assista_mcp.agent.terminal.safe_text import escape_controls
 from assista_mcp.safety.redaction import redact
 from odoo_tools.errors import AssistaError
 from odoo_tools.process import terminate_like_interrupt
+from odoo_tools.safe_text import escape_controls
 
 # One module per command (or group of commands), named after it; listed in the order help shows them.
 SUBCOMMAND_MODULES = (

@@ -14,6 +14,7 @@ from typing import Any
 from assista_mcp.config.loading import load_settings
 from assista_mcp.config.settings import PATH_LIST_SETTINGS, SOURCES, Settings
 from odoo_tools.runs import split_addons_path
+from odoo_tools.safe_text import escape_controls
 
 
 def add_project_flags(parser: argparse.ArgumentParser) -> None:
@@ -56,7 +57,7 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
         cli[name] = split_addons_path(value, Path.cwd()) if name == "addons_paths" else value
     settings = load_settings(cli)
     for note in settings.notes:
-        print(f"assista-odoo: {note}", file=sys.stderr)
+        print(f"assista-odoo: {escape_controls(note)}", file=sys.stderr)
     return settings
 
 

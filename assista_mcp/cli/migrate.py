@@ -18,11 +18,11 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from assista_mcp.agent.terminal.safe_text import escape_controls
 from assista_mcp.cli.common import add_migrate_flags, add_odoo_flags, add_project_flags, settings_from_args
 from assista_mcp.cli.output import add_format_flag, add_output_flag, emit
 from assista_mcp.config.odoo_config import runner_config
 from odoo_tools.errors import InvalidInput
+from odoo_tools.safe_text import escape_controls
 
 if TYPE_CHECKING:  # imported when `migrate` runs: libcst costs every other command's start
     from odoo_tools.migrate import MigrationReport, ModuleMigration, Proof, ProofAddons, StepOutcome

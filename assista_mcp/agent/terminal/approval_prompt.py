@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING, Literal
 from rich.text import Text
 
 from assista_mcp.agent.loop.approvals import ApprovalRequest, Decision, Prompter
-from assista_mcp.agent.terminal.safe_text import escape_controls
 from assista_mcp.safety.redaction import redact
+from odoo_tools.safe_text import escape_controls
 
 if TYPE_CHECKING:
     from rich.console import Console

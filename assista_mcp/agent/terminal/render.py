@@ -16,7 +16,7 @@ from rich.syntax import Syntax
 from rich.text import Text
 
 from assista_mcp.agent.events import StreamEvent, Usage
-from assista_mcp.agent.terminal.safe_text import escape_controls
+from odoo_tools.safe_text import escape_controls
 
 SUMMARY_WIDTH = 100
 VALUE_WIDTH = 48

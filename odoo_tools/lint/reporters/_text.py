@@ -1,10 +1,15 @@
-"""Plain text for people: one line per finding with its hint, grouped by module, then a total."""
+"""Plain text for people: one line per finding with its hint, grouped by module, then a total.
+
+Module, file and version names and the messages quoting them come from the repository: each line
+is shown with its control characters escaped (an ESC sequence writing the terminal's clipboard or
+hiding text, a BEL, a CR or newline forging a line), as migrate's report and usage errors are."""
 
 from __future__ import annotations
 
 from itertools import groupby
 
 from odoo_tools.lint.reporters._base import Report
+from odoo_tools.safe_text import escape_controls
 
 
 def render(report: Report) -> str:
@@ -29,4 +34,4 @@ def render(report: Report) -> str:
         + (f"; Odoo {report.series}" if report.series else "")
         + f" ({report.seconds:.1f}s)"
     )
-    return "\n".join(lines) + "\n"
+    return "\n".join(escape_controls(line) for line in lines) + "\n"
