@@ -122,13 +122,30 @@ def _codes(payload: dict[str, object]) -> set[str]:
 
 
 def test_odoo_path_gives_the_static_checks_the_core_addons(tmp_path: Path) -> None:
+    """20.0 has no series pack (no tree of it can be had): without a source the core's external IDs
+    are unknown, so none is called missing."""
     addons, odoo = _project(tmp_path), _fake_odoo(tmp_path / "odoo_src")
+    _edit_manifest(addons / "shop", "17.0.1.0.0", "20.0.1.0.0")
     without = _check(tmp_path, "--addons-path", str(addons))
     assert "xml-id-undefined" not in _codes(without)
     assert _limited(without)
     with_source = _check(tmp_path, "--addons-path", str(addons), "--odoo-path", str(odoo))
     assert "xml-id-undefined" in _codes(with_source) and with_source["modules"] == ["shop"]
     assert not _limited(with_source)
+
+
+@pytest.mark.parametrize("series", ["17.0", "18.0", "19.0"])
+def test_a_full_install_pack_knows_the_core_external_ids(tmp_path: Path, series: str) -> None:
+    """The bundled 17.0, 18.0 and 19.0 packs were dumped from full installs: without any Odoo source,
+    stock.view_picking_frm is missing and stock.view_picking_form is not."""
+    addons = _project(tmp_path)
+    _edit_manifest(addons / "shop", "17.0.1.0.0", f"{series}.1.0.0")
+    broken = _check(tmp_path, "--addons-path", str(addons))
+    assert broken["series"] == series and not _limited(broken)
+    assert [f["line"] for f in broken["findings"] if f["code"] == "xml-id-undefined"] == [5]  # type: ignore[attr-defined]
+    view = addons / "shop" / "views" / "v.xml"
+    view.write_text(PICKING_REF, encoding="utf-8")
+    assert "xml-id-undefined" not in _codes(_check(tmp_path, "--addons-path", str(addons)))
 
 
 def test_with_an_odoo_source_a_dependency_of_another_repository_is_an_info(tmp_path: Path) -> None:
