@@ -246,14 +246,17 @@ def private_folder(path: Path) -> Path:
 MAX_SOURCE_BYTES = 16 * 1024 * 1024
 
 
-def read_capped(path: str | os.PathLike[str], cap: int = MAX_SOURCE_BYTES) -> bytes | None:
+def read_capped(
+    path: str | os.PathLike[str], cap: int = MAX_SOURCE_BYTES, *, follow_links: bool = True
+) -> bytes | None:
     """The file's bytes, or None when it holds more than ``cap`` (never more is read).
 
-    The one way to read a file of a module or of an Odoo source (every such file may be hostile):
-    a pipe, socket or device raises ``OSError`` instead of blocking the reader (it is opened
-    non-blocking and must be a regular file), and a file over the cap is judged by its size
-    before a byte is read."""
-    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    The one way to read a file of a module, of a repository or of an Odoo source (every such
+    file may be hostile): a pipe, socket or device raises ``OSError`` instead of blocking the
+    reader (it is opened non-blocking and must be a regular file), and a file over the cap is
+    judged by its size before a byte is read. ``follow_links=False``: a link raises ``OSError``."""
+    nofollow = 0 if follow_links else os.O_NOFOLLOW
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | nofollow)
     with os.fdopen(fd, "rb") as handle:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from odoo_tools.errors import InvalidInput
 from odoo_tools.findings import Finding
-from odoo_tools.storage import atomic_write_json, capped_lines
+from odoo_tools.storage import MAX_SOURCE_BYTES, atomic_write_json, capped_lines, read_capped
 
 BASELINE_VERSION = 1
 LineText = Callable[[Finding], str]  # the text of a finding's line ("" when it has none)
@@ -53,7 +53,10 @@ def write_baseline(path: Path, findings: Sequence[Finding], line_text: LineText)
 
 def read_baseline(path: Path) -> Counter[str]:
     try:
-        payload = json.loads(path.read_text(encoding="utf-8"))
+        data = read_capped(path)  # a FIFO raises instead of blocking; a huge file is not loaded
+        if data is None:
+            raise ValueError(f"it is larger than {MAX_SOURCE_BYTES} bytes")
+        payload = json.loads(data)
         counts = payload["fingerprints"]
         if payload.get("version") != BASELINE_VERSION or not isinstance(counts, dict):
             raise ValueError("unknown baseline format")

@@ -32,6 +32,7 @@ from odoo_tools.lint._common import (
 )
 from odoo_tools.lint._configs import LintConfig
 from odoo_tools.lint._inputs import exclude_option, linter_skips
+from odoo_tools.storage import read_capped
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -61,8 +62,8 @@ def _selects(path: Path | None) -> bool:
     """Whether the ruff configuration chooses its own base rule set (``select``)."""
     if path is None:
         return False
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    try:  # the repository's file: a FIFO there must not block, nor a huge one load whole
+        data = tomllib.loads((read_capped(path) or b"").decode("utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
         return False
     if path.name == "pyproject.toml":

@@ -21,6 +21,7 @@ from pathlib import Path
 
 from odoo_tools.errors import ProcessFailed
 from odoo_tools.process import run_process
+from odoo_tools.storage import read_capped
 
 # argv[1]: the addons roots (JSON), argv[2]: {"python": [...], "bin": [...]}.
 # Prints {entry: why Odoo would refuse it}; binaries as "bin:<name>".
@@ -123,9 +124,8 @@ def interpreter_of(script: Path, python: str | None) -> str | None:
     """The Python that runs an odoo-bin: --odoo-python, else the script's ``#!`` line."""
     if python:
         return python
-    try:
-        with script.open("rb") as handle:
-            first = handle.readline().decode("utf-8", "replace").strip()
+    try:  # odoo-bin may sit in a repository: a FIFO there must not block, nor a huge one load whole
+        first = (read_capped(script) or b"").split(b"\n", 1)[0].decode("utf-8", "replace").strip()
     except OSError:
         return None
     if not first.startswith("#!"):

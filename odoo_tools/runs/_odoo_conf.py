@@ -6,6 +6,7 @@ import configparser
 from pathlib import Path
 
 from odoo_tools.errors import ConfigError
+from odoo_tools.storage import MAX_SOURCE_BYTES, read_capped
 
 # The [options] keys we take, as Odoo spells them.
 KNOWN_KEYS = ("addons_path", "db_host", "db_port", "db_user", "db_password", "data_dir", "http_port")
@@ -15,10 +16,14 @@ def read_odoo_conf(path: Path) -> dict[str, str]:
     """Return the known ``[options]`` keys that have a real value (Odoo writes ``False`` for unset)."""
     parser = configparser.ConfigParser(interpolation=None)
     try:
-        with path.open(encoding="utf-8") as handle:
-            parser.read_file(handle)
+        data = read_capped(path)  # a FIFO raises instead of blocking; a huge file is not loaded
+        if data is None:
+            raise ConfigError(f"Odoo config {str(path)!r} is larger than {MAX_SOURCE_BYTES} bytes.")
+        parser.read_string(data.decode("utf-8"), str(path))
     except FileNotFoundError as exc:
         raise ConfigError(f"Odoo config {str(path)!r} does not exist.", "Check --odoo-config.") from exc
+    except OSError as exc:
+        raise ConfigError(f"Odoo config {str(path)!r} cannot be read: {exc.strerror}.") from exc
     except (configparser.Error, UnicodeDecodeError) as exc:
         raise ConfigError(f"Odoo config {str(path)!r} is not a valid INI file: {exc}.") from exc
     if not parser.has_section("options"):

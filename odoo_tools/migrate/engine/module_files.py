@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import ast
 import os
-import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from odoo_tools.errors import InvalidInput, SandboxViolation
 from odoo_tools.files import path_locks, unified_diff
 from odoo_tools.sources import parse_source
-from odoo_tools.storage import atomic_write_text
+from odoo_tools.storage import atomic_write_text, read_capped
 
 TEXT_SUFFIXES = (".py", ".xml", ".csv", ".js", ".scss", ".css")
 MAX_BYTES = 2_000_000
@@ -195,17 +194,10 @@ def _read_text(path: Path) -> str | None:
     """A regular file's UTF-8 text up to ``MAX_BYTES``; None for anything else. Opened without
     blocking and without following a link: a FIFO put there would hang the run (and its locks)."""
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
-    except OSError:
+        data = read_capped(path, MAX_BYTES, follow_links=False)
+        return data.decode("utf-8") if data is not None else None
+    except (OSError, UnicodeDecodeError):
         return None
-    with os.fdopen(fd, "rb") as handle:
-        info = os.fstat(handle.fileno())
-        if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_BYTES:
-            return None
-        try:
-            return handle.read(MAX_BYTES + 1).decode("utf-8")
-        except (OSError, UnicodeDecodeError):
-            return None
 
 
 def _on_disk(path: Path) -> str | None:

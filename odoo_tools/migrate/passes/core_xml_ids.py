@@ -17,6 +17,8 @@ from typing import Any
 from odoo_tools.addons import discover_addons, odoo_core_roots
 from odoo_tools.index import parse_csv, parse_python, parse_xml
 from odoo_tools.migrate.engine.source_cache import cached_reading
+from odoo_tools.sources import UNPARSABLE
+from odoo_tools.storage import read_capped
 
 MAX_BYTES = 2_000_000
 READING = 1  # how a source is read: part of the cache key, raised when the reading changes
@@ -111,20 +113,29 @@ def _read(roots: list[Path]) -> CoreIds:
                 continue
             if path.suffix in (".xml", ".csv") and not rel.startswith("static/"):
                 parse = parse_xml if path.suffix == ".xml" else parse_csv
-                for record in parse(path.read_bytes(), rel, name).records:
+                for record in parse(_capped(path), rel, name).records:
                     if rel not in loaded:
                         found.elsewhere.add(record.xml_id)
                     elif found.loaded.get(record.xml_id) != "data":
                         found.loaded[record.xml_id] = "demo" if rel in demo else "data"
             elif path.suffix == ".py":
-                _read_python(found, path.read_bytes(), rel, name)
+                _read_python(found, _capped(path), rel, name)
     return found
+
+
+def _capped(path: Path) -> bytes:
+    """The file's bytes; nothing for a file turned into a pipe or grown past the cap since it
+    was listed (a source tree may be hostile: a plain read of a FIFO blocks for ever)."""
+    try:
+        return read_capped(path, MAX_BYTES) or b""
+    except OSError:
+        return b""
 
 
 def _read_python(found: CoreIds, data: bytes, rel: str, addon: str) -> None:
     try:
         tree = ast.parse(data)
-    except (SyntaxError, ValueError):
+    except UNPARSABLE:  # a 5,000-deep expression: ast's RecursionError
         return
     for node in ast.walk(tree):
         if isinstance(node, ast.Constant) and isinstance(node.value, str):
