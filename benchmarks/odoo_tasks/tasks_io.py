@@ -1,0 +1,116 @@
+"""A task on disk and the addons folder it is worked in.
+
+``tasks/<id>/task.json`` holds the facts (series, module, its dependencies, the real commit, the
+statement, the tests), ``code.patch`` the commit's change outside the tests (the oracle) and
+``test.patch`` its change to the tests (hidden from the agent, applied by the judge). The module
+before the commit is not stored: ``build_before`` rebuilds it from the OCA repository's git history
+(``git archive`` of the parent commit: no ``.git``, no history an agent could read the fix from).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import tarfile
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+TASKS_DIR = Path(__file__).resolve().parent / "tasks"
+# Where `fetch`/`git clone --mirror` put the OCA repositories: <root>/OCA+<repo>/repo (a git dir).
+MIRRORS_ENV = "ASSISTA_BENCH_MIRRORS"
+DEFAULT_MIRRORS = Path("/work/.mirror")
+
+
+@dataclass
+class Task:
+    id: str
+    series: str
+    module: str
+    repo: str  # "OCA/server-tools"
+    commit: str  # the real commit (its change is the oracle)
+    parent: str  # the module before = this commit's tree
+    date: str
+    kind: str  # field+view | logic fix | wizard | security | report | migration step
+    statement: str
+    depends: list[str]  # the manifest's depends (core modules, or same-repo modules below)
+    repo_modules: list[str]  # same-repo modules the task folder also holds (dependencies)
+    fail_to_pass: list[str]  # "Class.method" as Odoo's test log names them
+    pass_to_pass: list[str]
+    subject: str = ""  # the commit's first line, as written
+    judged: str = ""  # how the lists above were decided (static, then confirmed by the gate)
+    gate: dict[str, str] = field(default_factory=dict)  # leg -> "pass" | reason it failed
+
+    @property
+    def folder(self) -> Path:
+        return TASKS_DIR / self.id
+
+    def code_patch(self) -> str:
+        return (self.folder / "code.patch").read_text(encoding="utf-8")
+
+    def test_patch(self) -> str:
+        return (self.folder / "test.patch").read_text(encoding="utf-8")
+
+
+def save_task(task: Task, code_patch: str, test_patch: str, root: Path = TASKS_DIR) -> Path:
+    folder = root / task.id
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "task.json").write_text(json.dumps(asdict(task), indent=1) + "\n", encoding="utf-8")
+    (folder / "code.patch").write_text(code_patch, encoding="utf-8")
+    (folder / "test.patch").write_text(test_patch, encoding="utf-8")
+    return folder
+
+
+def write_task_json(task: Task) -> None:
+    (task.folder / "task.json").write_text(json.dumps(asdict(task), indent=1) + "\n", encoding="utf-8")
+
+
+def load_task(folder: Path) -> Task:
+    raw = json.loads((folder / "task.json").read_text(encoding="utf-8"))
+    return Task(**raw)
+
+
+def load_tasks(root: Path = TASKS_DIR, only: list[str] | None = None) -> list[Task]:
+    tasks = [load_task(p.parent) for p in sorted(root.glob("*/task.json"))]
+    if only:
+        tasks = [t for t in tasks if t.id in only or any(t.id.startswith(o) for o in only)]
+    return tasks
+
+
+def mirror_git_dir(repo: str) -> Path:
+    root = Path(os.environ.get(MIRRORS_ENV) or DEFAULT_MIRRORS)
+    return root / repo.replace("/", "+") / "repo"
+
+
+def build_before(task: Task, addons: Path) -> None:
+    """The module (and its same-repo dependencies) as they were before the commit, in ``addons``."""
+    git_dir = mirror_git_dir(task.repo)
+    if not git_dir.is_dir():
+        raise SystemExit(f"no git snapshot of {task.repo} at {git_dir}: fetch it (git clone --mirror) first")
+    addons.mkdir(parents=True, exist_ok=True)
+    archive = addons / ".before.tar"
+    paths = [task.module, *task.repo_modules]
+    subprocess.run(
+        ["git", f"--git-dir={git_dir}", "archive", "--format=tar", "-o", str(archive), task.parent, *paths],
+        check=True,
+    )
+    with tarfile.open(archive) as tar:
+        tar.extractall(addons, filter="data")
+    archive.unlink()
+
+
+def apply_patch(addons: Path, patch: str) -> str | None:
+    """Apply a unified diff inside ``addons``; None when it applied, else git's complaint."""
+    if not patch.strip():
+        return None
+    # The folder is no repository: stop git from finding one above it (paths would shift to its top).
+    env = {**os.environ, "GIT_CEILING_DIRECTORIES": str(addons.resolve().parent)}
+    done = subprocess.run(
+        ["git", "apply", "--whitespace=nowarn", "-"],
+        cwd=addons,
+        input=patch,
+        text=True,
+        capture_output=True,
+        env=env,
+    )
+    return None if done.returncode == 0 else (done.stderr.strip() or "git apply failed")
