@@ -51,7 +51,11 @@ def replay_script(task: Task) -> list[dict[str, Any]]:
     patch = {"patch": task.code_patch()}
     return [
         {"tool_calls": [{"id": "call_patch", "name": "apply_patch", "arguments": json.dumps(patch)}]},
-        {"tool_calls": [{"id": "call_test", "name": "test_module", "arguments": json.dumps({"module": task.module})}]},
+        {
+            "tool_calls": [
+                {"id": "call_test", "name": "test_module", "arguments": json.dumps({"module": task.module})}
+            ]
+        },
         {"text": "Applied the change and ran the module's tests."},
     ]
 

@@ -25,6 +25,8 @@ from odoo_tools.series import core_graph
 
 STARTED = re.compile(r": Starting (?:Subtest )?(\w+\.\w+)\b")
 FAILED = re.compile(r": (?:FAIL|ERROR): (?:Subtest )?(\w+\.\w+)\b")
+# Databases are named <prefix>tpl_* (templates, kept) and <prefix><task> (dropped after each run).
+DB_PREFIX = os.environ.get("ASSISTA_BENCH_DB_PREFIX", "bench_")
 RUN_TIMEOUT = 1200  # seconds for one odoo-bin run (an install with tests on a loaded machine)
 
 
@@ -80,7 +82,7 @@ def template_for(odoo: Odoo, task: Task, data_dir: Path) -> str:
     """The template database holding the task's core dependencies (made on first use)."""
     core = sorted(_core_closure(task))
     key = hashlib.sha256(",".join(core).encode()).hexdigest()[:10]
-    name = f"bench_tpl_{task.series.replace('.', '')}_{key}"
+    name = f"{DB_PREFIX}tpl_{task.series.replace('.', '')}_{key}"
     listed = _psql("psql", "-d", "postgres", "-Atc", f"SELECT 1 FROM pg_database WHERE datname = '{name}'")
     if listed.stdout.strip() == "1":
         return name
@@ -113,7 +115,7 @@ def judge(odoo: Odoo, task: Task, addons: Path, work: Path) -> Verdict:
     started = time.monotonic()
     data_dir = work / "data"
     template = template_for(odoo, task, data_dir)
-    db = f"bench_{task.series.replace('.', '')}_{task.commit[:8]}_{os.getpid()}"
+    db = f"{DB_PREFIX}{task.series.replace('.', '')}_{task.commit[:8]}_{os.getpid()}"
     _psql("dropdb", "--if-exists", db)
     made = _psql("createdb", "-T", template, db)
     if made.returncode != 0:

@@ -32,7 +32,7 @@ from pathlib import Path
 
 from benchmarks.odoo_tasks.statement import kind_of, statement_of
 from benchmarks.odoo_tasks.tasks_io import TASKS_DIR, Task, mirror_git_dir, save_task
-from benchmarks.odoo_tasks.testdiff import changed_tests, test_methods
+from benchmarks.odoo_tasks.testdiff import changed_methods, methods_of
 from odoo_tools.series import core_graph
 
 NOISE = ("i18n/", "i18n_extra/", "readme/", "README.rst", "static/description/")
@@ -164,8 +164,8 @@ def task_from(repo: Repo, series: str, commit: Commit, max_lines: int) -> tuple[
     listing = repo.git("ls-tree", "-r", "--name-only", commit.sha, f"{module}/tests/").split()
     for path in listing:
         if path.endswith(".py"):
-            new, same = changed_tests(
-                test_methods(repo.show(commit.parent, path)), test_methods(repo.show(commit.sha, path))
+            new, same = changed_methods(
+                methods_of(repo.show(commit.parent, path)), methods_of(repo.show(commit.sha, path))
             )
             fail += new
             passing += same

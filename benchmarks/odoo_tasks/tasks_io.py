@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import tarfile
 from dataclasses import asdict, dataclass, field
@@ -40,10 +41,16 @@ class Task:
     subject: str = ""  # the commit's first line, as written
     judged: str = ""  # how the lists above were decided (static, then confirmed by the gate)
     gate: dict[str, str] = field(default_factory=dict)  # leg -> "pass" | reason it failed
+    root: str = field(default="", repr=False)  # the task set's folder (not stored)
 
     @property
     def folder(self) -> Path:
-        return TASKS_DIR / self.id
+        return Path(self.root or TASKS_DIR) / self.id
+
+    def as_json(self) -> str:
+        raw = asdict(self)
+        raw.pop("root")
+        return json.dumps(raw, indent=1) + "\n"
 
     def code_patch(self) -> str:
         return (self.folder / "code.patch").read_text(encoding="utf-8")
@@ -55,19 +62,19 @@ class Task:
 def save_task(task: Task, code_patch: str, test_patch: str, root: Path = TASKS_DIR) -> Path:
     folder = root / task.id
     folder.mkdir(parents=True, exist_ok=True)
-    (folder / "task.json").write_text(json.dumps(asdict(task), indent=1) + "\n", encoding="utf-8")
+    (folder / "task.json").write_text(task.as_json(), encoding="utf-8")
     (folder / "code.patch").write_text(code_patch, encoding="utf-8")
     (folder / "test.patch").write_text(test_patch, encoding="utf-8")
     return folder
 
 
 def write_task_json(task: Task) -> None:
-    (task.folder / "task.json").write_text(json.dumps(asdict(task), indent=1) + "\n", encoding="utf-8")
+    (task.folder / "task.json").write_text(task.as_json(), encoding="utf-8")
 
 
 def load_task(folder: Path) -> Task:
     raw = json.loads((folder / "task.json").read_text(encoding="utf-8"))
-    return Task(**raw)
+    return Task(**raw, root=str(folder.parent))
 
 
 def load_tasks(root: Path = TASKS_DIR, only: list[str] | None = None) -> list[Task]:
@@ -83,17 +90,26 @@ def mirror_git_dir(repo: str) -> Path:
 
 
 def build_before(task: Task, addons: Path) -> None:
-    """The module (and its same-repo dependencies) as they were before the commit, in ``addons``."""
+    """The module (and its same-repo dependencies) as they were before the commit, in ``addons``.
+
+    A task may carry them as files instead (``before/``: the small made-up tasks of the CI slice)."""
+    if (task.folder / "before").is_dir():
+        shutil.copytree(task.folder / "before", addons, dirs_exist_ok=True)
+        return
     git_dir = mirror_git_dir(task.repo)
     if not git_dir.is_dir():
         raise SystemExit(f"no git snapshot of {task.repo} at {git_dir}: fetch it (git clone --mirror) first")
     addons.mkdir(parents=True, exist_ok=True)
     archive = addons / ".before.tar"
     paths = [task.module, *task.repo_modules]
-    subprocess.run(
+    # git may complain about objects a partial snapshot lacks outside these paths: only a failure counts.
+    done = subprocess.run(
         ["git", f"--git-dir={git_dir}", "archive", "--format=tar", "-o", str(archive), task.parent, *paths],
-        check=True,
+        capture_output=True,
+        text=True,
     )
+    if done.returncode != 0:
+        raise RuntimeError(f"git archive {task.parent} {' '.join(paths)}: {done.stderr.strip()}")
     with tarfile.open(archive) as tar:
         tar.extractall(addons, filter="data")
     archive.unlink()

@@ -8,7 +8,7 @@ from __future__ import annotations
 import ast
 
 
-def test_methods(source: str) -> dict[str, str]:
+def methods_of(source: str) -> dict[str, str]:
     """``Class.method`` -> a dump of its code, for each ``test*`` method of each class in ``source``.
 
     A class inheriting a changed helper is not traced: only the methods whose own code changed count."""
@@ -32,7 +32,7 @@ def test_methods(source: str) -> dict[str, str]:
     return found
 
 
-def changed_tests(before: dict[str, str], after: dict[str, str]) -> tuple[list[str], list[str]]:
+def changed_methods(before: dict[str, str], after: dict[str, str]) -> tuple[list[str], list[str]]:
     """(new or changed tests, unchanged tests) of one test file; removed tests are neither."""
     changed = sorted(name for name, code in after.items() if before.get(name) != code)
     same = sorted(name for name, code in after.items() if before.get(name) == code)
