@@ -21,7 +21,7 @@ from typing import Any
 
 from benchmarks.odoo_tasks.judge import Odoo
 from benchmarks.odoo_tasks.results import summary
-from benchmarks.odoo_tasks.tasks_io import Task, write_task_json
+from benchmarks.odoo_tasks.tasks_io import Task, forget, write_task_json
 
 WorkTask = Callable[[Task, str, Odoo, argparse.Namespace, Path], dict[str, Any]]
 
@@ -95,4 +95,5 @@ def _prune(tasks: list[Task], failed: dict[str, str], root: Path) -> None:
         if task.id in failed:
             dropped[task.id] = {"commit": task.commit, "repo": task.repo, "reason": failed[task.id]}
             shutil.rmtree(root / task.id, ignore_errors=True)
+            forget(root, task.id)
     record.write_text(json.dumps(dropped, indent=1, sort_keys=True) + "\n", encoding="utf-8")

@@ -25,19 +25,33 @@ import ast
 import hashlib
 import json
 import re
+import shutil
 import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 from benchmarks.odoo_tasks.statement import kind_of, statement_of
-from benchmarks.odoo_tasks.tasks_io import TASKS_DIR, Task, mirror_git_dir, save_task
+from benchmarks.odoo_tasks.tasks_io import (
+    TASKS_DIR,
+    Task,
+    forget,
+    load_tasks,
+    mirror_git_dir,
+    save_task,
+    write_task_json,
+)
 from benchmarks.odoo_tasks.testdiff import changed_methods, methods_of
 from odoo_tools.series import core_graph
 
 NOISE = ("i18n/", "i18n_extra/", "readme/", "README.rst", "static/description/")
 CODE_SUFFIXES = (".py", ".xml", ".csv")
-SKIP_SUBJECT = re.compile(r"^\s*\[(MIG|ADD|BOT|UPD|REF|REM|MV)\]|migrat(e|ion) to|pre-commit|dotfiles", re.I)
+# Not a task a user would ask for: migrations, new modules, bots, moves, forward-ports, clean-ups.
+SKIP_SUBJECT = re.compile(
+    r"^\s*\[(MIG|ADD|BOT|UPD|REF|REM|MV|FW|RFC)\]|migrat(e|ion) to|pre-?commit|dotfiles"
+    r"|forward-port|unused code",
+    re.I,
+)
 SPLIT_SEED = 3232  # dev / held-out split of the tasks, recorded once (split.json)
 
 
@@ -197,18 +211,39 @@ def split_of(task_id: str) -> str:
     return "dev" if digest[0] % 2 == 0 else "held_out"
 
 
+def restate(out: Path) -> int:
+    """Write the statements of the tasks in ``out`` again from their commits (after a change of the
+    rules in statement.py); a task whose subject the rules now skip is removed."""
+    for task in load_tasks(out):
+        repo = Repo(task.repo)
+        message = repo.git("log", "-1", "--format=%s%x1f%b", task.commit)
+        subject, _, body = message.partition("\x1f")
+        if SKIP_SUBJECT.search(subject):
+            print(f"{task.id}\tremoved: its subject is skipped now", file=sys.stderr)
+            shutil.rmtree(task.folder)
+            forget(out, task.id)
+            continue
+        manifest = repo.manifest(task.parent, task.module) or {}
+        task.statement = statement_of(task.series, task.module, manifest, subject.strip(), body.strip())
+        write_task_json(task)
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--repo", action="append", required=True, help="OCA/<name>, repeatable")
-    parser.add_argument("--series", action="append", required=True, help="17.0, 18.0 ... repeatable")
+    parser.add_argument("--repo", action="append", default=[], help="OCA/<name>, repeatable")
+    parser.add_argument("--series", action="append", default=[], help="17.0, 18.0 ... repeatable")
     parser.add_argument("--per-module", type=int, default=2, help="at most N tasks per module (newest first)")
     parser.add_argument("--max-lines", type=int, default=300)
     parser.add_argument("--out", type=Path, default=TASKS_DIR)
     parser.add_argument("--pulls", action="store_true", help="mine the unmerged pull-request commits instead")
+    parser.add_argument("--restate", action="store_true", help="rewrite the statements of the tasks in --out")
     parser.add_argument("--dry-run", action="store_true", help="count, write nothing")
     args = parser.parse_args(argv)
+    if args.restate:
+        return restate(args.out)
     reasons: dict[str, int] = {}
     made: list[Task] = []
     for name in args.repo:

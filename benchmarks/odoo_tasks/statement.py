@@ -8,19 +8,21 @@ from __future__ import annotations
 
 import re
 
-TAG = re.compile(r"^\s*\[[A-Z]+\]\s*")
+# Leading tags: [FIX], [IMP/FIX], [17.0], [RFC]..., one or several.
+TAG = re.compile(r"^\s*(\[[\w./ -]+\]\s*)+")
 TRAILER = re.compile(r"^(Signed-off-by|Co-authored-by|Reviewed-by|closes|Closes|Fixes|fixes)\b.*$", re.M)
 ACTION = {"FIX": "Fix", "IMP": "Improve", "ENH": "Improve", "PERF": "Speed up"}
 
 
 def statement_of(series: str, module: str, manifest: dict[str, object], subject: str, body: str) -> str:
-    tag = re.match(r"^\s*\[([A-Z]+)\]", subject)
+    tags = TAG.match(subject)
     words = TAG.sub("", subject)
-    words = re.sub(rf"^\s*{re.escape(module)}\s*:\s*", "", words).strip()
+    words = re.sub(rf"^\s*{re.escape(module)}\s*(:|-)\s*", "", words).strip()
     body = TRAILER.sub("", body).strip()
     body = re.sub(r"\n{3,}", "\n\n", body)
     title = manifest.get("name", module)
-    action = ACTION.get(tag.group(1), "Change") if tag else "Change"
+    found = [key for key in ACTION if tags and key in tags.group(0)]
+    action = ACTION[found[0]] if found else "Change"
     lines = [
         f"In the Odoo {series} addon `{module}` ({title}), in this addons folder:"
         f" {action.lower()} the module as follows.",

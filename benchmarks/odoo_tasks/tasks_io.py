@@ -130,3 +130,12 @@ def apply_patch(addons: Path, patch: str) -> str | None:
         env=env,
     )
     return None if done.returncode == 0 else (done.stderr.strip() or "git apply failed")
+
+
+def forget(root: Path, task_id: str) -> None:
+    """Take a dropped task out of ``split.json`` (its folder is removed by the caller)."""
+    path = root / "split.json"
+    if path.is_file():
+        raw = json.loads(path.read_text(encoding="utf-8"))
+        raw["split"].pop(task_id, None)
+        path.write_text(json.dumps(raw, indent=1) + "\n", encoding="utf-8")
