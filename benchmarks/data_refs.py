@@ -39,6 +39,10 @@ from odoo_tools.findings import Finding
 from odoo_tools.lint import FileDigests, LintCache, lint_addons_sync, load_project
 from odoo_tools.odoo_log import parse_odoo_log
 
+# a field name opening an expression: not one of Odoo's context names (uid, context, parent...)
+_CONTEXT = "not|and|or|in|uid|context|context_today|parent|current_company_id|allowed_company_ids|today|now"
+_NAME = rf"(?!(?:{_CONTEXT})\b)([a-z_]\w*)\b(?![.(])"
+
 # kind -> (file suffix, regex whose group 1 is the name to break, what it is)
 KINDS: dict[str, tuple[str, str]] = {
     "view-model": (".xml", r'<field name="model">([\w.]+)</field>'),
@@ -53,6 +57,14 @@ KINDS: dict[str, tuple[str, str]] = {
     "button-method": (".xml", r'<button\b(?=[^>]*\btype="object")[^>]*\bname="([a-z]\w+)"'),
     "acl-model": (".csv", r"^[^,\n]+,[^,\n]*,([\w.]+),"),
     "acl-group": (".csv", r"^[^,\n]+,[^,\n]*,[\w.]+,([\w.]+),"),
+    # View expressions (the first name of the expression; not a context name such as uid)
+    "expr-modifier": (".xml", r'\b(?:invisible|readonly|required|column_invisible)="(?:not )?' + _NAME),
+    "expr-decoration": (".xml", r'\bdecoration-\w+="(?:not )?' + _NAME),
+    "view-domain": (".xml", r"\s(?:domain)=\"\[\(\s*'(\w+)'"),
+    "filter-domain": (".xml", r"\sfilter_domain=\"\[\(\s*'(\w+)'"),
+    "action-domain": (".xml", r"<field name=\"domain\">\[\(\s*'(\w+)'"),
+    "context-group-by": (".xml", r"""['"]group_by['"]\s*:\s*['"](\w+)['"]"""),
+    "python-domain": (".py", r"""\bdomain\s*=\s*["']?\[\s*\(\s*["'](\w+)["']"""),
 }
 SUFFIX = "_zz"
 
@@ -69,13 +81,17 @@ def _data_files(module_dir: Path) -> list[str]:
     return [f for f in manifest.get("data", []) if (module_dir / f).is_file()]
 
 
-def _sites(module_dir: Path) -> Iterator[tuple[str, str, int, str, str]]:
+def _python_files(module_dir: Path) -> list[str]:
+    return sorted(p.relative_to(module_dir).as_posix() for p in (module_dir / "models").glob("*.py"))
+
+
+def _sites(module_dir: Path, kinds: frozenset[str] = frozenset()) -> Iterator[tuple[str, str, int, str, str]]:
     """(kind, file, line, old line, new line) for every place a kind is written on one line
-    that occurs once in its file."""
-    for rel in _data_files(module_dir):
+    that occurs once in its file (only ``kinds`` when given)."""
+    for rel in _data_files(module_dir) + _python_files(module_dir):
         lines = (module_dir / rel).read_text(encoding="utf-8").splitlines()
         for kind, (suffix, pattern) in KINDS.items():
-            if not rel.endswith(suffix):
+            if not rel.endswith(suffix) or (kinds and kind not in kinds):
                 continue
             for number, text in enumerate(lines, start=1):
                 if kind.startswith("acl") and number == 1:
@@ -108,7 +124,7 @@ def make(args: argparse.Namespace) -> int:
         half = "held-out" if module in held else "dev"
         cases.append({"id": f"{module}--control", "module": module, "half": half, "kind": "control"})
         by_kind: dict[str, list[tuple[str, str, int, str, str]]] = {}
-        for site in _sites(src / module):
+        for site in _sites(src / module, frozenset(filter(None, args.kinds.split(",")))):
             by_kind.setdefault(site[0], []).append(site)
         kinds = sorted(by_kind)
         rnd.shuffle(kinds)
@@ -300,6 +316,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     mk.add_argument("--seed", type=int, required=True)
     mk.add_argument("--modules", required=True, help="comma-separated module names under DATAREFS_SRC")
     mk.add_argument("--per-module", type=int, default=3)
+    mk.add_argument("--kinds", default="", help="comma-separated kinds to break (default: every kind)")
     jd = sub.add_parser("judge")
     jd.add_argument("--template", required=True)
     jd.add_argument("--core-addons", required=True, help="Odoo's addons folders, comma-separated")

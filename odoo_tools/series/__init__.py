@@ -73,6 +73,7 @@ from odoo_tools.series._pack import (
     pack,
     pack_header,
 )
+from odoo_tools.series._view_names import VIEW_CONTEXT_NAMES
 
 __all__ = [
     "API_CHANGES",
@@ -81,6 +82,7 @@ __all__ = [
     "MAGIC_FIELDS_BEFORE_17",
     "PACKS_ENV",
     "SUPPORTED_SERIES",
+    "VIEW_CONTEXT_NAMES",
     "AccessFacts",
     "ApiChange",
     "CoreList",

@@ -1,0 +1,268 @@
+"""The field names inside a module's view expressions, checked on the model each node sees.
+
+Odoo 17+ validates, when it installs a view: the free names of ``invisible``/``readonly``/
+``required``/``column_invisible``/``decoration-*`` and of ``context`` values (each must be a field of
+the node's model; ``parent.x`` a field of the model of the view holding the inline sub-view), a
+context's ``group_by`` field, and the field paths of a relational ``<field domain>`` (on the
+comodel) and of a ``<filter domain>`` (on the model). A search field's ``filter_domain`` and a
+window action's ``domain`` are read only when the user searches or opens it: warnings.
+
+A primary view's nodes belong to its model, an x2many field's inline sub-views to its comodel. An
+inheriting view's nodes go where its anchor is, maybe inside an inline sub-view of the parent: a
+name is claimed absent only when no model the node may belong to has it (the model and its
+x2many comodels, two levels down, as the view field check does). Nothing is evaluated.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from lxml import etree
+
+from odoo_tools.catalogue import entry
+from odoo_tools.findings import Finding
+from odoo_tools.index import ModelResolver, attribute_line, qualify
+from odoo_tools.lint._static.context import StaticContext
+from odoo_tools.lint._static.orm_xml import _parent_model
+from odoo_tools.lint._static.view_expressions import context_group_by, domain_names, expression_names
+from odoo_tools.lint._static.xpath_context import Candidates, xpath_contexts
+from odoo_tools.series import series_family
+from odoo_tools.storage import read_capped
+
+_PARSER = etree.XMLParser(resolve_entities=False, no_network=True, remove_comments=True)
+_MODIFIERS = ("invisible", "readonly", "required", "column_invisible")
+_SUBVIEWS = frozenset({"list", "tree", "form", "kanban", "graph", "pivot", "calendar", "activity"})
+_X2MANY = ("One2many", "Many2many")
+MAX_CANDIDATES = 64  # models an inheriting view's node may belong to; more: not judged
+
+
+@dataclass(frozen=True)
+class _Sees:
+    """The models a node may belong to (one when certain) and the model of the view around an
+    inline sub-view (what ``parent.`` names), '' when there is none or it is not certain."""
+
+    models: tuple[str, ...]
+    parent: str = ""
+
+
+class _File:
+    def __init__(self, ctx: StaticContext, rel: str, text: str) -> None:
+        self.ctx, self.rel, self.lines = ctx, rel, text.splitlines()
+        self.resolver: ModelResolver = ctx.resolver
+        self.found: list[Finding] = []
+        self._candidates: dict[tuple[str, int], tuple[str, ...]] = {}
+
+    def line(self, node: etree._Element, attr: str) -> int:
+        tag_line = node.sourceline if isinstance(node.sourceline, int) else 0
+        return attribute_line(self.lines, tag_line, attr) if attr else tag_line
+
+    def report(self, code: str, message: str, node: etree._Element, attr: str) -> None:
+        rule, line = entry(code), self.line(node, attr)
+        if rule.since is None or series_family(self.ctx.series) in rule.series():
+            text = f"{message}: {rule.why}."
+            self.found.append(self.ctx.finding(code, text, rule.hint, self.rel, line, rule.severity))
+            return
+        why = f"Odoo {rule.window()} refuses it at install; {self.ctx.series or 'this series'} was not tried"
+        self.found.append(self.ctx.finding(code, f"{message} ({why}).", rule.hint, self.rel, line, "warning"))
+
+    def absent(self, models: tuple[str, ...], name: str) -> bool:
+        """No model of ``models`` has field ``name`` (each one certain)."""
+        return bool(models) and all(self.resolver.model(m).has_field(name) is False for m in models)
+
+    def candidates(self, model: str, depth: int = 2) -> tuple[str, ...]:
+        key = (model, depth)
+        if key not in self._candidates:
+            found = self._uncached(model, depth)
+            self._candidates[key] = found if len(found) <= MAX_CANDIDATES else ()
+        return self._candidates[key]
+
+    def _uncached(self, model: str, depth: int) -> tuple[str, ...]:
+        comodels = [
+            located.item.comodel or self.resolver.comodel(model, name) or ""
+            for name, located in self.resolver.model(model).fields.items()
+            if located.item.type in _X2MANY
+        ]
+        comodels = [c for c in comodels if not self.resolver.outside_closure(c)]
+        if any(not c for c in comodels):
+            return ()  # an inline sub-view of an unknown comodel could hold anything
+        found = [model, *comodels]
+        if depth > 1:
+            for comodel in comodels:
+                deeper = self.candidates(comodel, depth - 1) if comodel != model else (model,)
+                if not deeper:
+                    return ()
+                found.extend(deeper)
+        return tuple(dict.fromkeys(found))
+
+
+def check_view_expressions(ctx: StaticContext) -> list[Finding]:
+    found: list[Finding] = []
+    for rel in dict.fromkeys(ctx.loaded_files):
+        if not rel.endswith(".xml"):
+            continue
+        try:
+            data = read_capped(ctx.absolute(rel))
+            if data is None:
+                continue
+            root = etree.fromstring(data, _PARSER)
+        except (OSError, etree.XMLSyntaxError, ValueError):
+            continue  # the index reports it
+        if root.tag not in ("odoo", "openerp", "data"):
+            continue
+        out = _File(ctx, rel, data.decode("utf-8", errors="replace"))
+        for record in root.iter("record"):
+            fields = {c.get("name", ""): c for c in record if c.tag == "field"}
+            if record.get("model") == "ir.ui.view" and "arch" in fields:
+                _view(out, fields)
+            elif record.get("model") == "ir.actions.act_window":
+                _action(out, fields)
+        found += out.found
+    return found
+
+
+def _action(out: _File, fields: dict[str, etree._Element]) -> None:
+    res_model, domain = fields.get("res_model"), fields.get("domain")
+    if res_model is None or domain is None or domain.get("eval") is not None:
+        return
+    model = (res_model.text or "").strip()
+    if model:
+        _paths(
+            out, domain, "", domain.text or "", model, "action-domain-field-unknown", "the action's domain"
+        )
+
+
+def _view(out: _File, fields: dict[str, etree._Element]) -> None:
+    arch_field = fields["arch"]
+    arch = next((el for el in arch_field if isinstance(el.tag, str)), None)
+    kind = fields.get("type")
+    if arch is None or arch_field.get("type", "xml") != "xml" or arch.tag in ("t", "template", "qweb"):
+        return
+    if kind is not None and (kind.text or "").strip() == "qweb":
+        return
+    inherit = fields.get("inherit_id")
+    parent = qualify(inherit.get("ref", ""), out.ctx.addon.name) if inherit is not None else ""
+    model_node = fields.get("model")
+    model = (model_node.text or "").strip() if model_node is not None else _parent_model(out.ctx, parent)
+    if not model or out.resolver.defined_anywhere(model) is False:
+        return  # no model: the view's model check says so
+    if not parent:
+        _node(out, arch, _Sees((model,)))  # <list decoration-danger=...> on the root itself
+        _walk(out, arch, _Sees((model,)))
+        return
+    specs = [el for el in arch_field if isinstance(el.tag, str)]
+    if len(specs) == 1 and arch.tag == "data":
+        specs = list(arch)
+    for spec in specs:
+        if not isinstance(spec.tag, str):
+            continue
+        position = spec.get("position", "inside")
+        if spec.tag == "xpath":
+            where = "after" if position == "attributes" else position
+            cands = xpath_contexts(out.resolver, model, spec.get("expr", ""), where, _cands(out))
+        elif spec.tag == "field" and position == "inside":
+            cands = ()  # new inline sub-views of that field: rare, left alone
+        else:
+            cands = out.candidates(model)
+        if not cands:
+            continue
+        if position == "attributes":
+            _attributes(out, spec, cands)
+        else:
+            _walk(out, spec, _Sees(cands))
+
+
+def _cands(out: _File) -> Candidates:
+    return lambda _resolver, model, depth: out.candidates(model, depth)
+
+
+def _attributes(out: _File, spec: etree._Element, cands: tuple[str, ...]) -> None:
+    """``<attribute name="invisible">expr</attribute>``: the expression lands on the located node."""
+    target = spec.get("name", "") if spec.tag == "field" else ""
+    if target:
+        cands = tuple(m for m in cands if out.resolver.model(m).has_field(target) is not False)
+    for attribute in spec:
+        if attribute.tag != "attribute" or attribute.get("add") or attribute.get("remove"):
+            continue
+        name, text = attribute.get("name", ""), attribute.text or ""
+        if name in _MODIFIERS or name.startswith("decoration-") or name == "context":
+            _names(out, attribute, "", text, _Sees(cands), name)
+        elif name == "domain" and target:
+            comodels = {c for m in cands if (c := out.resolver.comodel(m, target))}
+            if len(comodels) == 1:
+                code = "view-domain-field-unknown"
+                _paths(out, attribute, "", text, comodels.pop(), code, f'the domain of field "{target}"')
+        elif name == "filter_domain" and len(cands) == 1:
+            _paths(out, attribute, "", text, cands[0], "filter-domain-field-unknown", "filter_domain")
+
+
+def _walk(out: _File, node: etree._Element, sees: _Sees) -> None:
+    for child in node:
+        if not isinstance(child.tag, str) or child.get("position") == "attributes":
+            continue
+        _node(out, child, sees)
+        name = child.get("name", "")
+        subs: set[str] = set()
+        if child.tag in ("field", "groupby") and name:
+            subs = {c for m in sees.models if (c := out.resolver.comodel(m, name))}
+        if child.tag == "field":
+            for grand in child:
+                if isinstance(grand.tag, str) and grand.tag in _SUBVIEWS and len(subs) == 1:
+                    parent = sees.models[0] if len(sees.models) == 1 else ""
+                    inner = _Sees((next(iter(subs)),), parent)
+                    _node(out, grand, inner)
+                    _walk(out, grand, inner)
+        elif child.tag == "groupby":
+            if len(subs) == 1:
+                _walk(out, child, _Sees((subs.pop(),)))
+        else:
+            _walk(out, child, sees)
+
+
+def _node(out: _File, node: etree._Element, sees: _Sees) -> None:
+    for attr, text in node.items():
+        if not isinstance(attr, str) or not isinstance(text, str):
+            continue
+        if attr in _MODIFIERS or attr.startswith("decoration-") or attr == "context":
+            _names(out, node, attr, text, sees, attr)
+        elif attr == "domain" and node.tag == "filter" and len(sees.models) == 1:
+            _paths(out, node, attr, text, sees.models[0], "view-domain-field-unknown", "the filter's domain")
+        elif attr == "domain" and node.tag == "field":
+            comodels = {c for m in sees.models if (c := out.resolver.comodel(m, node.get("name", "")))}
+            if len(comodels) == 1:
+                what = f'the domain of field "{node.get("name")}"'
+                _paths(out, node, attr, text, comodels.pop(), "view-domain-field-unknown", what)
+        elif attr == "filter_domain" and len(sees.models) == 1:
+            _paths(out, node, attr, text, sees.models[0], "filter-domain-field-unknown", "filter_domain")
+
+
+def _names(out: _File, node: etree._Element, attr: str, text: str, sees: _Sees, what: str) -> None:
+    """Each free name of the expression is a field of the node's model (``parent.``: of the view
+    around the inline sub-view); a context's group_by names one too."""
+    names = expression_names(text) if len(text) < 4_000 else None
+    for name in sorted(names or ()):
+        if name.startswith("parent."):
+            rest = name[len("parent.") :]
+            if sees.parent and "." not in rest and out.absent((sees.parent,), rest):
+                message = f'{what}="{text.strip()}" uses parent.{rest}: "{sees.parent}" has no field "{rest}"'
+                out.report("view-expression-field-unknown", message, node, attr)
+        elif out.absent(sees.models, name):
+            message = f'{what}="{text.strip()}" uses "{name}", which is no field of "{sees.models[0]}"'
+            if len(sees.models) > 1:
+                message += f" (nor of {', '.join(sees.models[1:])})"
+            out.report("view-expression-field-unknown", message, node, attr)
+    group_by = context_group_by(text) if what == "context" else None
+    if group_by and "," not in group_by and out.absent(sees.models, group_by):
+        message = f'context groups by "{group_by}", which is no field of "{sees.models[0]}"'
+        out.report("view-domain-field-unknown", message, node, attr)
+
+
+def _paths(out: _File, node: etree._Element, attr: str, text: str, model: str, code: str, what: str) -> None:
+    """Each field path on the left of the domain's leaves resolves on ``model``."""
+    read = domain_names(text) if len(text) < 4_000 else None
+    for path in sorted(read.paths if read else ()):
+        if path.split(".")[0] in ("parent", "id"):
+            continue
+        broken = out.resolver.broken_segment(model, path)
+        if broken is not None:
+            _index, name, on = broken
+            out.report(code, f'{what} filters on "{path}": "{on}" has no field "{name}"', node, attr)
