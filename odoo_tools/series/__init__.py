@@ -73,7 +73,7 @@ from odoo_tools.series._pack import (
     pack,
     pack_header,
 )
-from odoo_tools.series._view_names import VIEW_CONTEXT_NAMES
+from odoo_tools.series._view_names import VIEW_CONTEXT_NAMES, view_context_names
 
 __all__ = [
     "API_CHANGES",
@@ -119,4 +119,5 @@ __all__ = [
     "series_major",
     "series_of_version",
     "stable_core_models",
+    "view_context_names",
 ]

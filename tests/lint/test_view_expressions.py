@@ -26,6 +26,9 @@ class Thing(models.Model):
     state = fields.Selection([("a", "A")])
     other_id = fields.Many2one("probe.other")
     line_ids = fields.One2many("probe.line", "thing_id")
+    shown_id = fields.Many2one("probe.other", domain="[('thing_id.namee', '=', 1)]")
+    listed_id = fields.Many2one("probe.other", domain=[("namee", "=", 1)])
+    hidden_id = fields.Many2one("probe.other", domain="[('namee', '=', 1)]")
 
 
 class Line(models.Model):
@@ -86,6 +89,10 @@ VIEWS = """<?xml version="1.0" encoding="utf-8"?>
     <field name="res_model">probe.thing</field>
     <field name="domain">[('statee', '=', 'a')]</field>
   </record>
+  <record id="thing_form_2" model="ir.ui.view">
+    <field name="model">probe.thing</field>
+    <field name="arch" type="xml"><form><field name="shown_id"/><field name="listed_id"/></form></field>
+  </record>
 </odoo>
 """
 ERRORS = [
@@ -99,19 +106,25 @@ ERRORS = [
     ("view-expression-field-unknown", 34),  # an inheriting view's attribute
 ]
 WARNINGS = [("filter-domain-field-unknown", 23), ("action-domain-field-unknown", 41)]
+PY_ERRORS = [("field-domain-field-unknown", 12)]  # a string domain, the field in a form
+PY_WARNINGS = [("field-domain-field-unknown", 13), ("field-domain-field-unknown", 14)]  # a list; no form
 FIXES = ["statee", "namee", "'default_name': nam}"]
 
 
-def _module(root: Path, views: str = VIEWS, version: str = "18.0.1.0.0") -> Path:
+def _module(root: Path, views: str = VIEWS, version: str = "18.0.1.0.0", models: str = MODELS) -> Path:
     folder = root / "probe"
     (folder / "views").mkdir(parents=True)
     manifest = {"name": "probe", "version": version, "license": "LGPL-3", "depends": ["base"]}
     manifest["data"] = ["views/views.xml"]
     (folder / "__manifest__.py").write_text(repr(manifest), encoding="utf-8")
     (folder / "__init__.py").write_text("from . import models\n", encoding="utf-8")
-    (folder / "models.py").write_text(MODELS, encoding="utf-8")
+    (folder / "models.py").write_text(models, encoding="utf-8")
     (folder / "views" / "views.xml").write_text(views, encoding="utf-8")
     return root
+
+
+def _fixed_models() -> str:
+    return MODELS.replace("namee", "name")
 
 
 def _fixed() -> str:
@@ -129,19 +142,19 @@ def _static(root: Path, series: str) -> list[Finding]:
 
 
 def _placed(findings: list[Finding], severity: str) -> list[tuple[str, int | None]]:
-    mine = ("view-expression", "view-domain", "filter-domain", "action-domain")
+    mine = ("view-expression", "view-domain", "filter-domain", "action-domain", "field-domain")
     return sorted((f.code, f.line) for f in findings if f.severity == severity and f.code.startswith(mine))
 
 
 def test_each_broken_name_is_found_at_its_line(tmp_path: Path) -> None:
     found = _static(_module(tmp_path / "addons"), "18.0")
-    assert _placed(found, "error") == sorted(ERRORS)
-    assert _placed(found, "warning") == sorted(WARNINGS)
+    assert _placed(found, "error") == sorted(ERRORS + PY_ERRORS)
+    assert _placed(found, "warning") == sorted(WARNINGS + PY_WARNINGS)
     assert all(f.path == "probe/views/views.xml" for f in found if f.code.startswith("view-expression"))
 
 
 def test_the_same_views_fixed_have_no_finding(tmp_path: Path) -> None:
-    found = _static(_module(tmp_path / "addons", _fixed()), "18.0")
+    found = _static(_module(tmp_path / "addons", _fixed(), models=_fixed_models()), "18.0")
     assert _placed(found, "error") == [] and _placed(found, "warning") == []
 
 
@@ -177,6 +190,14 @@ def test_cli_fails_on_a_broken_expression(tmp_path: Path) -> None:
         (f["code"], f["line"]) for f in json.loads(result.stdout)["findings"] if f["severity"] == "error"
     }
     assert set(ERRORS) <= errors and result.returncode == 1
+
+
+def test_active_id_is_a_name_only_17_lets_through(tmp_path: Path) -> None:
+    """Odoo 17 logs a deprecation for active_id in an expression; 18 refuses the view (probed)."""
+    views = _fixed().replace("'default_name': name}", "'default_name': active_id}")
+    on_18 = _placed(_static(_module(tmp_path / "a18", views, models=_fixed_models()), "18.0"), "error")
+    on_17 = _placed(_static(_module(tmp_path / "a17", views, "17.0.1.0.0", _fixed_models()), "17.0"), "error")
+    assert on_18 == [("view-expression-field-unknown", 9)] and on_17 == []
 
 
 @pytest.mark.parametrize(

@@ -23,10 +23,11 @@ from odoo_tools.catalogue import entry
 from odoo_tools.findings import Finding
 from odoo_tools.index import ModelResolver, attribute_line, qualify
 from odoo_tools.lint._static.context import StaticContext
+from odoo_tools.lint._static.field_domains import check_field_domains
 from odoo_tools.lint._static.orm_xml import _parent_model
 from odoo_tools.lint._static.view_expressions import context_group_by, domain_names, expression_names
 from odoo_tools.lint._static.xpath_context import Candidates, xpath_contexts
-from odoo_tools.series import series_family
+from odoo_tools.series import series_family, view_context_names
 from odoo_tools.storage import read_capped
 
 _PARSER = etree.XMLParser(resolve_entities=False, no_network=True, remove_comments=True)
@@ -43,6 +44,7 @@ class _Sees:
 
     models: tuple[str, ...]
     parent: str = ""
+    form: bool = False  # the form itself (not an inline sub-view): Odoo checks its fields' domains
 
 
 class _File:
@@ -51,6 +53,8 @@ class _File:
         self.resolver: ModelResolver = ctx.resolver
         self.found: list[Finding] = []
         self._candidates: dict[tuple[str, int], tuple[str, ...]] = {}
+        self.context_names = view_context_names(ctx.series)
+        self.in_forms: set[tuple[str, str]] = set()  # (model, field) a form shows without a domain
 
     def line(self, node: etree._Element, attr: str) -> int:
         tag_line = node.sourceline if isinstance(node.sourceline, int) else 0
@@ -97,6 +101,7 @@ class _File:
 
 def check_view_expressions(ctx: StaticContext) -> list[Finding]:
     found: list[Finding] = []
+    in_forms: set[tuple[str, str]] = set()
     for rel in dict.fromkeys(ctx.loaded_files):
         if not rel.endswith(".xml"):
             continue
@@ -117,7 +122,8 @@ def check_view_expressions(ctx: StaticContext) -> list[Finding]:
             elif record.get("model") == "ir.actions.act_window":
                 _action(out, fields)
         found += out.found
-    return found
+        in_forms |= out.in_forms
+    return found + check_field_domains(ctx, in_forms)
 
 
 def _action(out: _File, fields: dict[str, etree._Element]) -> None:
@@ -146,9 +152,12 @@ def _view(out: _File, fields: dict[str, etree._Element]) -> None:
     if not model or out.resolver.defined_anywhere(model) is False:
         return  # no model: the view's model check says so
     if not parent:
-        _node(out, arch, _Sees((model,)))  # <list decoration-danger=...> on the root itself
-        _walk(out, arch, _Sees((model,)))
+        sees = _Sees((model,), form=arch.tag == "form")
+        _node(out, arch, sees)  # <list decoration-danger=...> on the root itself
+        _walk(out, arch, sees)
         return
+    parent_views = out.ctx.tables.views.get(parent)
+    form = bool(parent_views and parent_views[-1].item.type == "form")
     specs = [el for el in arch_field if isinstance(el.tag, str)]
     if len(specs) == 1 and arch.tag == "data":
         specs = list(arch)
@@ -168,7 +177,7 @@ def _view(out: _File, fields: dict[str, etree._Element]) -> None:
         if position == "attributes":
             _attributes(out, spec, cands)
         else:
-            _walk(out, spec, _Sees(cands))
+            _walk(out, spec, _Sees(cands, form=form and cands == (model,)))
 
 
 def _cands(out: _File) -> Candidates:
@@ -201,6 +210,8 @@ def _walk(out: _File, node: etree._Element, sees: _Sees) -> None:
             continue
         _node(out, child, sees)
         name = child.get("name", "")
+        if sees.form and child.tag == "field" and name and child.get("domain") is None:
+            out.in_forms.add((sees.models[0], name))
         subs: set[str] = set()
         if child.tag in ("field", "groupby") and name:
             subs = {c for m in sees.models if (c := out.resolver.comodel(m, name))}
@@ -238,7 +249,7 @@ def _node(out: _File, node: etree._Element, sees: _Sees) -> None:
 def _names(out: _File, node: etree._Element, attr: str, text: str, sees: _Sees, what: str) -> None:
     """Each free name of the expression is a field of the node's model (``parent.``: of the view
     around the inline sub-view); a context's group_by names one too."""
-    names = expression_names(text) if len(text) < 4_000 else None
+    names = expression_names(text, out.context_names)
     for name in sorted(names or ()):
         if name.startswith("parent."):
             rest = name[len("parent.") :]
@@ -258,7 +269,7 @@ def _names(out: _File, node: etree._Element, attr: str, text: str, sees: _Sees, 
 
 def _paths(out: _File, node: etree._Element, attr: str, text: str, model: str, code: str, what: str) -> None:
     """Each field path on the left of the domain's leaves resolves on ``model``."""
-    read = domain_names(text) if len(text) < 4_000 else None
+    read = domain_names(text, out.context_names)
     for path in sorted(read.paths if read else ()):
         if path.split(".")[0] in ("parent", "id"):
             continue

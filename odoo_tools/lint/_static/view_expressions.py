@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 
 from odoo_tools.series import VIEW_CONTEXT_NAMES
 
+Names = frozenset[str]
+
 _OPERATORS = frozenset({"&", "|", "!"})
 MAX_EXPRESSION = 4_000  # characters: a longer attribute is not read (hostile input stays cheap)
 MAX_DEPTH = 60  # nested nodes followed; deeper: not read
@@ -79,26 +81,27 @@ def _free(node: ast.AST, depth: int = 0) -> set[str] | None:
     return found
 
 
-def _roots(names: set[str]) -> set[str]:
+def _roots(names: set[str], context: Names) -> set[str]:
     """Odoo's reduction: ``partner_id.name`` is field ``partner_id``; ``parent.x`` stays whole."""
     kept: set[str] = set()
     for name in names:
         root = name.split(".")[0]
-        if name != "parent" and root not in VIEW_CONTEXT_NAMES:
+        if name != "parent" and root not in context:
             kept.add(name if root == "parent" else root)
     return kept
 
 
-def expression_names(text: str) -> set[str] | None:
-    """The field names a modifier, decoration or context uses; None: not read."""
+def expression_names(text: str, context: Names = VIEW_CONTEXT_NAMES) -> set[str] | None:
+    """The field names a modifier, decoration or context uses (``context``: the names Odoo binds
+    itself on the series, ``odoo_tools.series.view_context_names``); None: not read."""
     if text.strip().lower() in ("0", "1", "true", "false"):
         return set()
     node = _parse(text)
     names = _free(node) if node is not None else None
-    return _roots(names) if names is not None else None
+    return _roots(names, context) if names is not None else None
 
 
-def domain_names(text: str) -> DomainNames | None:
+def domain_names(text: str, context: Names = VIEW_CONTEXT_NAMES) -> DomainNames | None:
     """The field paths and free names of a domain; None where Odoo's own reading would not
     apply (a name bound elsewhere, a shape it refuses)."""
     node = _parse(text)
@@ -106,12 +109,12 @@ def domain_names(text: str) -> DomainNames | None:
         return None
     found = DomainNames()
     if isinstance(node, ast.Name):
-        found.values |= _roots({node.id})
+        found.values |= _roots({node.id}, context)
         return found
     values: set[str] = set()
     if not _domain(node, found, values, 0):
         return None
-    found.values = _roots(values)
+    found.values = _roots(values, context)
     return found
 
 
