@@ -14,11 +14,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import httpx2
 import pytest
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
-from mcp.shared._httpx_utils import create_mcp_http_client
 
 from tests.odoo.runner_support import pg, stub_odoo_bin
 
@@ -127,7 +127,9 @@ def start_http_server(
 async def connect(server: HttpServer, headers: dict[str, str] | None = None) -> AsyncIterator[Client]:
     """The SDK's streamable HTTP client, sending the server's bearer token (or ``headers``)."""
     async with (
-        create_mcp_http_client(headers=server.auth() if headers is None else headers) as http,
+        httpx2.AsyncClient(
+            headers=server.auth() if headers is None else headers, timeout=httpx2.Timeout(30, read=300)
+        ) as http,
         Client(streamable_http_client(server.url, http_client=http)) as client,
     ):
         yield client
