@@ -267,6 +267,36 @@ def read_capped(
     return None if len(data) > cap else data
 
 
+def read_private(path: str | os.PathLike[str], cap: int = MAX_SOURCE_BYTES) -> bytes | None:
+    """A cache file's bytes when it is a regular file of this user that no one else may read or
+    write (0600 or narrower), not a link and within ``cap``; None otherwise or when it cannot be
+    read. What a cache holds decides what is reported or written: a file another account planted
+    (before its folder was narrowed to ours, or in a folder left open) is never believed."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError:
+        return None
+    with os.fdopen(fd, "rb") as handle:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_uid != os.geteuid() or info.st_mode & 0o077:
+            return None
+        if info.st_size > cap:
+            return None
+        try:
+            data = handle.read(cap + 1)
+        except OSError:
+            return None
+    return None if len(data) > cap else data
+
+
+def write_private(path: Path, data: bytes) -> None:
+    """``data`` as ``path``, 0600, atomically (not durable: a cache). A file another account left
+    there is removed first: replacing it would keep its owner when we may chown (root)."""
+    if os.path.lexists(path) and os.lstat(path).st_uid != os.geteuid():
+        path.unlink()
+    atomic_write_bytes(path, data, durable=False, mode=0o600)
+
+
 def read_capped_text(path: str | os.PathLike[str], cap: int = MAX_SOURCE_BYTES) -> str | None:
     """``read_capped`` decoded as UTF-8 (undecodable bytes replaced); None when over the cap or
     unreadable (a missing file, a pipe...)."""

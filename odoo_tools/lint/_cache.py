@@ -6,6 +6,12 @@ the ``odoo_tools`` package, so a fixed check never answers from a stale entry an
 remember to bump a version), so an untouched module is answered from disk and a touched one is
 re-checked. File digests come from ``odoo_tools.storage.FileDigests`` (kept per
 (mtime_ns, size), bounded), so a long-lived server does not re-read unchanged files.
+
+An answer decides what the CI gate reports: one planted by another account (a shared
+``XDG_CACHE_HOME``, a folder left open under umask 0) would hide a module's findings. So the
+folder must be this user's alone (0700, not a link, checked on every use, else nothing is kept
+nor read, as for the index and migrate's readings), and an answer is read only when it is this
+user's and 0600, and written so.
 """
 
 from __future__ import annotations
@@ -24,7 +30,7 @@ from pydantic import TypeAdapter, ValidationError
 from odoo_tools.findings import Finding
 from odoo_tools.lint._common import INCOMPLETE_RUN
 from odoo_tools.series import PACKS_ENV
-from odoo_tools.storage import atomic_write_text
+from odoo_tools.storage import private_folder, read_private, write_private
 
 SCHEMA = "lint-cache-1"
 SKIPPED_DIRS = frozenset({"__pycache__", "node_modules"})
@@ -100,29 +106,38 @@ class LintCache:
         self.max_per_folder = max_per_folder
         self.hits = 0  # answers read from disk
 
-    def get(self, key: str) -> list[Finding] | None:
+    def folder(self, key: str) -> Path | None:
+        """The private folder of ``key``'s answers; None when the cache is off or a folder on
+        the way is a link, another account's or not a folder."""
         if self.directory is None:
             return None
         try:
-            raw = (self.directory / key[:2] / f"{key}.json").read_bytes()
+            lint = private_folder(private_folder(self.directory.parent) / self.directory.name)
+            return private_folder(lint / key[:2])
+        except OSError:
+            return None
+
+    def get(self, key: str) -> list[Finding] | None:
+        folder = self.folder(key)
+        raw = read_private(folder / f"{key}.json") if folder is not None else None
+        if raw is None:
+            return None
+        try:
             findings = _FINDINGS.validate_json(raw)
-        except (OSError, ValidationError, ValueError):
+        except (ValidationError, ValueError, RecursionError):
             return None
         self.hits += 1
         return findings
 
     def put(self, key: str, findings: Iterable[Finding]) -> None:
         """Keep ``findings`` under ``key``, unless the linter did not complete (see ``INCOMPLETE_RUN``)."""
-        if self.directory is None:
-            return
         findings = list(findings)
-        if any(f.code in INCOMPLETE_RUN for f in findings):
+        folder = self.folder(key)
+        if folder is None or any(f.code in INCOMPLETE_RUN for f in findings):
             return
-        folder = self.directory / key[:2]
         payload = json.dumps([f.model_dump(exclude_defaults=True) for f in findings])
         with contextlib.suppress(OSError):  # a cache that cannot be written only costs time
-            folder.mkdir(parents=True, exist_ok=True)
-            atomic_write_text(folder / f"{key}.json", payload)
+            write_private(folder / f"{key}.json", payload.encode())
             _prune(folder, self.max_per_folder)
 
 

@@ -30,14 +30,22 @@ def store_path(cache_dir: Path, roots: Sequence[Path]) -> Path:
 def read_store(path: Path) -> dict[str, Entry]:
     """The entries of ``path``; empty when it is missing, damaged or of another schema."""
     try:
-        raw = json.loads(path.read_bytes())
+        return parse_store(path.read_bytes())
+    except OSError:
+        return {}
+
+
+def parse_store(data: bytes) -> dict[str, Entry]:
+    """The entries a store's bytes hold; empty when damaged or of another schema."""
+    try:
+        raw = json.loads(data)
         files = raw["files"] if raw.get("schema") == SCHEMA else {}
         return {
             name: (int(entry[0]), int(entry[1]), str(entry[2]))
             for name, entry in files.items()
             if isinstance(entry, list) and len(entry) == 3
         }
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+    except (ValueError, KeyError, TypeError, AttributeError, RecursionError):
         return {}
 
 

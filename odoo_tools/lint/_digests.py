@@ -5,7 +5,9 @@ JSON file per set of addons roots, under ``<cache_dir>/lint/``, see ``_digest_st
 an entry while the file's (mtime_ns, size) is unchanged, like the code index does. A file
 modified within the last seconds is saved without its digest (it could change again within the
 same mtime tick and keep its size), so it is re-read by the next run. JSON only: a cache file
-must never be able to run code.
+must never be able to run code. A stored digest stands for a file's content in the findings
+cache's keys: it is read and written only in a folder of this user's alone, from a 0600 file of
+this user (``LintCache``'s rule), so no other account can make a changed file look unchanged.
 """
 
 from __future__ import annotations
@@ -17,8 +19,8 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from odoo_tools.lint._digest_store import Entry, read_store, store_path, write_store
-from odoo_tools.storage import UNREADABLE, FileDigests, atomic_write_text
+from odoo_tools.lint._digest_store import Entry, parse_store, store_path, write_store
+from odoo_tools.storage import UNREADABLE, FileDigests, private_folder, read_private, write_private
 
 RACY_SECONDS = 2  # younger files are re-read next time rather than trusted by their stat
 
@@ -65,8 +67,19 @@ class StoredDigests(FileDigests):
         if entries == self._stored:
             return
         with contextlib.suppress(OSError):  # a cache that cannot be written only costs time
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            atomic_write_text(self.path, write_store(entries))
+            if self._private():
+                write_private(self.path, write_store(entries).encode())
 
     def _load(self) -> dict[str, Entry]:
-        return read_store(self.path) if self.path is not None else {}
+        data = read_private(self.path) if self.path is not None and self._private() else None
+        return parse_store(data) if data is not None else {}
+
+    def _private(self) -> bool:
+        """The store's folder is this user's alone (created 0700 when missing)."""
+        if self.path is None:
+            return False
+        try:
+            private_folder(private_folder(self.path.parent.parent) / self.path.parent.name)
+        except OSError:
+            return False
+        return True

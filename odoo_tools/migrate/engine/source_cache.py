@@ -14,15 +14,14 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
-import os
-import stat
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
-from odoo_tools.storage import atomic_write_bytes, default_cache_dir, private_folder
+from odoo_tools.storage import default_cache_dir, private_folder, read_private, write_private
 
 T = TypeVar("T")
+MAX_READING_BYTES = 256 * 1024 * 1024  # a whole source's reading: tens of MB for Odoo 18
 
 
 def cached_reading(
@@ -54,24 +53,15 @@ def cached_reading(
             pass
     found = read()
     with contextlib.suppress(OSError):
-        if os.path.lexists(cached) and os.lstat(cached).st_uid != os.geteuid():
-            cached.unlink()  # another account's file would keep its owner when replaced
-        atomic_write_bytes(cached, json.dumps(encode(found)).encode(), durable=False, mode=0o600)
+        write_private(cached, json.dumps(encode(found)).encode())
     return found
 
 
 def _private_json(path: Path) -> Any:
     """The JSON in ``path`` when it is a regular file of this user that no one else may read or
     write (0600); None otherwise, or when it does not parse."""
+    data = read_private(path, MAX_READING_BYTES)
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
-    except OSError:
+        return json.loads(data) if data is not None else None
+    except (ValueError, RecursionError):
         return None
-    with os.fdopen(fd, "rb") as handle:
-        info = os.fstat(handle.fileno())
-        if not stat.S_ISREG(info.st_mode) or info.st_uid != os.geteuid() or info.st_mode & 0o077:
-            return None
-        try:
-            return json.loads(handle.read())
-        except (OSError, ValueError, RecursionError):
-            return None
