@@ -36,7 +36,7 @@ def migrate(
     sources = dict(odoo_sources or {})
     modules = [_guarded(p, write=write or commit, commit=commit, odoo_sources=sources) for p in plan]
     return MigrationReport(
-        to_series=f"{plan[0].target}.0" if plan else to_series, written=write or commit, modules=modules
+        to_series=str(plan[0].target) if plan else to_series, written=write or commit, modules=modules
     )
 
 
@@ -61,13 +61,13 @@ def _guarded(
             hint="Find the deeply nested expression or data in the module, simplify it, then migrate again.",
         )
         step = StepOutcome(
-            source=f"{planned.source}.0", target=f"{planned.target}.0", rules_applied={}, findings=[finding]
+            source=f"{planned.source}", target=f"{planned.target}", rules_applied={}, findings=[finding]
         )
         return ModuleMigration(
             module=planned.name,
             path=str(planned.folder),
-            from_series=f"{planned.source}.0",
-            to_series=f"{planned.target}.0",
+            from_series=f"{planned.source}",
+            to_series=f"{planned.target}",
             depends=list(planned.depends),
             steps=[step],
             written=False,
@@ -86,7 +86,8 @@ def migrate_module(
     for source, target in planned.steps:
         before, deleted_before = dict(files.texts), set(files.deleted)
         sources = odoo_sources or {}
-        report = migrate_step(files, source, target, sources.get(target), sources.get(source))
+        old_source, new_source = sources.get(source.major), sources.get(target.major)
+        report = migrate_step(files, source, target, new_source, old_source)
         sha = ""
         if commit:
             changes = files.changes(before, deleted_before)
@@ -101,12 +102,12 @@ def migrate_module(
             )
         outcomes.append(
             StepOutcome(
-                source=f"{source}.0",
-                target=f"{target}.0",
+                source=str(source),
+                target=str(target),
                 rules_applied=dict(report.applied),
                 findings=report.findings,
                 commit=sha,
-                unchecked=unchecked(source, target, Known(sources.get(source), sources.get(target))),
+                unchecked=unchecked(source, target, Known(old_source, new_source)),
             )
         )
     if outcomes and planned.left_behind:
@@ -119,8 +120,8 @@ def migrate_module(
     return ModuleMigration(
         module=planned.name,
         path=str(planned.folder),
-        from_series=f"{planned.source}.0",
-        to_series=f"{planned.target}.0",
+        from_series=f"{planned.source}",
+        to_series=f"{planned.target}",
         depends=list(planned.depends),
         steps=outcomes,
         changed=[c.path for c in changes if c.after is not None],
@@ -140,7 +141,7 @@ def _left_behind_finding(planned: PlannedModule) -> Finding:
         path=f"{planned.name}/__manifest__.py",
         message=(
             f"{planned.name} depends on {names}, beside it and not migrated in this run: Odoo "
-            f"{planned.target}.0 installs neither until it is"
+            f"{planned.target} installs neither until it is"
         ),
         hint="Migrate them in one run (both folders, or the folder holding them): dependencies go first.",
     )

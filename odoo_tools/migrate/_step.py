@@ -17,12 +17,13 @@ from odoo_tools.migrate.engine.xml_tags import XmlParseError, read_xml
 from odoo_tools.migrate.passes.protocol import Known, Pass
 from odoo_tools.migrate.passes.table import AFTER_RULES, BEFORE_RULES
 from odoo_tools.migrate.steps.table import rules_for
+from odoo_tools.series import Series
 
 
 def migrate_step(
     files: ModuleFiles,
-    source: int,
-    target: int,
+    source: Series,
+    target: Series,
     odoo_source: Path | None = None,
     source_odoo_source: Path | None = None,
 ) -> StepReport:

@@ -25,7 +25,9 @@ The face of the package (callers import from here; the ``_modules`` are private)
   core fields lists read from each series' source (``scripts/core_fields.py``; migrate diffs them);
 - reading names: ``series_major``, ``series_family``, ``series_of_version``, ``is_supported``,
   ``series_key`` (sort key), ``is_before``, ``nearest_series``, ``next_series``/``previous_series`` (the
-  migration steps).
+  migration steps);
+- ``Series``: one series as a value (ordered, written ``"18.0"``; ``Series.named(text)`` reads it like
+  ``normalize_series``), ``supported_between(first, last)``: what code stepping through series carries.
 
 Adding a series: one ``SeriesFacts`` in ``_facts.SERIES``, its entries in ``api_changes.toml``, its
 series pack (``packs/<series>.json.gz``), its core module list (``scripts/core_modules.py
@@ -73,6 +75,7 @@ from odoo_tools.series._pack import (
     pack,
     pack_header,
 )
+from odoo_tools.series._value import Series, supported_between
 from odoo_tools.series._view_names import VIEW_CONTEXT_NAMES, view_context_names
 
 __all__ = [
@@ -94,6 +97,7 @@ __all__ = [
     "PackModel",
     "PackModule",
     "RemovedNames",
+    "Series",
     "SeriesFacts",
     "SeriesPack",
     "api_change",
@@ -119,5 +123,6 @@ __all__ = [
     "series_major",
     "series_of_version",
     "stable_core_models",
+    "supported_between",
     "view_context_names",
 ]

@@ -134,7 +134,8 @@ def test_steps_follow_the_registry(tmp_path: Path) -> None:
     (tmp_path / "m").mkdir()
     (tmp_path / "m" / "__manifest__.py").write_text("{'version': '16.0.1.0.0'}")
     [planned] = plan_migration([tmp_path / "m"], "20.0")
-    assert planned.steps == [(16, 17), (17, 18), (18, 19), (19, 20)]
+    steps = [(str(source), str(target)) for source, target in planned.steps]
+    assert steps == [("16.0", "17.0"), ("17.0", "18.0"), ("18.0", "19.0"), ("19.0", "20.0")]
     assert plan_migration([tmp_path / "m"], "16.0")[0].steps == []
 
 

@@ -12,6 +12,7 @@ from odoo_tools.migrate.engine.report import Site, StepReport
 from odoo_tools.migrate.passes.protocol import BOTH_SOURCES, Known
 from odoo_tools.migrate.passes.renamed_fields import FieldRenames, renamed_fields_rule
 from odoo_tools.migrate.passes.table import AFTER_RULES, BEFORE_RULES, unchecked
+from odoo_tools.series import Series, supported_between
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "migrate"
 NEEDS_BOTH = (
@@ -38,13 +39,13 @@ def test_a_dry_run_without_sources_says_what_it_left_unchecked(tmp_path: Path) -
 def test_the_sentence_names_only_the_source_missing() -> None:
     target_only = Known(new_source=Path("/src/18"))
     only_target = f"{NEEDS_BOTH} (needs the 17.0 and 18.0 sources: 17.0 not given)"
-    assert unchecked(17, 18, target_only) == [only_target]
+    assert unchecked(Series(17), Series(18), target_only) == [only_target]
     source_only = Known(old_source=Path("/src/17"))
-    assert unchecked(17, 18, source_only) == [
+    assert unchecked(Series(17), Series(18), source_only) == [
         NEEDS_NEW,
         f"{NEEDS_BOTH} (needs the 17.0 and 18.0 sources: 18.0 not given)",
     ]
-    assert unchecked(17, 18, Known(Path("/src/17"), Path("/src/18"))) == []
+    assert unchecked(Series(17), Series(18), Known(Path("/src/17"), Path("/src/18"))) == []
 
 
 def test_a_pass_runs_only_with_the_knowledge_it_declares() -> None:
@@ -62,8 +63,14 @@ def test_a_pass_runs_only_with_the_knowledge_it_declares() -> None:
 def test_a_step_renames_fields_from_its_data_alone() -> None:
     # A step's field renames are data (registry ids); the one rule renames reads, keys and paths.
     renames = FieldRenames(ids=("renamed-groups-users",))
-    site = Site("m/models/x.py", StepReport("m", 18, 19))
+    site = Site("m/models/x.py", StepReport("m", Series(18), Series(19)))
     text = 'users = group.users\nvalues = {"users": ids}\npath = "group_id.users"\n'
     after = rewrite_python(text, (renamed_fields_rule(renames),), site)
     assert after == 'users = group.user_ids\nvalues = {"user_ids": ids}\npath = "group_id.user_ids"\n'
     assert site.report.applied["renamed-groups-users"] == 3
+
+
+def test_a_series_is_one_value_written_as_odoo_writes_it() -> None:
+    assert str(Series.named("18")) == "18.0" == str(Series.named("18.0.1.0.0"))
+    assert Series(17) < Series(18) and Series.named("saas~17.2") == Series(17)
+    assert [str(s) for s in supported_between(Series(17), Series(19))] == ["17.0", "18.0", "19.0"]

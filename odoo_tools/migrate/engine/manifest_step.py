@@ -9,6 +9,7 @@ import re
 from odoo_tools.addons import find_manifest_file
 from odoo_tools.migrate.engine.module_files import ModuleFiles
 from odoo_tools.migrate.engine.report import StepReport
+from odoo_tools.series import Series
 
 MANIFESTS = ("__manifest__.py", "__openerp__.py")
 _VERSION_FOLDER = re.compile(r"^(\d+)\.0\.")
@@ -74,8 +75,9 @@ def remove_old_migrations(files: ModuleFiles, report: StepReport) -> None:
         }
     )
     for folder in folders:
-        match = _VERSION_FOLDER.match(folder.split("/")[1])
-        old = (match and int(match.group(1)) < report.target) or folder.split("/")[1] == "0.0.0"
+        version = folder.split("/")[1]
+        match = _VERSION_FOLDER.match(version)
+        old = (match and Series(int(match.group(1))).is_before(report.target)) or version == "0.0.0"
         if old and files.delete_folder(folder):
             report.count("old-migrations")
 

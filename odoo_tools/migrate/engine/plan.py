@@ -13,11 +13,11 @@ from odoo_tools.addons import ManifestCache, find_manifest_file
 from odoo_tools.errors import InvalidInput, NotFound
 from odoo_tools.series import (
     SUPPORTED_SERIES,
+    Series,
     is_before,
     is_supported,
-    normalize_series,
-    series_major,
     series_of_version,
+    supported_between,
 )
 
 # What leaves a manifest unread as a whole (the others name one bad key and keep the rest).
@@ -30,27 +30,23 @@ _UNREAD_MANIFEST = frozenset(
 class PlannedModule:
     name: str
     folder: Path
-    source: int  # the series' major: 17 for 17.0
-    target: int
+    source: Series
+    target: Series
     depends: tuple[str, ...]
     # (name, series) of dependencies beside the module, left out of the run and older than the
     # target: the target series cannot install them, so neither this module
     left_behind: tuple[tuple[str, str], ...] = ()
 
     @property
-    def steps(self) -> list[tuple[int, int]]:
-        """One step per series the registry knows between the two: (17, 18), (18, 19)."""
-        majors = [m for m in map(series_major, SUPPORTED_SERIES) if m is not None]
-        path = [m for m in majors if self.source <= m <= self.target]
-        return list(pairwise(path))
+    def steps(self) -> list[tuple[Series, Series]]:
+        """One step per series the registry knows between the two: (17.0, 18.0), (18.0, 19.0)."""
+        return list(pairwise(supported_between(self.source, self.target)))
 
 
 def parse_series(text: str, given_as: str = "--to / to_series") -> int:
     """A supported series' major (``"18.0"``, ``"18"`` -> 18); anything else is bad input naming
     the supported series (and ``given_as``, the option it came from)."""
-    major = series_major(normalize_series(text, given_as))
-    assert major is not None  # a supported series always has one
-    return major
+    return Series.named(text, given_as).major
 
 
 def module_folders(paths: Sequence[Path]) -> list[Path]:
@@ -89,8 +85,8 @@ def _refuse_links_out(folder: Path, modules: list[Path]) -> None:
 def plan_migration(
     paths: Sequence[Path], to_series: str, from_series: str | None = None
 ) -> list[PlannedModule]:
-    target = parse_series(to_series)
-    forced = parse_series(from_series, "--from / from_series") if from_series else None
+    target = Series.named(to_series, "--to / to_series")
+    forced = Series.named(from_series, "--from / from_series") if from_series else None
     manifests = ManifestCache()
     modules: dict[str, PlannedModule] = {}
     for folder in module_folders(paths):
@@ -111,14 +107,14 @@ def plan_migration(
             )
         # --from is for versions that do not say a supported series ('1.0'): in a folder of modules
         # it must not move a module whose version says 17.0 past its 17.0 -> 18.0 step
-        source = series_major(series) if series is not None and is_supported(series) else forced
+        source = Series.named(series) if series is not None and is_supported(series) else forced
         if source is None:
             raise InvalidInput(
                 f"{folder.name}: the manifest's version '{manifest.version}' does not say its series",
                 hint="Give the series it is written for (--from 17.0, or from_series of migrate_module).",
             )
-        if source > target:
-            raise InvalidInput(f"{folder.name} is already {source}.0, newer than {target}.0")
+        if target.is_before(source):
+            raise InvalidInput(f"{folder.name} is already {source}, newer than {target}")
         if folder.name in modules:
             raise InvalidInput(f"two folders hold the module {folder.name}")
         modules[folder.name] = PlannedModule(folder.name, folder, source, target, manifest.depends)
@@ -143,7 +139,7 @@ def _left_behind(
         if folder.is_symlink() or find_manifest_file(folder) is None:
             continue  # not beside it (core, another repository)
         series = series_of_version(manifests.read(folder, folder.parent).manifest.version)
-        if series is not None and is_before(series, f"{planned.target}.0"):
+        if series is not None and is_before(series, str(planned.target)):
             yield name, series
 
 

@@ -7,6 +7,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from odoo_tools.findings import Finding, Severity
+from odoo_tools.series import Series
 
 SOURCE = "migrate"
 
@@ -14,8 +15,8 @@ SOURCE = "migrate"
 @dataclass
 class StepReport:
     module: str
-    source: int  # the series' major numbers: 17 -> 18
-    target: int
+    source: Series  # 17.0 -> 18.0
+    target: Series
     applied: Counter[str] = field(default_factory=Counter)
     findings: list[Finding] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
@@ -27,7 +28,7 @@ class StepReport:
 
     @property
     def target_series(self) -> str:
-        return f"{self.target}.0"
+        return str(self.target)
 
     def count(self, rule: str, times: int = 1) -> None:
         self.applied[rule] += times

@@ -13,6 +13,7 @@ from types import ModuleType
 
 from odoo_tools.migrate.engine.module_files import ModuleFiles
 from odoo_tools.migrate.engine.report import StepReport
+from odoo_tools.series import Series
 
 EXTENSIONS = ("py", "js", "css", "scss", "xml", "csv")  # what Odoo's file manager lists
 
@@ -65,7 +66,7 @@ def _version(name: str) -> tuple[int, ...] | None:
         return None
 
 
-def upgrade_scripts(odoo_source: Path, source: int, target: int) -> list[Path]:
+def upgrade_scripts(odoo_source: Path, source: Series, target: Series) -> list[Path]:
     """The scripts of ``odoo_source`` for the step ``source`` -> ``target``, in Odoo's order."""
     folder = odoo_source / "odoo" / "upgrade_code"
     if not folder.is_dir():
@@ -73,7 +74,7 @@ def upgrade_scripts(odoo_source: Path, source: int, target: int) -> list[Path]:
     picked = []
     for path in sorted(folder.glob("*.py"), key=str):
         version = _version(path.name)
-        if version is not None and (source,) <= version <= (target, 0):
+        if version is not None and source.steps_over(target, version):
             picked.append(path)
     return picked
 

@@ -36,7 +36,7 @@ _REFUSED_AT_INSTALL = frozenset({"inherit", "view-model", "record-model"})
 def redeclare_removed(files: ModuleFiles, report: StepReport, old_source: Path | None = None) -> None:
     """``old_source``, the source series' Odoo source, gives the values of removed Selection
     fields the module extends."""
-    old, new = f"{report.source}.0", f"{report.target}.0"
+    old, new = f"{report.source}", f"{report.target}"
     diff = core_difference(old, new)
     if not diff.removed_models and not diff.removed_fields:
         return
@@ -276,7 +276,7 @@ def _field_finding(
 ) -> None:
     what = removed.type + (f"({removed.comodel})" if removed.comodel else "")
     series = report.target_series
-    renamed = _same_kind_added(removed, f"{report.source}.0", series)
+    renamed = _same_kind_added(removed, f"{report.source}", series)
     maybe = (
         f" If it was renamed, {series} gave {removed.model} {renamed} of the same type." if renamed else ""
     )

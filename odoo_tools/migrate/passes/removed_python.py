@@ -17,7 +17,7 @@ RULE = "removed-python-name"
 
 
 def find_removed_imports(files: ModuleFiles, report: StepReport) -> None:
-    removed = removed_framework_names(f"{report.source}.0", f"{report.target}.0")
+    removed = removed_framework_names(f"{report.source}", f"{report.target}")
     if not removed.modules and not removed.names:
         return
     for rel, text in sorted(files.texts.items()):

@@ -28,13 +28,13 @@ WRITING = ("create", "write", "new")
 
 
 def drop_removed_values(files: ModuleFiles, report: StepReport) -> None:
-    removed = core_difference(f"{report.source}.0", f"{report.target}.0").removed_fields
+    removed = core_difference(f"{report.source}", f"{report.target}").removed_fields
     if not removed:
         return
-    renamed = _renamed_with_id(removed, f"{report.source}.0", f"{report.target}.0")
+    renamed = _renamed_with_id(removed, f"{report.source}", f"{report.target}")
     # a module outside the core it depends on may declare the field again (its own migration
     # does: OCA account_usability for account_template_active): the values stay, with a warning
-    core = core_graph(f"{report.source}.0").depends
+    core = core_graph(f"{report.source}").depends
     outside = [name for name in _manifest_depends(files) or [] if name not in core]
     declared: set[tuple[str, str]] = set()
     for rel, text in files.texts.items():
@@ -153,7 +153,7 @@ class _Dropper(cst.CSTTransformer):
     def _nested(self, value: cst.BaseExpression, model: str, name: str, call: cst.Call) -> cst.BaseExpression:
         """The records a relational value creates: ``[(0, 0, {...})]``, ``[Command.create({...})]``
         -> their values, for the field's comodel."""
-        comodel = core_model_fields(f"{self.report.source}.0", model).get(name)
+        comodel = core_model_fields(f"{self.report.source}", model).get(name)
         target = comodel.comodel if comodel is not None else ""
         gone = {n for n in self.removed.get(target, {}) if (target, n) not in self.declared}
         if not gone or not isinstance(value, (cst.List, cst.Tuple)):

@@ -55,7 +55,7 @@ def find_removed_xml_ids(files: ModuleFiles, report: StepReport, old_source: Pat
             continue
         report.find(
             RULE, path, line,
-            f"{xml_id} is gone from Odoo {series} ({addon} had it in {report.source}.0 as {_KINDS[kind]}): "
+            f"{xml_id} is gone from Odoo {series} ({addon} had it in {report.source} as {_KINDS[kind]}): "
             "Odoo raises \"External ID not found\" here.",
             f"Read the {series} source of {addon} for what replaced it and refer to that, or drop this use.",
             severity="error",

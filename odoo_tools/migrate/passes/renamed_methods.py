@@ -68,7 +68,7 @@ def rename_calls(files: ModuleFiles, report: StepReport, renamed: dict[str, str]
     type) is a record's. Not when the module defines a function of that name itself, nor when it
     depends on a module outside the core (which may define one)."""
     depends = _manifest_depends(files)
-    core = core_graph(f"{report.source}.0").depends
+    core = core_graph(f"{report.source}").depends
     if depends is None or any(name not in core for name in depends):
         return
     own = {

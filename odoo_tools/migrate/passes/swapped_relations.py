@@ -66,7 +66,7 @@ def _gained(old: str, new: str, model: str, comodel: str) -> list[tuple[str, str
 
 
 def rename_swapped_relations(files: ModuleFiles, report: StepReport) -> None:
-    old, new = f"{report.source}.0", f"{report.target}.0"
+    old, new = f"{report.source}", f"{report.target}"
     swapped = swapped_relations(old, new)
     if not swapped:
         return
@@ -167,7 +167,7 @@ class _Renamer(cst.CSTTransformer):
         return updated.with_changes(args=[updated.args[0].with_changes(value=new_path)])
 
     def _say(self, node: cst.CSTNode, model: str, name: str, new_name: str) -> None:
-        old_type = core_model_fields(f"{self.report.source}.0", model)[name].type
+        old_type = core_model_fields(f"{self.report.source}", model)[name].type
         holds = "one record at most" if old_type == "One2many" else "several records"
         self.report.count(RULE)
         self.report.find(

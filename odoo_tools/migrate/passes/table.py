@@ -35,6 +35,7 @@ from odoo_tools.migrate.passes.safe_eval_calls import rewrite_safe_eval_calls
 from odoo_tools.migrate.passes.swapped_relations import rename_swapped_relations
 from odoo_tools.migrate.passes.transient_attributes import rewrite_transient_attributes
 from odoo_tools.migrate.passes.uom_categories import rewrite_uom_categories
+from odoo_tools.series import Series
 
 
 def _upgrade_code(files: ModuleFiles, report: StepReport, known: Known) -> None:
@@ -71,7 +72,7 @@ def _plain(function: Callable[[ModuleFiles, StepReport], None]) -> PassRun:
 
 
 # Odoo's own word on its changes comes first: the target source's upgrade_code scripts.
-BEFORE_RULES = (Pass("Odoo {target}.0's own upgrade_code scripts", NEW_SOURCE, _upgrade_code),)
+BEFORE_RULES = (Pass("Odoo {target}'s own upgrade_code scripts", NEW_SOURCE, _upgrade_code),)
 
 AFTER_RULES = (
     Pass("renamed core methods", BOTH_SOURCES, _both(rename_core_methods)),
@@ -101,25 +102,25 @@ AFTER_RULES = (
 )
 
 
-def unchecked(source: int, target: int, known: Known) -> list[str]:
+def unchecked(source: Series, target: Series, known: Known) -> list[str]:
     """What the step ``source`` -> ``target`` leaves undone for want of an Odoo source, one
     sentence per kind of knowledge missing."""
     missing = []
     new_only = _unmet(known, NEW_SOURCE, target)
     if new_only:
-        missing.append(f"{' and '.join(new_only)} (needs the {target}.0 source)")
+        missing.append(f"{' and '.join(new_only)} (needs the {target} source)")
     old_only = _unmet(known, frozenset({Knowledge.OLD_SOURCE}), target)
     if old_only:
-        missing.append(f"{' and '.join(old_only)} (needs the {source}.0 source)")
+        missing.append(f"{' and '.join(old_only)} (needs the {source} source)")
     both = _unmet(known, BOTH_SOURCES, target)
     if both:
         given = ((source, known.old_source), (target, known.new_source))
-        absent = " and ".join(f"{major}.0" for major, path in given if path is None)
-        missing.append(f"{', '.join(both)} (needs the {source}.0 and {target}.0 sources: {absent} not given)")
+        absent = " and ".join(str(series) for series, path in given if path is None)
+        missing.append(f"{', '.join(both)} (needs the {source} and {target} sources: {absent} not given)")
     return missing
 
 
-def _unmet(known: Known, needs: frozenset[Knowledge], target: int) -> list[str]:
+def _unmet(known: Known, needs: frozenset[Knowledge], target: Series) -> list[str]:
     """What the passes needing exactly ``needs`` would tell, when that is not at hand; in order, once."""
     if known.has(needs):
         return []

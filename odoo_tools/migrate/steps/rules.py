@@ -13,12 +13,13 @@ from odoo_tools.migrate.engine.edits import Edit
 from odoo_tools.migrate.engine.python_rules import PythonRule
 from odoo_tools.migrate.engine.report import Site
 from odoo_tools.migrate.engine.xml_tags import XmlDocument
+from odoo_tools.series import Series
 
 XmlFix = Callable[[XmlDocument, Site], list[Edit]]
 
 
 @dataclass(frozen=True)
 class StepRules:
-    target: int
+    target: Series
     xml: tuple[XmlFix, ...]
     python: tuple[type[PythonRule], ...]

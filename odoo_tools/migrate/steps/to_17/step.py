@@ -12,6 +12,7 @@ from odoo_tools.migrate.steps.to_17.xml_views import (
     fix_moved_modifiers,
     fix_states,
 )
+from odoo_tools.series import Series
 
 # qty_done and quantity_done were the DONE quantity: 17.0's quantity is also what is reserved,
 # and picked says it is done (the registry entries' hint).
@@ -22,7 +23,7 @@ FIELD_RENAMES = FieldRenames(
 )
 
 STEP = StepRules(
-    17,
+    Series(17),
     xml=(
         fix_attrs,
         fix_states,

@@ -12,9 +12,10 @@ from odoo_tools.migrate.steps.to_18.xml_views import (
     fix_tree,
     fix_view_mode,
 )
+from odoo_tools.series import Series
 
 STEP = StepRules(
-    18,
+    Series(18),
     xml=(fix_tree, fix_view_mode, fix_chatter, fix_product_type, fix_cron_fields, fix_attribute_spec),
     python=RULES_18,
 )

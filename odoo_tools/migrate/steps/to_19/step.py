@@ -10,9 +10,10 @@ from odoo_tools.migrate.steps.to_19.xml_views import (
     fix_target_inline,
     fix_user_groups_expressions,
 )
+from odoo_tools.series import Series
 
 STEP = StepRules(
-    19,
+    Series(19),
     xml=(fix_groups_id, fix_user_groups_expressions, fix_search_groups, fix_target_inline),
     python=RULES_19,
 )

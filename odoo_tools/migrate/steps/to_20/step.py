@@ -7,5 +7,6 @@ from __future__ import annotations
 from odoo_tools.migrate.steps.rules import StepRules
 from odoo_tools.migrate.steps.to_20.python import RULES_20
 from odoo_tools.migrate.steps.to_20.xml_views import fix_base64_files, fix_date_filter_ranges, fix_t_esc
+from odoo_tools.series import Series
 
-STEP = StepRules(20, xml=(fix_date_filter_ranges, fix_base64_files, fix_t_esc), python=RULES_20)
+STEP = StepRules(Series(20), xml=(fix_date_filter_ranges, fix_base64_files, fix_t_esc), python=RULES_20)
