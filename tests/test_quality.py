@@ -6,6 +6,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10
+    import tomli as tomllib
+
 REPO = Path(__file__).resolve().parent.parent
 PACKAGES = (
     "odoo_tools.runs",
@@ -72,6 +77,17 @@ def test_import_contracts_catch_a_violation(tmp_path: Path) -> None:
         "context",
     ):
         (tmp_path / "assista_mcp" / "server" / f"{name}.py").touch()
+    # odoo_tools' floors: every module the contracts name is there (as a package, or a file beside
+    # it); series (low) reaching up into lint breaks them
+    for contract in tomllib.loads(pyproject)["tool"]["importlinter"]["contracts"]:
+        for container in contract.get("containers", []) if contract["type"] == "layers" else []:
+            for layer in contract["layers"]:
+                for name in layer.replace(":", "|").split("|"):
+                    module = tmp_path / container.replace(".", "/") / name.strip(" ()").replace(".", "/")
+                    if not module.is_dir():
+                        module.parent.mkdir(parents=True, exist_ok=True)
+                        module.with_suffix(".py").touch()
+    (tmp_path / "odoo_tools" / "series" / "__init__.py").write_text("import odoo_tools.lint\n")
     (tmp_path / "odoo_tools" / "process.py").write_text("import assista_mcp.server.mcp_server\n")
     (tmp_path / "assista_mcp" / "server" / "mcp_server.py").write_text("from odoo_tools.runs._pg import x\n")
     result = subprocess.run(
@@ -85,3 +101,4 @@ def test_import_contracts_catch_a_violation(tmp_path: Path) -> None:
     assert result.returncode == 1, result.stdout + result.stderr
     assert "no MCP, no LiteLLM, no server BROKEN" in result.stdout
     assert "used through their faces BROKEN" in result.stdout
+    assert "odoo_tools floors: each package imports only the floors below it BROKEN" in result.stdout
