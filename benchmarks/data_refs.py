@@ -66,6 +66,22 @@ KINDS: dict[str, tuple[str, str]] = {
     "context-group-by": (".xml", r"""['"]group_by['"]\s*:\s*['"](\w+)['"]"""),
     "python-domain": (".py", r"""\bdomain\s*=\s*["']?\[\s*\(\s*["'](\w+)["']"""),
 }
+# Anchors of inheriting views (issue 31, "Apply the inheritance chain"): only when named in --kinds.
+_NAMED = r"(?:group|page|filter|div|notebook|separator|span|section|setting|block|header|footer|sheet)"
+VIEW_KINDS: dict[str, tuple[str, str]] = {
+    "anchor-field": (".xml", r'<field name="(\w+)"(?=[^>]*\bposition=")'),
+    "anchor-field-xpath": (".xml", r"""\bexpr="[^"]*?\bfield\[@name=['"](\w+)['"]\]"""),
+    "anchor-name": (
+        ".xml",
+        rf"""(?:\bexpr="[^"]*?\b{_NAMED}\[@name=['"]|<{_NAMED} name=")(\w+)(?=['"][^>]*position=)""",
+    ),
+    "xpath-path": (".xml", r"""\bexpr="[^"]*/(\w+)(?:\[[^\]"]*\])?"(?=[^>]*position=)"""),
+    # in a <template inherit_id=...> (``_in_template``)
+    "qweb-path": (
+        ".xml",
+        r"""\bexpr="[^"]*?(?:@(?:id|name|t-call|t-name)=['"]|hasclass\(['"])([\w.-]+)['"]""",
+    ),
+}
 SUFFIX = "_zz"
 
 
@@ -87,11 +103,12 @@ def _python_files(module_dir: Path) -> list[str]:
 
 def _sites(module_dir: Path, kinds: frozenset[str] = frozenset()) -> Iterator[tuple[str, str, int, str, str]]:
     """(kind, file, line, old line, new line) for every place a kind is written on one line
-    that occurs once in its file (only ``kinds`` when given)."""
+    that occurs once in its file (only ``kinds`` when given; the view kinds only when named)."""
+    table = {**KINDS, **VIEW_KINDS}
     for rel in _data_files(module_dir) + _python_files(module_dir):
         lines = (module_dir / rel).read_text(encoding="utf-8").splitlines()
-        for kind, (suffix, pattern) in KINDS.items():
-            if not rel.endswith(suffix) or (kinds and kind not in kinds):
+        for kind, (suffix, pattern) in table.items():
+            if not rel.endswith(suffix) or kind not in (kinds or KINDS):
                 continue
             for number, text in enumerate(lines, start=1):
                 if kind.startswith("acl") and number == 1:
@@ -101,8 +118,17 @@ def _sites(module_dir: Path, kinds: frozenset[str] = frozenset()) -> Iterator[tu
                     continue
                 if kind.startswith("menu") and not _in_menuitem(lines, number, match.start()):
                     continue
+                if kind == "qweb-path" and not _in_template(lines, number):
+                    continue
                 start, end = match.span(1)
                 yield kind, rel, number, text, text[:start] + match.group(1) + SUFFIX + text[end:]
+
+
+def _in_template(lines: list[str], number: int) -> bool:
+    """Line ``number`` is inside a ``<template ... inherit_id=...>`` element."""
+    before = "\n".join(lines[:number])
+    opened = before.rfind("<template")
+    return opened >= 0 and "</template>" not in before[opened:] and "inherit_id" in before[opened:]
 
 
 def _in_menuitem(lines: list[str], number: int, column: int) -> bool:

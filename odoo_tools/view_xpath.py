@@ -16,7 +16,7 @@ the view's size, and while lxml runs, the process ignores SIGTERM. So every expr
 
 ``find`` raises ``XPathRefused`` (a ``ValueError``) for an expression refused or over its
 budget, ``XPathInvalid`` for one lxml cannot compile or run. Migration's view inheritance
-(``odoo_tools.migrate.passes.view_inheritance``) calls it; so should anything else that locates a
+(``odoo_tools.view_inheritance``) calls it; so should anything else that locates a
 module's spec in a view (the gate's view application, the pack readers)."""
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ from odoo_tools.migrate import migrate
 from odoo_tools.migrate.engine.edits import apply_edits
 from odoo_tools.migrate.engine.xml_tags import read_xml
 from odoo_tools.migrate.passes.retarget import Plan, spec_edits
-from odoo_tools.migrate.passes.view_inheritance import apply_spec, locate
+from odoo_tools.view_inheritance import apply_spec, locate
 
 from .conftest import snapshot
 

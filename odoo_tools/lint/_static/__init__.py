@@ -19,6 +19,7 @@ from odoo_tools.lint._static.manifest_files import check_manifest_files
 from odoo_tools.lint._static.models import check_models
 from odoo_tools.lint._static.orm_python import check_orm_python
 from odoo_tools.lint._static.orm_xml import check_orm_xml
+from odoo_tools.lint._static.view_anchors import check_view_anchors
 from odoo_tools.lint._static.view_expr_check import check_view_expressions
 from odoo_tools.lint._static.xml_ids import check_refs
 from odoo_tools.lint._static.xml_scan import XmlScan, scan_xml
@@ -61,9 +62,17 @@ def static_findings(project: LintProject, addon: Addon) -> list[Finding]:
     found += check_orm_python(ctx)
     found += check_orm_xml(ctx)
     found += check_view_expressions(ctx)
+    found += _beside(check_view_anchors(ctx), found)
     # An access rule's group outside the dependencies is seen both as an ACL and as a reference.
     unique = {(f.code, f.path, f.line, f.message): f for f in found}
     return list(unique.values())
+
+
+def _beside(new: list[Finding], found: list[Finding]) -> list[Finding]:
+    """The view chain's findings, but where the model check already said that a field anchor
+    exists on no model (view-anchor-unknown): one cause, one finding."""
+    said = {(f.path, f.line) for f in found if f.code == "view-anchor-unknown"}
+    return [f for f in new if (f.path, f.line) not in said]
 
 
 def _module_findings(project: LintProject, ctx: StaticContext) -> list[Finding]:

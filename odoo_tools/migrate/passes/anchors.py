@@ -32,7 +32,7 @@ from odoo_tools.migrate.passes.core_views import CoreViews, combined, core_views
 from odoo_tools.migrate.passes.renamed_anchors import MODULE, describe
 from odoo_tools.migrate.passes.renamed_fields import renamed_field_names
 from odoo_tools.migrate.passes.retarget import Plan, plan_for, spec_edits
-from odoo_tools.migrate.passes.view_inheritance import (
+from odoo_tools.view_inheritance import (
     FROM,
     Refused,
     Unreadable,

@@ -13,8 +13,8 @@ from pathlib import Path
 
 from lxml import etree
 
-from odoo_tools.migrate.passes.view_inheritance import apply_spec, mark, spec_elements
 from odoo_tools.sources import literal_file, xml_root
+from odoo_tools.view_inheritance import apply_spec, mark, spec_elements
 
 _PARSER = etree.XMLParser(resolve_entities=False, no_network=True, remove_comments=True, huge_tree=False)
 _PASSES = 3  # extensions of an extension whose anchor comes later in load order: tried again

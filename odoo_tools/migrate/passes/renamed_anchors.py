@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from lxml import etree
 
 from odoo_tools.migrate.passes.same_name_fields import Ambiguous, told_apart
-from odoo_tools.migrate.passes.view_inheritance import FROM, locating_attributes
+from odoo_tools.view_inheritance import FROM, locating_attributes
 
 MODULE = "~module"  # what the module's own specs add to a view (never a target of a rename)
 IDENTITIES = ("name", "id")

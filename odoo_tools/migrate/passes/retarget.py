@@ -50,7 +50,7 @@ from odoo_tools.migrate.passes.renamed_anchors import (
     renamed_element,
 )
 from odoo_tools.migrate.passes.same_name_fields import Ambiguous, field_locator, quotable
-from odoo_tools.migrate.passes.view_inheritance import FROM, locate, locating_attributes
+from odoo_tools.view_inheritance import FROM, locate, locating_attributes
 
 RULE = "retargeted-view-anchor"
 # Never a translated attribute (string, title, help...): Odoo refuses a view inheriting through

@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 from lxml import etree
 
-from odoo_tools.migrate.passes.view_inheritance import FROM
+from odoo_tools.view_inheritance import FROM
 
 _TRANSLATED = frozenset({"string", "placeholder", "title", "help", "confirm", "alt", "aria-label"})
 

@@ -2,13 +2,16 @@
 any other tag with attributes) lands in a parent arch, and the parent arch after the spec is
 applied (odoo/tools/template_inheritance.py: ``locate_node`` and ``apply_inheritance_specs``).
 
-Text, branding and the ``add``/``remove`` forms of ``<attribute>`` are left out: they move no
-anchor. Every element a spec adds is marked with the view it comes from (``FROM``), so a later
-question "which view put this element there" has an answer."""
+Text, branding and the Python expressions of ``<attribute add/remove>`` are left out: they move no
+anchor (the list forms, ``class`` most of all, are applied: ``hasclass()`` anchors on them). Every
+element a spec adds is marked with the view it comes from (``FROM``), so a later question "which
+view put this element there" has an answer. Migration (``odoo_tools.migrate``) and the gate's view
+checks (``odoo_tools.lint``) both apply specs through here."""
 
 from __future__ import annotations
 
 import copy
+import itertools
 from collections.abc import Callable
 
 from lxml import etree
@@ -37,16 +40,23 @@ class Refused(Unreadable):
 
 
 def spec_elements(arch_field: etree._Element) -> list[etree._Element]:
-    """The specs of an inheriting view's ``<field name="arch">`` (a ``<data>`` wrapper unwrapped)."""
-    specs: list[etree._Element] = []
-    pending = [child for child in arch_field if isinstance(child.tag, str)]
+    """The specs of an inheriting view's ``<field name="arch">`` (a ``<data>`` wrapper unwrapped),
+    in Odoo's order: a ``<data>``'s children go to the end of the queue."""
+    return spec_queue([child for child in arch_field if isinstance(child.tag, str)])
+
+
+def spec_queue(specs: list[etree._Element]) -> list[etree._Element]:
+    """``specs`` as odoo.tools.template_inheritance takes them: a ``<data>`` is replaced by its
+    children at the end of the queue."""
+    found: list[etree._Element] = []
+    pending = list(specs)
     while pending:
         spec = pending.pop(0)
         if spec.tag == "data":
-            pending[0:0] = [child for child in spec if isinstance(child.tag, str)]
-        else:
-            specs.append(spec)
-    return specs
+            pending += [child for child in spec if isinstance(child.tag, str)]
+        elif isinstance(spec.tag, str):
+            found.append(spec)
+    return found
 
 
 def xpath(root: etree._Element, expr: str) -> list[etree._Element]:
@@ -89,19 +99,34 @@ def apply_spec(
     position = spec.get("position", "inside")
     if position == "attributes":
         for child in spec.iter("attribute"):
+            name = str(child.get("name") or "")
             if child.get("add") or child.get("remove"):
-                continue
-            name, value = str(child.get("name") or ""), child.text or ""
+                if name in _PYTHON_ATTRIBUTES or name.startswith("decoration-"):
+                    continue  # an expression: no anchor
+                value = _listed(node.get(name, ""), child)
+            else:
+                value = child.text or ""
             if value:
                 node.set(name, value)
             elif name in node.attrib:
                 del node.attrib[name]
         return root
+    if position == "replace" and spec.get("mode", "outer") == "inner":
+        for child in list(node):
+            node.remove(child)
+        node.extend(_content(root, spec, view))
+        return root
+    if position == "replace":
+        spec = _with_node(spec, node)
     content = _content(root, spec, view)
     if position == "replace":
         parent = node.getparent()
         if parent is None:
-            return content[0] if content else root
+            if not content:
+                return root
+            if node.get("t-name"):  # Odoo keeps a template's name on its new root
+                content[0].set("t-name", str(node.get("t-name")))
+            return content[0]
         for child in content:
             node.addprevious(child)
         parent.remove(node)
@@ -114,6 +139,36 @@ def apply_spec(
         for child in content:
             node.addprevious(child)
     return root
+
+
+_PYTHON_ATTRIBUTES = frozenset(
+    {"readonly", "required", "invisible", "column_invisible", "t-if", "t-elif"}
+)  # odoo.tools.template_inheritance.PYTHON_ATTRIBUTES: add/remove join expressions with and/or
+
+
+def _listed(value: str, child: etree._Element) -> str:
+    """An ``<attribute add= remove= separator=>`` applied to ``value`` as Odoo does."""
+    separator: str | None = child.get("separator") or ","
+    if separator == " ":
+        separator = None  # squash spaces
+    values = (s.strip() for s in value.split(separator))
+    to_add = [s for s in (s.strip() for s in str(child.get("add") or "").split(separator)) if s]
+    to_remove = {s.strip() for s in str(child.get("remove") or "").split(separator)}
+    kept = (v for v in values if v and v not in to_remove)
+    return (separator or " ").join(itertools.chain(kept, to_add))
+
+
+def _with_node(spec: etree._Element, node: etree._Element) -> etree._Element:
+    """A ``replace`` spec whose elements holding the text ``$0`` get a copy of the replaced node
+    (Odoo puts the node there); the spec itself when none does."""
+    holders = [el for el in spec.iter() if isinstance(el.tag, str) and (el.text or "").strip() == "$0"]
+    if not holders:
+        return spec
+    spec = copy.deepcopy(spec)
+    for holder in (el for el in spec.iter() if isinstance(el.tag, str) and (el.text or "").strip() == "$0"):
+        holder.text = ""
+        holder.append(copy.deepcopy(node))
+    return spec
 
 
 def _content(root: etree._Element, spec: etree._Element, view: str) -> list[etree._Element]:

@@ -1,0 +1,300 @@
+"""An inheriting view's specs, evaluated against the arch Odoo builds for them at install.
+
+Odoo checks a new view by combining it (odoo/addons/base/models/ir_ui_view.py,
+``_get_combined_arch`` and ``_combine``): from the topmost view of its chain, the views taken are
+that chain's and every active ``mode="extension"`` descendant of each of them with the same model;
+each view's children are sorted by (priority, id), extensions before primary views, and visited
+depth first, primary children last. A spec of the new view meets the arch as every view visited
+before it left it. That walk is done here, each spec applied by ``odoo_tools.view_inheritance``
+(bounded xpath), until the view asked about.
+
+A spec that finds nothing is certain only when every view before it was read and applied; what
+may hide its anchor is told instead (``Outcome.doubt``): a view of the pack whose skeleton could
+not be applied, an attribute value a skeleton does not keep, a closure module that was not read.
+"""
+
+from __future__ import annotations
+
+import collections
+import copy
+import re
+from dataclasses import dataclass, field
+
+from lxml import etree
+
+from odoo_tools.lint._static.view_sources import KEPT_VALUES, ChainView, ChainViews
+from odoo_tools.view_inheritance import Refused, Unreadable, apply_spec, locate, spec_queue
+
+_ATTRIBUTE = re.compile(r"@([\w:.-]+)")
+_TEXTUAL = re.compile(r"text\(\)|normalize-space|string\(|\.\s*[!=]|contains\(\s*\.")
+MAX_VIEWS = 2000  # views combined for one spec at most (settings forms have a few hundred)
+
+
+@dataclass
+class Outcome:
+    spec: etree._Element  # the spec (or the moved node) that finds nothing
+    doubt: str = ""  # why it may still be there; "" when certain
+    unchecked: str = ""  # the xpath could not be evaluated (too big, invalid): why
+
+
+@dataclass
+class _State:
+    root: etree._Element
+    skeleton: bool  # part of the arch comes from a pack skeleton
+    failed: list[tuple[str, etree._Element]] = field(default_factory=list)  # (view, spec) not applied
+    unsure: set[str] = field(default_factory=set)  # attributes a skeleton spec set to an unknown value
+    removed: list[etree._Element] = field(default_factory=list)  # replaced by a skeleton spec ($0 unknown)
+
+
+def first_unlocated(views: ChainViews, xml_id: str) -> Outcome | None:
+    """The first spec of view ``xml_id`` that finds nothing where Odoo applies it (Odoo stops
+    there), None when each finds its node or the chain cannot be built (a view not known)."""
+    found = _walk(views, xml_id, xml_id)
+    return found if isinstance(found, Outcome) else None
+
+
+def combined(views: ChainViews, xml_id: str) -> etree._Element | None:
+    """The arch of view ``xml_id`` combined as Odoo combines it (``get_combined_arch``), None when
+    its chain cannot be built. Primary views only: an extension's combined arch is its root's."""
+    found = _walk(views, xml_id, None)
+    return found if isinstance(found, etree._Element) else None
+
+
+def _walk(views: ChainViews, xml_id: str, stop: str | None) -> Outcome | etree._Element | None:
+    chain = _chain(views, xml_id)
+    tree = _hierarchy(views, chain) if chain is not None else None
+    top = views.get(chain[-1]) if chain is not None else None
+    if tree is None or top is None or not top.primary:
+        return None
+    state = _State(copy.deepcopy(top.arch), top.skeleton)
+    queue = collections.deque(sorted(tree[top.xml_id], key=lambda v: v.primary))
+    while queue:
+        view = queue.popleft()
+        if view.xml_id == stop:
+            return _evaluate(views, view, state)
+        _apply(view, state)
+        for child in reversed(tree[view.xml_id]):
+            if child.primary:
+                queue.append(child)
+            else:
+                queue.appendleft(child)
+    return None if stop else state.root
+
+
+def _chain(views: ChainViews, xml_id: str) -> list[str] | None:
+    """``xml_id`` and its ancestors, the topmost last; None when one is not known."""
+    chain = [xml_id]
+    view = views.get(xml_id)
+    while view is not None and view.parent:
+        if view.parent in chain:
+            return None  # a loop: Odoo refuses it elsewhere
+        chain.append(view.parent)
+        view = views.get(view.parent)
+    return chain if view is not None else None
+
+
+def _hierarchy(views: ChainViews, chain: list[str]) -> dict[str, list[ChainView]] | None:
+    """Each taken view's children in Odoo's order: the chain's views and the extensions below
+    each of them that have its model (a view without a model has its parent's)."""
+    models: dict[str, str] = {}
+    taken: dict[str, ChainView] = {}
+    for xml_id in reversed(chain):
+        view = views.get(xml_id)
+        if view is None:
+            return None
+        taken[xml_id] = view
+        models[xml_id] = view.model or models.get(view.parent or "", "")
+    pending = list(chain)
+    while pending:
+        parent = pending.pop()
+        for child_id in views.children.get(parent, []):
+            child = views.get(child_id)
+            if child is None or child_id in taken or child.primary:
+                continue
+            if (child.model or models[parent]) != models[parent]:
+                continue
+            taken[child_id] = child
+            models[child_id] = models[parent]
+            pending.append(child_id)
+            if len(taken) > MAX_VIEWS:
+                return None
+    hierarchy: dict[str, list[ChainView]] = collections.defaultdict(list)
+    for view in taken.values():
+        if view.parent:
+            hierarchy[view.parent].append(view)
+    for children in hierarchy.values():
+        children.sort(key=lambda v: (v.priority, v.order))
+    return hierarchy
+
+
+def _apply(view: ChainView, state: _State) -> None:
+    """Apply every spec of ``view`` that can be; note what the arch may lack or hold instead."""
+    state.skeleton = state.skeleton or view.skeleton
+    for spec in spec_queue([view.arch]):
+        try:
+            node = locate(state.root, spec)
+        except Unreadable:
+            node = None
+        if node is None:
+            state.failed.append((view.xml_id, spec))
+            continue
+        if view.skeleton and spec.get("position") == "attributes":
+            # The skeleton dropped the values (and add/remove): the attribute is unknown now.
+            state.unsure |= {str(a.get("name")) for a in spec.iter("attribute")} & KEPT_VALUES
+            continue
+        if view.skeleton and spec.get("position") == "replace" and spec.get("mode", "outer") == "outer":
+            state.removed.append(copy.deepcopy(node))  # a "$0" in its text would have kept it
+        try:
+            state.root = apply_spec(state.root, spec, view.xml_id, node)
+        except (LookupError, ValueError, TypeError):  # TypeError: lxml refuses a sibling of the root
+            state.failed.append((view.xml_id, spec))
+
+
+def _evaluate(views: ChainViews, view: ChainView, state: _State) -> Outcome | None:
+    for spec in spec_queue([view.arch]):
+        try:
+            node = locate(state.root, spec)
+            moved = [c for c in spec if isinstance(c.tag, str) and c.get("position") == "move"]
+            missing = (
+                None if node is None else next((m for m in moved if locate(state.root, m) is None), None)
+            )
+            lost = spec if node is None else missing
+            if lost is not None:
+                return Outcome(lost, _doubt(views, lost, state))
+        except Refused as exc:
+            return Outcome(spec, unchecked=str(exc.__cause__ or exc))
+        except Unreadable:
+            return None  # lxml cannot evaluate it: the xpath check's business, not an anchor
+        try:
+            state.root = apply_spec(state.root, spec, view.xml_id, node)
+        except (LookupError, ValueError, TypeError):  # TypeError: lxml refuses a sibling of the root
+            return None
+    return None
+
+
+def _doubt(views: ChainViews, spec: etree._Element, state: _State) -> str:
+    """Why the spec's node may be in Odoo's arch though it is not in ours; "" when it cannot be."""
+    if state.skeleton and _undecidable(spec):
+        # Without what the pack drops, does it still find nothing? Then it finds nothing with it.
+        loose = loosened(spec)
+        if loose is None or locate(state.root, loose) is not None:
+            return UNDECIDABLE
+        spec = loose
+    used = _attributes(spec)
+    for xml_id, failed in state.failed:
+        if _may_add(failed, spec, used):
+            return f"view {xml_id}, which may add it, could not be applied from the series pack's skeleton"
+    if used & state.unsure:
+        changed = ", ".join(sorted(used & state.unsure))
+        return f"a core view changes {changed} to a value the pack does not keep"
+    if any(locate(removed, spec) is not None for removed in state.removed):
+        return "a core view replaced its node (a $0 the pack does not keep may have put it back)"
+    if views.unread:
+        return f"module(s) {', '.join(sorted(views.unread))} of its dependencies were not read"
+    return ""
+
+
+UNDECIDABLE = "it anchors on what the series pack does not keep (text, or an attribute's value)"
+
+
+def _undecidable(spec: etree._Element) -> bool:
+    """The spec tests text or an attribute value a skeleton drops (a skeleton keeps the names of
+    the ``t-*`` directives: ``[@t-if]`` is a fair test)."""
+    if spec.tag != "xpath":
+        return bool(_attributes(spec) - KEPT_VALUES - {"string"})
+    expr = str(spec.get("expr") or "")
+    if _TEXTUAL.search(expr):
+        return True
+    for match in _ATTRIBUTE.finditer(expr):
+        name = match.group(1)
+        if name in KEPT_VALUES or name == "string":
+            continue
+        if not (name.startswith("t-") and expr[match.end() :].lstrip().startswith("]")):
+            return True
+    return False
+
+
+def loosened(spec: etree._Element) -> etree._Element | None:
+    """``spec`` without its conditions on what a pack skeleton drops: it finds at least what the
+    spec finds (an ``@t-if='x'`` is kept as ``@t-if``, an ``@widget='x'`` or ``text()`` test is
+    dropped); None when that cannot be told (a position or a negation in the expression)."""
+    loose = copy.copy(spec)
+    if spec.tag != "xpath":
+        for name in [k for k in loose.attrib if k not in KEPT_VALUES and k != "string"]:
+            del loose.attrib[name]
+        return loose
+    expr = str(spec.get("expr") or "")
+    if _POSITIONAL.search(expr):
+        return None
+    loose.set("expr", _PREDICATE.sub(_loosen, expr))
+    return None if _undecidable(loose) else loose
+
+
+_POSITIONAL = re.compile(r"\[\s*\d|last\(\)|position\(\)|not\(|count\(")
+_PREDICATE = re.compile(r"\[([^\[\]]*)\]")
+_TEST = re.compile(r"""^\s*@([\w:.-]+)\s*=\s*(?:'[^']*'|"[^"]*")\s*$""")
+
+
+def _loosen(match: re.Match[str]) -> str:
+    inside = match.group(1)
+    test = _TEST.match(inside)
+    if test is not None and test.group(1) not in KEPT_VALUES | {"string"}:
+        return f"[@{test.group(1)}]" if test.group(1).startswith("t-") else ""
+    if _TEXTUAL.search(inside) and "@" not in inside:
+        return ""
+    return match.group(0)
+
+
+def _may_add(failed: etree._Element, spec: etree._Element, used: set[str]) -> bool:
+    """Whether a spec we could not apply might have put ``spec``'s node in the arch."""
+    if failed.get("position") == "attributes":
+        return bool({str(a.get("name")) for a in failed.iter("attribute")} & used)
+    content = etree.Element("data")
+    content.extend(copy.deepcopy(child) for child in failed if isinstance(child.tag, str))
+    probe = spec
+    if spec.tag == "xpath":
+        last = _last_step(str(spec.get("expr") or ""))
+        if last is None:
+            return True
+        probe = copy.copy(spec)
+        probe.set("expr", f"//{last}")
+    try:
+        return locate(content, probe) is not None
+    except Unreadable:
+        return True
+
+
+def _last_step(expr: str) -> str | None:
+    """The last step of a plain location path (``//a/b[@x='y']`` -> ``b[@x='y']``); None for
+    ``..``, an axis or anything not a plain path."""
+    depth, quote, start = 0, "", 0
+    for index, char in enumerate(expr):
+        if quote:
+            quote = "" if char == quote else quote
+        elif char in "'\"":
+            quote = char
+        elif char == "[":
+            depth += 1
+        elif char == "]":
+            depth -= 1
+        elif char == "/" and depth == 0:
+            start = index + 1
+        elif char in "|(" and depth == 0:
+            return None
+    last = expr[start:].strip()
+    if not last or last.startswith(".") or "::" in last.split("[", 1)[0]:
+        return None
+    return last
+
+
+def _attributes(spec: etree._Element) -> set[str]:
+    if spec.tag == "xpath":
+        expr = str(spec.get("expr") or "")
+        return set(_ATTRIBUTE.findall(expr)) | ({"class"} if "hasclass" in expr else set())
+    if spec.tag == "field":
+        return {"name"}
+    return {str(k) for k in spec.attrib if k not in ("position", "version")}
+
+
+def _textual(spec: etree._Element) -> bool:
+    return spec.tag == "xpath" and bool(_TEXTUAL.search(str(spec.get("expr") or "")))

@@ -1,0 +1,304 @@
+"""The views a module's inheriting views are combined with, as Odoo has them when it installs it:
+the core views of the series pack (those of the core modules installed with it: its closure and
+the auto-installed ones; active ones only), then the views of the closure's other modules read
+from their data files, in load order (dependencies first, each module's files in manifest order).
+
+A pack view is a skeleton (``odoo_tools.series.pack_maker.pack_views``): text and most attribute
+values are dropped, so the chain built from it can only answer for the attributes it keeps
+(``KEPT_VALUES``). A closure module neither in the pack nor on the addons path is "not read": its
+views may add the anchor a spec looks for.
+
+Every file is hostile: parsed with entities and network off, read through ``read_capped``, and only
+when it lies inside its module's folder.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from lxml import etree
+
+from odoo_tools.index import qualify
+from odoo_tools.lint._static.context import StaticContext
+from odoo_tools.series import SeriesPack
+from odoo_tools.storage import read_capped
+
+_PARSER = etree.XMLParser(resolve_entities=False, no_network=True, remove_comments=True)
+# The attributes a pack skeleton keeps the value of (pack_views.KEPT; string on anchor tags).
+KEPT_VALUES = frozenset(
+    {"name", "id", "class", "position", "expr", "groups", "type", "mode", "t-name", "t-call", "t-set", "t-as"}
+)
+_FILE_ORDER = 1_000_000  # file views are created after every core view of the pack
+
+
+@dataclass(frozen=True)
+class ChainView:
+    xml_id: str
+    module: str
+    model: str  # "" for QWeb templates
+    parent: str | None  # the view it inherits, qualified
+    primary: bool
+    priority: int
+    order: int  # creation order: Odoo sorts a view's children by (priority, id)
+    arch: etree._Element  # a primary view's root element; an extension's spec (or <data>)
+    skeleton: bool  # from the pack: text and most attribute values dropped
+    path: str = ""  # root-relative file of a view read from a file
+    line: int = 0
+
+
+@dataclass
+class ChainViews:
+    """Every view the module's views may be combined with, by xml id, and the children of each
+    (pack views are made lxml trees only when asked for)."""
+
+    series: str = ""
+    files: dict[str, ChainView] = field(default_factory=dict)
+    packed: dict[str, dict[str, Any]] = field(default_factory=dict)
+    children: dict[str, list[str]] = field(default_factory=dict)
+    unread: frozenset[str] = frozenset()  # closure modules whose views are not known
+
+    def get(self, xml_id: str) -> ChainView | None:
+        if xml_id in self.files:
+            return self.files[xml_id]
+        raw = self.packed.get(xml_id)
+        return pack_view(self.series, xml_id, raw) if raw is not None else None
+
+    def known(self, xml_id: str) -> bool:
+        return xml_id in self.files or xml_id in self.packed
+
+    def add_packed(self, xml_id: str, raw: dict[str, Any]) -> None:
+        if raw.get("active") is not False:
+            self.packed[xml_id] = raw
+            self._link(xml_id, raw.get("inherit_id") or None)
+
+    def add(self, view: ChainView) -> None:
+        old = self.get(view.xml_id)
+        if old is not None and old.parent and view.xml_id in self.children.get(old.parent, []):
+            self.children[old.parent].remove(view.xml_id)  # a record of that id rewrites the view
+        self.packed.pop(view.xml_id, None)
+        self.files[view.xml_id] = view
+        self._link(view.xml_id, view.parent)
+
+    def _link(self, xml_id: str, parent: str | None) -> None:
+        if parent:
+            self.children.setdefault(parent, []).append(xml_id)
+
+
+def chain_views(ctx: StaticContext) -> ChainViews:
+    """The views of ``ctx``'s module and of everything installed with it."""
+    pack = ctx.pack
+    found = ChainViews(pack.series if pack is not None else "")
+    from_pack: frozenset[str] = frozenset()
+    if pack is not None:
+        from_pack = frozenset(
+            m for m in _installed(ctx, pack) if ctx.pack_answers_for(m) or m not in ctx.closure
+        )
+        for xml_id, raw in pack.views.items():
+            if raw.get("module") in from_pack:
+                found.add_packed(xml_id, raw)
+    unread: set[str] = set()
+    for rank, module in enumerate(_load_order(ctx, from_pack)):
+        addon = ctx.addon_set.addons.get(module)
+        if addon is None:
+            unread.add(module)
+            continue
+        for position, view in enumerate(_file_views(addon.path, module, addon.manifest.data)):
+            found.add(_placed(view, _FILE_ORDER + rank * 100_000 + position))
+    found.unread = frozenset(unread)
+    return found
+
+
+def _installed(ctx: StaticContext, pack: SeriesPack) -> frozenset[str]:
+    """The pack's modules installed with the module: its closure, and the auto-install ones whose
+    triggers all are in it (mrp_account with mrp and stock_account), but for the localisations
+    (``l10n_*``): Odoo installs those only for a company of their country."""
+    seen = set(pack.closure(ctx.closure))
+    grown = True
+    while grown:
+        grown = False
+        for name, module in pack.modules.items():
+            if name in seen or not module.auto_install or name.startswith("l10n_"):
+                continue
+            if all(t in seen for t in ctx.core_auto_install.get(name) or module.depends):
+                seen |= pack.closure([name])
+                grown = True
+    return frozenset(seen)
+
+
+def _load_order(ctx: StaticContext, from_pack: frozenset[str]) -> list[str]:
+    """The closure's modules not taken from the pack, dependencies first (the module last)."""
+    ordered: list[str] = []
+    seen: set[str] = set()
+
+    def visit(name: str) -> None:
+        if name in seen or name in from_pack:
+            return
+        seen.add(name)
+        addon = ctx.addon_set.addons.get(name)
+        for dep in sorted(addon.depends if addon else ctx.core.get(name, ())):
+            visit(dep)
+        ordered.append(name)
+
+    visit(ctx.addon.name)
+    return ordered
+
+
+def _placed(view: ChainView, order: int) -> ChainView:
+    return ChainView(
+        view.xml_id, view.module, view.model, view.parent, view.primary, view.priority, order,
+        view.arch, view.skeleton, view.path, view.line,
+    )  # fmt: skip
+
+
+# (series, xml id) -> (the pack's entry, its tree): an entry of another pack of that series (a
+# test's, a regenerated one) is not the same object, and is built again. Bounded by the packs' views.
+_PACK_VIEWS: dict[tuple[str, str], tuple[dict[str, Any], ChainView | None]] = {}
+
+
+def pack_view(series: str, xml_id: str, raw: dict[str, Any]) -> ChainView | None:
+    """A pack view as an lxml tree, built once per pack (callers never change its tree); None
+    for an inactive one (Odoo combines only active views) or one whose skeleton is not a tree."""
+    key = (series, xml_id)
+    cached = _PACK_VIEWS.get(key)
+    if cached is None or cached[0] is not raw:
+        cached = _PACK_VIEWS[key] = (raw, _pack_view(xml_id, raw))
+    return cached[1]
+
+
+def _pack_view(xml_id: str, raw: dict[str, Any]) -> ChainView | None:
+    if raw.get("active") is False or not isinstance(raw.get("arch"), list):
+        return None
+    try:
+        arch = skeleton_element(raw["arch"])
+    except (ValueError, TypeError, IndexError):
+        return None
+    return ChainView(
+        xml_id,
+        str(raw.get("module") or xml_id.partition(".")[0]),
+        str(raw.get("model") or ""),
+        raw.get("inherit_id") or None,
+        raw.get("mode") != "extension",
+        int(raw.get("priority") or 16),
+        int(raw.get("order") or 0),
+        arch,
+        True,
+    )
+
+
+def skeleton_element(raw: list[Any]) -> etree._Element:
+    """``[tag, {attrs}, [children]]`` as an lxml element (a bad tag name raises ValueError)."""
+    tag, attrs, children = raw
+    element = etree.Element(str(tag), {str(k): str(v) for k, v in dict(attrs).items()})
+    for child in children:
+        element.append(skeleton_element(child))
+    return element
+
+
+def _file_views(folder: Path, module: str, files: tuple[str, ...]) -> list[ChainView]:
+    found: list[ChainView] = []
+    inside = folder.resolve()
+    for rel in files:
+        if not rel.endswith(".xml"):
+            continue
+        path = (folder / rel).resolve()
+        if not path.is_relative_to(inside):
+            continue  # a manifest entry reaching outside its module: never read
+        try:
+            data = read_capped(path)
+            tree = etree.fromstring(data, _PARSER) if data is not None else None
+        except (OSError, etree.XMLSyntaxError, ValueError):
+            continue
+        if tree is None or tree.tag not in ("odoo", "openerp", "data"):
+            continue
+        site = f"{module}/{rel}"
+        for element in list(tree.iter("record", "template")):
+            view = (
+                _record(element, module, site)
+                if element.tag == "record"
+                else _template(element, module, site)
+            )
+            if view is not None:
+                found.append(view)
+    return found
+
+
+def _record(record: etree._Element, module: str, site: str) -> ChainView | None:
+    if record.get("model") != "ir.ui.view" or not record.get("id"):
+        return None
+    values = {str(f.get("name")): f for f in record.iterchildren("field")}
+    arch_field = values.get("arch")
+    if arch_field is None or arch_field.get("type", "xml") != "xml":
+        return None
+    roots = [child for child in arch_field if isinstance(child.tag, str)]
+    if not roots:
+        return None
+    arch = roots[0] if len(roots) == 1 else _wrapped(roots)
+    inherit = values.get("inherit_id")
+    parent = qualify(str(inherit.get("ref") or ""), module) if inherit is not None else ""
+    mode = values.get("mode")
+    active = values.get("active")
+    if active is not None and str(active.get("eval") or active.text or "").strip() in ("False", "0"):
+        return None  # an inactive view is not combined (nor checked) until someone turns it on
+    model = values.get("model")
+    return ChainView(
+        qualify(str(record.get("id")), module),
+        module,
+        (model.text or "").strip() if model is not None else "",
+        parent or None,
+        not parent or (mode is not None and (mode.text or "").strip() == "primary"),
+        _priority(values.get("priority")),
+        0,
+        arch,
+        False,
+        site,
+        _sourceline(record),
+    )
+
+
+def _template(template: etree._Element, module: str, site: str) -> ChainView | None:
+    """A ``<template>`` as odoo/tools/convert.py makes it a view: ``<t t-name>`` or ``<data>``."""
+    xml_id = template.get("id") or template.get("t-name")
+    if not xml_id or template.get("active") == "False":
+        return None
+    full = qualify(str(xml_id), module)
+    parent = qualify(str(template.get("inherit_id") or ""), module)
+    arch = etree.Element("t" if not parent else "data")
+    if not parent:
+        arch.set("t-name", full)
+    for child in template:
+        if isinstance(child.tag, str):
+            arch.append(child)  # moved out of the file's tree: its sourcelines stay
+    if template.get("primary") == "True" and parent:  # convert.py's pseudo clone: the new t-name
+        rename = etree.SubElement(arch, "xpath", expr=".", position="attributes")
+        etree.SubElement(rename, "attribute", name="t-name").text = full
+    try:
+        priority = int(template.get("priority") or 16)
+    except ValueError:
+        priority = 16
+    primary = not parent or template.get("primary") == "True"
+    return ChainView(
+        full, module, "", parent or None, primary, priority, 0, arch, False, site, _sourceline(template)
+    )
+
+
+def _wrapped(roots: list[etree._Element]) -> etree._Element:
+    """Several top-level specs: Odoo reads them as one ``<data>``."""
+    data = etree.Element("data")
+    data.extend(roots)
+    return data
+
+
+def _priority(node: etree._Element | None) -> int:
+    if node is None:
+        return 16
+    try:
+        return int(str(node.get("eval") or node.text or 16).strip())
+    except ValueError:
+        return 16
+
+
+def _sourceline(element: etree._Element) -> int:
+    line = element.sourceline
+    return line if isinstance(line, int) else 0
