@@ -107,7 +107,7 @@ def _hierarchy(views: ChainViews, chain: list[str]) -> dict[str, list[ChainView]
     pending = list(chain)
     while pending:
         parent = pending.pop()
-        for child_id in views.children.get(parent, []):
+        for child_id in views.children_of(parent):
             child = views.get(child_id)
             if child is None or child_id in taken or child.primary:
                 continue

@@ -49,55 +49,80 @@ class ChainView:
 
 
 @dataclass
+class _PackIndex:
+    """A pack's active views by xml id and by parent (made once per pack)."""
+
+    raws: dict[str, dict[str, Any]] = field(default_factory=dict)
+    children: dict[str, list[str]] = field(default_factory=dict)
+
+
+_INDEXES: dict[str, tuple[SeriesPack, _PackIndex]] = {}  # pack path -> (that pack, its index)
+
+
+def _pack_index(pack: SeriesPack) -> _PackIndex:
+    key = str(pack.path)
+    cached = _INDEXES.get(key)
+    if cached is None or cached[0] is not pack:
+        index = _PackIndex()
+        for xml_id, raw in pack.views.items():
+            if raw.get("active") is not False:
+                index.raws[xml_id] = raw
+                if raw.get("inherit_id"):
+                    index.children.setdefault(str(raw["inherit_id"]), []).append(xml_id)
+        cached = _INDEXES[key] = (pack, index)
+    return cached[1]
+
+
+@dataclass
 class ChainViews:
-    """Every view the module's views may be combined with, by xml id, and the children of each
-    (pack views are made lxml trees only when asked for)."""
+    """Every view the module's views may be combined with: the pack's views of the modules taken
+    from it (made lxml trees only when asked for), then the views read from files."""
 
     series: str = ""
+    pack: _PackIndex = field(default_factory=_PackIndex)
+    from_pack: frozenset[str] | None = None  # the modules whose pack views count; None: all
     files: dict[str, ChainView] = field(default_factory=dict)
-    packed: dict[str, dict[str, Any]] = field(default_factory=dict)
-    children: dict[str, list[str]] = field(default_factory=dict)
+    file_children: dict[str, list[str]] = field(default_factory=dict)
     unread: frozenset[str] = frozenset()  # closure modules whose views are not known
+
+    @classmethod
+    def of_pack(cls, pack: SeriesPack, modules: frozenset[str] | None = None) -> ChainViews:
+        return cls(pack.series, _pack_index(pack), modules)
 
     def get(self, xml_id: str) -> ChainView | None:
         if xml_id in self.files:
             return self.files[xml_id]
-        raw = self.packed.get(xml_id)
-        return pack_view(self.series, xml_id, raw) if raw is not None else None
+        raw = self.pack.raws.get(xml_id)
+        if raw is None or (self.from_pack is not None and raw.get("module") not in self.from_pack):
+            return None
+        return pack_view(self.series, xml_id, raw)
 
-    def known(self, xml_id: str) -> bool:
-        return xml_id in self.files or xml_id in self.packed
-
-    def add_packed(self, xml_id: str, raw: dict[str, Any]) -> None:
-        if raw.get("active") is not False:
-            self.packed[xml_id] = raw
-            self._link(xml_id, raw.get("inherit_id") or None)
+    def children_of(self, parent: str) -> list[str]:
+        """The views inheriting ``parent`` (in no particular order)."""
+        packed = [c for c in self.pack.children.get(parent, []) if c not in self.files and self.get(c)]
+        return packed + self.file_children.get(parent, [])
 
     def add(self, view: ChainView) -> None:
-        old = self.get(view.xml_id)
-        if old is not None and old.parent and view.xml_id in self.children.get(old.parent, []):
-            self.children[old.parent].remove(view.xml_id)  # a record of that id rewrites the view
-        self.packed.pop(view.xml_id, None)
+        """A view read from a file (a record of a pack view's id rewrites that view)."""
+        old = self.files.get(view.xml_id)
+        if old is not None and old.parent and view.xml_id in self.file_children.get(old.parent, []):
+            self.file_children[old.parent].remove(view.xml_id)
         self.files[view.xml_id] = view
-        self._link(view.xml_id, view.parent)
-
-    def _link(self, xml_id: str, parent: str | None) -> None:
-        if parent:
-            self.children.setdefault(parent, []).append(xml_id)
+        if view.parent:
+            self.file_children.setdefault(view.parent, []).append(view.xml_id)
 
 
 def chain_views(ctx: StaticContext) -> ChainViews:
     """The views of ``ctx``'s module and of everything installed with it."""
     pack = ctx.pack
-    found = ChainViews(pack.series if pack is not None else "")
     from_pack: frozenset[str] = frozenset()
     if pack is not None:
         from_pack = frozenset(
             m for m in _installed(ctx, pack) if ctx.pack_answers_for(m) or m not in ctx.closure
         )
-        for xml_id, raw in pack.views.items():
-            if raw.get("module") in from_pack:
-                found.add_packed(xml_id, raw)
+        found = ChainViews.of_pack(pack, from_pack)
+    else:
+        found = ChainViews("", from_pack=from_pack)
     unread: set[str] = set()
     for rank, module in enumerate(_load_order(ctx, from_pack)):
         addon = ctx.addon_set.addons.get(module)
