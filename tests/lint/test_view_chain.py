@@ -164,6 +164,16 @@ def _views_file() -> tuple[str, dict[str, int]]:
     )
     text += _record("on_own", "own_form", '      <field name="company_id" position="after"/>')
     text += _record("on_own_bad", "own_form", '      <field name="user_ids" position="after"/>')
+    # a view read later does not exist yet when this one is checked, whatever its priority
+    text += _record(
+        "too_early", "base.view_partner_form", '      <group name="made_later" position="inside"/>'
+    )
+    text += _record(
+        "maker", "base.view_partner_form", '      <sheet position="inside"><group name="made_later"/></sheet>'
+    ).replace('<field name="arch"', '<field name="priority">1</field>\n    <field name="arch"')
+    text += _record(
+        "after_maker", "base.view_partner_form", '      <group name="made_later" position="inside"/>'
+    )
     text += """  <template id="report_ok" inherit_id="base.report_thing">
     <xpath expr="//div[@id='header']/span[@t-if]" position="after"/>
   </template>
@@ -173,9 +183,18 @@ def _views_file() -> tuple[str, dict[str, int]]:
 </odoo>
 """
     for number, line in enumerate(text.splitlines(), start=1):
-        for needle in ("'nope'", '"late"', '"off"', '"gone"', "/nope", '"user_ids"', "'footer'"):
+        for needle in (
+            "'nope'",
+            '"late"',
+            '"off"',
+            '"gone"',
+            "/nope",
+            '"user_ids"',
+            "'footer'",
+            '"made_later" position',
+        ):
             if needle in line:
-                lines[needle] = number
+                lines.setdefault(needle, number)  # the first: after_maker anchors fine
     return text, lines
 
 
@@ -218,7 +237,16 @@ def test_a_spec_that_finds_nothing_where_odoo_applies_it_is_an_error_at_its_line
     lines = _module(tmp_path / "addons", ["mail"])
     found = _static(tmp_path / "addons")
     path = "probe/views/views.xml"
-    wanted = ["'nope'", '"late"', '"off"', '"gone"', "/nope", '"user_ids"', "'footer'"]
+    wanted = [
+        "'nope'",
+        '"late"',
+        '"off"',
+        '"gone"',
+        "/nope",
+        '"user_ids"',
+        "'footer'",
+        '"made_later" position',
+    ]
     assert sorted((f.severity, f.path, f.line) for f in found) == sorted(
         ("error", path, lines[n]) for n in wanted
     ), found
@@ -239,7 +267,7 @@ def test_cli_exit_code_follows_the_finding(tmp_path: Path, view_pack: Path) -> N
     args = ["check", "--addons-path", str(tmp_path / "addons"), "--checks", "static", "--format", "json"]
     result = run_cli([*args, "--odoo-series", "18.0"], tmp_path, tmp_path / "c", {PACKS_ENV: str(view_pack)})
     codes = [f["code"] for f in json.loads(result.stdout)["findings"] if f["severity"] == "error"]
-    assert codes.count(CODE) == 7 and result.returncode == 1
+    assert codes.count(CODE) == 8 and result.returncode == 1
 
 
 def _structure(element: Any) -> list[Any]:

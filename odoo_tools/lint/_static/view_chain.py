@@ -62,7 +62,10 @@ def combined(views: ChainViews, xml_id: str) -> etree._Element | None:
 
 def _walk(views: ChainViews, xml_id: str, stop: str | None) -> Outcome | etree._Element | None:
     chain = _chain(views, xml_id)
-    tree = _hierarchy(views, chain) if chain is not None else None
+    target = views.get(xml_id)
+    # When a view is checked, the views read after it (its module's later ones) do not exist yet.
+    latest = target.order if stop and target is not None and not target.skeleton else None
+    tree = _hierarchy(views, chain, latest) if chain is not None else None
     top = views.get(chain[-1]) if chain is not None else None
     if tree is None or top is None or not top.primary:
         return None
@@ -93,7 +96,7 @@ def _chain(views: ChainViews, xml_id: str) -> list[str] | None:
     return chain if view is not None else None
 
 
-def _hierarchy(views: ChainViews, chain: list[str]) -> dict[str, list[ChainView]] | None:
+def _hierarchy(views: ChainViews, chain: list[str], latest: int | None) -> dict[str, list[ChainView]] | None:
     """Each taken view's children in Odoo's order: the chain's views and the extensions below
     each of them that have its model (a view without a model has its parent's)."""
     models: dict[str, str] = {}
@@ -109,7 +112,7 @@ def _hierarchy(views: ChainViews, chain: list[str]) -> dict[str, list[ChainView]
         parent = pending.pop()
         for child_id in views.children_of(parent):
             child = views.get(child_id)
-            if child is None or child_id in taken or child.primary:
+            if child is None or child_id in taken or child.primary or (latest and child.order > latest):
                 continue
             if (child.model or models[parent]) != models[parent]:
                 continue
