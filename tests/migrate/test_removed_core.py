@@ -312,11 +312,11 @@ def test_a_removed_selection_without_the_old_source_is_an_error(tmp_path: Path) 
 
 
 def test_a_line_after_insertions_is_told_back_on_the_file_as_it_was() -> None:
-    from odoo_tools.migrate.passes.removed_core import _original_line
+    from odoo_tools.migrate.passes.declare_fields import original_line
 
     shifts = [(3, 2)]  # two lines inserted after line 3: lines 4, 5 are new, 6 was 4
-    assert [_original_line(shifts, line) for line in (1, 3, 4, 5, 6, 9)] == [1, 3, 3, 3, 4, 7]
-    assert _original_line([(3, 2), (6, 1)], 10) == 7  # after both: 10 - 2 - 1
+    assert [original_line(shifts, line) for line in (1, 3, 4, 5, 6, 9)] == [1, 3, 3, 3, 4, 7]
+    assert original_line([(3, 2), (6, 1)], 10) == 7  # after both: 10 - 2 - 1
 
 
 @pytest.mark.parametrize(
