@@ -1,7 +1,7 @@
 """Which linter configuration applies to an addons root: the project's own files win over ours.
 
-Looked up from the addons root upwards, stopping at the repository top (the first folder with a
-``.git``) or the file-system root; the closest file wins:
+Looked up (``_config_files``) from the addons root upwards, stopping at the repository top (the
+first folder with a ``.git``) or the file-system root; the closest file wins:
 - pylint: ``.pylintrc`` (mandatory + optional) and ``.pylintrc-mandatory`` (the failing set);
 - flake8: ``.flake8``, or ``setup.cfg`` / ``tox.ini`` with a ``[flake8]`` section;
 - oca-odoo-pre-commit-hooks: ``.oca_hooks.cfg``;
@@ -17,14 +17,19 @@ from __future__ import annotations
 import functools
 import hashlib
 import itertools
-import os
-import stat
 from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
 
-from odoo_tools.lint._precommit import TEMPLATE_HOOKS_DISABLED, PreCommit, read_pre_commit
-from odoo_tools.lint._rc_read import Unreadable, config_bytes, flake8_sections
+from odoo_tools.lint._config_files import (
+    first_file,
+    flake8_file,
+    has_oca_setup,
+    pylintrcs,
+    ruff_file,
+    search_folders,
+)
+from odoo_tools.lint._precommit import TEMPLATE_HOOKS_DISABLED, read_pre_commit
 from odoo_tools.lint._safe_config import (
     SafeConfig,
     pylint_options,
@@ -97,10 +102,10 @@ def config_for_root(root: Path, profile: str | None = None, series: str | None =
     """The configuration for the addons root ``root``: project files first, then our defaults
     (OCA's template for ``series``: ruff from 17.0, flake8 before). ``profile`` "oca" or
     "default" forces the grading; otherwise OCA's files select OCA's."""
-    folders = _search_folders(root)
+    folders = search_folders(root)
     repository = folders[-1]  # no project file may lead out of it
-    pre_commit = read_pre_commit(_first_file(folders, ".pre-commit-config.yaml"))
-    optional, mandatory = _pylintrcs(folders, pre_commit)
+    pre_commit = read_pre_commit(first_file(folders, ".pre-commit-config.yaml"))
+    optional, mandatory = pylintrcs(folders, pre_commit)
     own_rc = optional or mandatory
     pylintrc = safe_pylintrc(own_rc, repository) if own_rc is not None else None
     if pylintrc is not None and pylintrc.path is None:
@@ -110,9 +115,9 @@ def config_for_root(root: Path, profile: str | None = None, series: str | None =
         mandatory_check = safe_pylintrc(mandatory, repository)
     if mandatory_check is not None and mandatory_check.path is None:
         mandatory = None  # only its message list is read, but not from a file pylint would read otherwise
-    flake8 = _flake8_file(folders)
+    flake8 = flake8_file(folders)
     safe_flake = safe_flake8(flake8, repository) if flake8 else None
-    ruff = _ruff_file(folders)
+    ruff = ruff_file(folders)
     linter = pre_commit.python_linter or _python_linter(ruff, flake8, series)
     safe_ruff_config = safe_ruff(ruff, repository) if linter == "ruff" and ruff else None
     used = [str(p) for p in (pre_commit.path, optional, mandatory) if p is not None]
@@ -120,7 +125,7 @@ def config_for_root(root: Path, profile: str | None = None, series: str | None =
         used.append(str(ruff))
     elif linter != "ruff" and flake8 and safe_flake and safe_flake.path:
         used.append(str(flake8))
-    oca_hooks = _first_file(folders, ".oca_hooks.cfg")
+    oca_hooks = first_file(folders, ".oca_hooks.cfg")
     safe_hooks = safe_oca_hooks(oca_hooks, repository) if oca_hooks else None
     checked = [c for c in (pylintrc, safe_flake, safe_ruff_config, safe_hooks) if c is not None]
     if mandatory_check is not None and mandatory_check.path is None:
@@ -131,7 +136,7 @@ def config_for_root(root: Path, profile: str | None = None, series: str | None =
         pylint_is_default=pylintrc is None or pylintrc.path is None,
         flake8_config=safe_flake.path if safe_flake and safe_flake.path else DEFAULT_FLAKE8,
         oca_hooks_config=safe_hooks.path if safe_hooks else None,
-        oca_grading=profile == "oca" or (profile is None and _has_oca_setup(folders)),
+        oca_grading=profile == "oca" or (profile is None and has_oca_setup(folders)),
         pylint_args=pre_commit.pylint_args,
         hooks_disabled=pre_commit.hooks_disabled,
         python_linter=linter,
@@ -195,16 +200,6 @@ def _version(text: str) -> tuple[int, ...] | None:
     return tuple(parts) if parts else None
 
 
-def _pylintrcs(folders: list[Path], pre_commit: PreCommit) -> tuple[Path | None, Path | None]:
-    """(optional rc, mandatory rc): the pre-commit's --rcfile arguments first, else the files."""
-    listed = [p for p in pre_commit.pylint_rcfiles if p.is_file()]
-    if listed:
-        mandatory = next((p for p in listed if "mandatory" in p.name), None)
-        optional = next((p for p in listed if p != mandatory), None)
-        return optional, mandatory
-    return _first_file(folders, ".pylintrc"), _first_file(folders, ".pylintrc-mandatory")
-
-
 def _python_linter(ruff: Path | None, flake8: Path | None, series: str | None) -> str:
     if ruff and not flake8:
         return "ruff"
@@ -230,17 +225,6 @@ def uses_ruff_by_default(series: str | None) -> bool:
     return facts is not None and facts.python_linter == "ruff"
 
 
-def _ruff_file(folders: list[Path]) -> Path | None:
-    for folder in folders:
-        for name in (".ruff.toml", "ruff.toml"):
-            if (folder / name).is_file():
-                return folder / name
-        pyproject = folder / "pyproject.toml"
-        if pyproject.is_file() and _mentions(pyproject, b"[tool.ruff"):
-            return pyproject
-    return None
-
-
 def config_note(config: LintConfig) -> str:
     """One line saying which configuration a run used."""
     grading = "OCA grading (mandatory = error)" if config.oca_grading else "default grading"
@@ -260,26 +244,6 @@ def config_note(config: LintConfig) -> str:
     return f"configuration: {', '.join(config.used)}; {python}{disabled}; {grading}{newer}"
 
 
-def _has_oca_setup(folders: list[Path]) -> bool:
-    """OCA's template: a ``.pylintrc-mandatory``, or a pre-commit running OCA's linters."""
-    if _first_file(folders, ".pylintrc-mandatory") is not None:
-        return True
-    pre_commit = _first_file(folders, ".pre-commit-config.yaml")
-    if pre_commit is None:
-        return False
-    return _mentions(pre_commit, b"oca/pylint-odoo", b"oca/odoo-pre-commit-hooks", unreadable=False)
-
-
-def _mentions(path: Path, *texts: bytes, unreadable: bool = True) -> bool:
-    """Whether the project file holds one of ``texts`` (case-insensitive); ``unreadable`` for a
-    file too large or not regular, never read whole (``_safe_config`` then refuses it, saying so)."""
-    try:
-        data = config_bytes(path, None).lower()
-    except Unreadable:
-        return unreadable
-    return any(text.lower() in data for text in texts)
-
-
 def enabled_messages(rcfile: Path) -> frozenset[str] | None:
     """The ``enable=`` list of an rc file that starts from ``disable=all``; else None."""
     pairs = pylint_options(rcfile)
@@ -297,46 +261,3 @@ def _split_list(raw: str) -> list[str]:
         line = line.split("#", 1)[0]
         items.extend(part.strip() for part in line.split(","))
     return [item for item in items if item]
-
-
-def _search_folders(root: Path) -> list[Path]:
-    """``root`` and the folders above it, up to the repository top; never a folder another account
-    may have put files in (a .pylintrc in /tmp would otherwise grade a project outside git)."""
-    folders = []
-    current = root.resolve()
-    while True:
-        folders.append(current)
-        if (current / ".git").exists() or current.parent == current or not _only_ours(current.parent):
-            return folders
-        current = current.parent
-
-
-def _only_ours(folder: Path) -> bool:
-    """Only this account (or root) owns ``folder`` and no other account may write in it."""
-    try:
-        info = folder.stat()
-    except OSError:
-        return False
-    return info.st_uid in (os.geteuid(), 0) and not info.st_mode & stat.S_IWOTH
-
-
-def _first_file(folders: list[Path], name: str) -> Path | None:
-    return next((folder / name for folder in folders if (folder / name).is_file()), None)
-
-
-def _flake8_file(folders: list[Path]) -> Path | None:
-    for folder in folders:
-        if (folder / ".flake8").is_file():
-            return folder / ".flake8"
-        for name in ("setup.cfg", "tox.ini"):
-            candidate = folder / name
-            if candidate.is_file() and _has_flake8_section(candidate):
-                return candidate
-    return None
-
-
-def _has_flake8_section(path: Path) -> bool:
-    try:
-        return "flake8" in flake8_sections(path)[1]
-    except Unreadable:
-        return False
