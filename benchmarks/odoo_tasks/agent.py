@@ -53,7 +53,11 @@ def replay_script(task: Task) -> list[dict[str, Any]]:
         {"tool_calls": [{"id": "call_patch", "name": "apply_patch", "arguments": json.dumps(patch)}]},
         {
             "tool_calls": [
-                {"id": "call_test", "name": "test_module", "arguments": json.dumps({"module": task.module})}
+                {
+                    "id": "call_test",
+                    "name": "test_module",
+                    "arguments": json.dumps({"module": task.module, "demo": True}),
+                }
             ]
         },
         {"text": "Applied the change and ran the module's tests."},

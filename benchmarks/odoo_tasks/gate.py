@@ -20,72 +20,81 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.odoo_tasks.judge import Odoo
-from benchmarks.odoo_tasks.results import summary
 from benchmarks.odoo_tasks.tasks_io import Task, forget, write_task_json
 
 WorkTask = Callable[[Task, str, Odoo, argparse.Namespace, Path], dict[str, Any]]
 
 
-def gate_task(
+def decide_tests(
     task: Task, odoo: Odoo, args: argparse.Namespace, work: Path, work_task: WorkTask
 ) -> list[dict[str, Any]]:
-    rows = []
+    """The empty and oracle legs; they fix FAIL_TO_PASS and PASS_TO_PASS."""
     empty = work_task(task, "empty", odoo, args, work / "empty" / task.id)
     oracle = work_task(task, "oracle", odoo, args, work / "oracle" / task.id)
-    rows += [empty, oracle]
     passing_oracle = {n for n, v in oracle["tests"].items() if v == "passed"}
     passing_empty = {n for n, v in empty["tests"].items() if v == "passed"}
     fail_to_pass = sorted(passing_oracle - passing_empty)
     pass_to_pass = sorted(passing_oracle & passing_empty)
-    dropped = sorted(set(oracle["tests"]) - passing_oracle)
+    left_out = sorted(set(oracle["tests"]) - passing_oracle)
     if not passing_oracle:
         task.gate = {"oracle": f"fail: {oracle['reason'][:300]}"}
-        return rows
+        return [empty, oracle]
     if not fail_to_pass:
         task.gate = {"empty": "fail: no hidden test fails before the change"}
-        return rows
+        return [empty, oracle]
     task.fail_to_pass, task.pass_to_pass = fail_to_pass, pass_to_pass
     task.judged = (
         f"confirmed by the gate on Odoo {task.series}: FAIL_TO_PASS fail without the change and pass with"
-        f" the commit's; PASS_TO_PASS pass with both; {len(dropped)} mined test(s) failing even with the"
+        f" the commit's; PASS_TO_PASS pass with both; {len(left_out)} mined test(s) failing even with the"
         " commit left out"
     )
     task.gate = {"empty": "pass", "oracle": "pass"}
-    replay = work_task(task, "replay", odoo, args, work / "replay" / task.id)
-    rows.append(replay)
-    task.gate["replay"] = "pass" if replay["resolved"] else f"fail: {replay['reason'][:300]}"
-    # The two first legs judged against the mined lists; re-read against the confirmed ones.
+    # Both legs were judged against the mined lists; read them again against the confirmed ones.
     for row in (empty, oracle):
         row["tests"] = {n: row["tests"][n] for n in [*fail_to_pass, *pass_to_pass]}
         row["resolved"] = all(v == "passed" for v in row["tests"].values())
-    return rows
+    return [empty, oracle]
+
+
+def replay(
+    task: Task, odoo: Odoo, args: argparse.Namespace, work: Path, work_task: WorkTask
+) -> list[dict[str, Any]]:
+    row = work_task(task, "replay", odoo, args, work / "replay" / task.id)
+    task.gate["replay"] = "pass" if row["resolved"] else f"fail: {row['reason'][:300]}"
+    return [row]
 
 
 def run_gate(tasks: list[Task], odoos: dict[str, Odoo], args: argparse.Namespace, work_task: WorkTask) -> int:
+    """Two passes, each resumable from task.json: the empty and oracle legs of every task, then the
+    replay of those that passed them (the slowest leg: an agent run and two Odoo runs)."""
     work = Path(args.work or tempfile.mkdtemp(prefix="bench_gate_"))
-    all_rows: list[dict[str, Any]] = []
-    failed: dict[str, str] = {}
     # Tasks needing the same core modules one after the other: each template is built once.
     tasks = sorted(tasks, key=lambda t: (t.series, sorted(t.depends), t.id))
     with Path(args.out).open("a", encoding="utf-8") as out:
-        for task in tasks:
-            rows = gate_task(task, odoos[task.series], args, work, work_task)
-            for row in rows:
-                out.write(json.dumps(row) + "\n")
-            out.flush()
-            all_rows += rows
-            write_task_json(task)
-            bad = {leg: verdict for leg, verdict in task.gate.items() if verdict != "pass"}
-            if bad:
-                failed[task.id] = "; ".join(f"{leg} {verdict}" for leg, verdict in bad.items())
-            print(f"{task.id}\t{'PASS' if not bad else 'FAIL ' + failed[task.id][:200]}", flush=True)
+        for step, done in ((decide_tests, ("empty", "oracle")), (replay, ("replay",))):
+            for task in tasks:
+                if any(leg in task.gate and task.gate[leg] != "pass" for leg in task.gate):
+                    continue  # failed an earlier leg
+                if all(task.gate.get(leg) == "pass" for leg in done):
+                    continue  # judged by an earlier run
+                for row in step(task, odoos[task.series], args, work, work_task):
+                    out.write(json.dumps(row) + "\n")
+                out.flush()
+                write_task_json(task)
+                print(f"{task.id}\t{json.dumps(task.gate)}", flush=True)
+    failed = {
+        t.id: "; ".join(f"{leg} {v}" for leg, v in t.gate.items() if v != "pass")
+        for t in tasks
+        if any(v != "pass" for v in t.gate.values())
+    }
+    for leg in ("empty", "oracle", "replay"):
+        judged = [t for t in tasks if leg in t.gate]
+        print(f"{leg}: {sum(t.gate[leg] == 'pass' for t in judged)} of {len(judged)} judged tasks pass")
     if args.prune and failed:
         _prune(tasks, failed, Path(args.tasks))
-    passed = [t for t in tasks if t.id not in failed]
-    kept = [r for r in all_rows if r["task"] not in failed]
-    print(summary(kept, "gate"))
+    passed = [t for t in tasks if len(t.gate) == 3 and t.id not in failed]
     print(f"{len(passed)} of {len(tasks)} tasks pass the gate")
-    return 0 if not failed else 1
+    return 0 if len(passed) == len(tasks) else 1
 
 
 def _prune(tasks: list[Task], failed: dict[str, str], root: Path) -> None:

@@ -95,6 +95,9 @@ def _replay(task: Task, addons: Path, odoo: Odoo, budget: Budget, work: Path) ->
         # --no-validate: the post-turn check would ask the script for a turn it does not have.
         cmd = [*command(task, addons, odoo, TEST_MODEL, server.api_base, budget, True), "--no-validate"]
         env = {"OPENAI_API_KEY": TEST_API_KEY, "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
+        # One test_module per run: starting the warm worker (Odoo imported ahead) would cost more
+        # than it saves; the tool path is the same.
+        env["ASSISTA_WARM_WORKER"] = "false"
         return run_agent(cmd, work, budget, env)
 
 
