@@ -21,6 +21,7 @@ from typing import Any
 
 from benchmarks.odoo_tasks.judge import Odoo
 from benchmarks.odoo_tasks.tasks_io import Task, forget, write_task_json
+from odoo_tools.series import core_graph
 
 WorkTask = Callable[[Task, str, Odoo, argparse.Namespace, Path], dict[str, Any]]
 
@@ -65,23 +66,23 @@ def replay(
 
 
 def run_gate(tasks: list[Task], odoos: dict[str, Odoo], args: argparse.Namespace, work_task: WorkTask) -> int:
-    """Two passes, each resumable from task.json: the empty and oracle legs of every task, then the
-    replay of those that passed them (the slowest leg: an agent run and two Odoo runs)."""
+    """Every leg of one task, then the next; resumable (a leg judged in task.json is not run again).
+    Tasks whose core dependencies are fewest come first, those needing the same ones together: each
+    template database is built once, and the cheap tasks are judged before the costly ones."""
     work = Path(args.work or tempfile.mkdtemp(prefix="bench_gate_"))
-    # Tasks needing the same core modules one after the other: each template is built once.
-    tasks = sorted(tasks, key=lambda t: (t.series, sorted(t.depends), t.id))
+    tasks = sorted(tasks, key=lambda t: (t.series, _closure_size(t), sorted(t.depends), t.id))
     with Path(args.out).open("a", encoding="utf-8") as out:
-        for step, done in ((decide_tests, ("empty", "oracle")), (replay, ("replay",))):
-            for task in tasks:
-                if any(leg in task.gate and task.gate[leg] != "pass" for leg in task.gate):
-                    continue  # failed an earlier leg
+        for task in tasks:
+            for step, done in ((decide_tests, ("empty", "oracle")), (replay, ("replay",))):
+                if any(verdict != "pass" for verdict in task.gate.values()):
+                    break  # failed a leg
                 if all(task.gate.get(leg) == "pass" for leg in done):
                     continue  # judged by an earlier run
                 for row in step(task, odoos[task.series], args, work, work_task):
                     out.write(json.dumps(row) + "\n")
                 out.flush()
                 write_task_json(task)
-                print(f"{task.id}\t{json.dumps(task.gate)}", flush=True)
+            print(f"{task.id}\t{json.dumps(task.gate)}", flush=True)
     failed = {
         t.id: "; ".join(f"{leg} {v}" for leg, v in t.gate.items() if v != "pass")
         for t in tasks
@@ -95,6 +96,19 @@ def run_gate(tasks: list[Task], odoos: dict[str, Odoo], args: argparse.Namespace
     passed = [t for t in tasks if len(t.gate) == 3 and t.id not in failed]
     print(f"{len(passed)} of {len(tasks)} tasks pass the gate")
     return 0 if len(passed) == len(tasks) else 1
+
+
+def _closure_size(task: Task) -> int:
+    """How many core modules the task's template holds (what building it costs)."""
+    graph = core_graph(task.series).depends
+    seen: set[str] = set()
+    todo = [d for d in task.depends if d in graph]
+    while todo:
+        name = todo.pop()
+        if name not in seen:
+            seen.add(name)
+            todo.extend(graph.get(name, ()))
+    return len(seen)
 
 
 def _prune(tasks: list[Task], failed: dict[str, str], root: Path) -> None:
