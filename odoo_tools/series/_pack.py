@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 import gzip
+import io
 import json
 import os
 from collections.abc import Iterable, Iterator, Mapping
@@ -23,11 +24,25 @@ from pathlib import Path
 from typing import Any
 
 from odoo_tools.series._names import series_family
+from odoo_tools.series._pack_shape import (
+    UNDECODABLE,
+    bad_pack,
+    mapping,
+    names,
+    objects,
+    strings_by_name,
+    text,
+    whole,
+)
 from odoo_tools.series._pack_text import PackText
+from odoo_tools.storage import read_capped
 
 PACKS = Path(__file__).resolve().parent / "packs"
 PACKS_ENV = "ASSISTA_SERIES_PACKS"
 FORMAT = 1
+# The largest pack read: the bundled ones are 1.7-2.3 MB packed, 22-31 MB of JSON.
+MAX_PACKED_BYTES = 64 * 1024 * 1024
+MAX_JSON_BYTES = 512 * 1024 * 1024
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,8 +134,13 @@ class SeriesPack:
     def model(self, name: str) -> PackModel | None:
         """Every fact of ``name`` in the full install, None when no core module has it."""
         if name not in self._models:
-            raw = self._text.item("models", name)
-            self._models[name] = _model(name, raw, self.framework_methods) if isinstance(raw, dict) else None
+            try:
+                raw = self._text.item("models", name)
+            except UNDECODABLE as exc:
+                raise bad_pack(self.path, f"models.{name}", "does not decode") from exc
+            self._models[name] = (
+                _model(self.path, name, raw, self.framework_methods) if raw is not None else None
+            )
         return self._models[name]
 
     @functools.cached_property
@@ -132,14 +152,22 @@ class SeriesPack:
     @functools.cached_property
     def xmlids(self) -> dict[str, dict[str, str]]:
         """module -> name -> model of every external ID (decoded on first use)."""
-        found = self._text.section("xmlids")
-        return found if isinstance(found, dict) else {}
+        try:
+            found = self._text.section("xmlids")
+        except UNDECODABLE as exc:
+            raise bad_pack(self.path, "xmlids", "does not decode") from exc
+        for module, ids in mapping(found, self.path, "xmlids").items():
+            strings_by_name(ids, self.path, f"xmlids.{module}")
+        return found or {}
 
     @functools.cached_property
     def views(self) -> dict[str, dict[str, Any]]:
         """ "module.name" -> the view's facts (skeletons as in the file); every view decoded."""
-        found = {key: self._text.item("views", key) for key in self._text.keys("views")}
-        return {key: view for key, view in found.items() if isinstance(view, dict)}
+        try:
+            found = {key: self._text.item("views", key) for key in self._text.keys("views")}
+        except UNDECODABLE as exc:
+            raise bad_pack(self.path, "views", "does not decode") from exc
+        return objects(found, self.path, "views")
 
     def closure(self, names: Iterable[str]) -> frozenset[str]:
         """The pack's modules that ``names`` need (themselves and their depends, transitively);
@@ -180,42 +208,67 @@ def _seen(modules: tuple[str, ...], closure: frozenset[str]) -> bool:
     return any(m in closure for m in modules)
 
 
-def _model(name: str, raw: Mapping[str, Any], framework: Mapping[str, str] | None = None) -> PackModel:
-    fields = {fname: _field(fname, f) for fname, f in (raw.get("fields") or {}).items()}
+def _model(path: Path, name: str, value: Any, framework: Mapping[str, str] | None = None) -> PackModel:
+    """The model ``name`` of the pack in ``path``; ``BadPack`` when a value is not of its type."""
+    where = f"models.{name}"
+    raw = mapping(value, path, where)
+    fields = {
+        fname: _field(path, f"{where}.fields.{fname}", fname, f)
+        for fname, f in _objects(raw, "fields", path, where)
+    }
     methods = {mname: PackMethod(mname, str(params), ()) for mname, params in (framework or {}).items()}
     methods |= {
-        mname: PackMethod(mname, str(m.get("params", "")), tuple(m.get("modules", ())))
-        for mname, m in (raw.get("methods") or {}).items()
+        mname: PackMethod(
+            mname,
+            text(m.get("params"), path, f"{where}.methods.{mname}.params"),
+            names(m.get("modules"), path, f"{where}.methods.{mname}.modules"),
+        )
+        for mname, m in _objects(raw, "methods", path, where)
     }
     return PackModel(
         name=name,
-        modules=tuple(raw.get("modules", ())),
+        modules=names(raw.get("modules"), path, f"{where}.modules"),
         abstract=bool(raw.get("abstract")),
         transient=bool(raw.get("transient")),
-        inherit=tuple(raw.get("inherit") or ()),
-        inherits=dict(raw.get("inherits") or {}),
-        rec_name=str(raw.get("rec_name") or ""),
-        order=str(raw.get("order") or ""),
+        inherit=names(raw.get("inherit"), path, f"{where}.inherit"),
+        inherits=strings_by_name(raw.get("inherits"), path, f"{where}.inherits"),
+        rec_name=text(raw.get("rec_name"), path, f"{where}.rec_name"),
+        order=text(raw.get("order"), path, f"{where}.order"),
         fields=fields,
         methods=methods,
     )
 
 
-def _field(name: str, raw: Mapping[str, Any]) -> PackField:
-    text = {key: str(raw.get(key) or "") for key in ("comodel", "inverse_name", "related", "relation")}
-    methods = {key: str(raw.get(key) or "") for key in ("compute", "inverse", "search")}
+def _objects(
+    raw: Mapping[str, Any], key: str, path: Path, where: str
+) -> Iterable[tuple[str, dict[str, Any]]]:
+    return objects(raw.get(key), path, f"{where}.{key}").items()
+
+
+def _field(path: Path, where: str, name: str, raw: Mapping[str, Any]) -> PackField:
+    strings = {
+        key: text(raw.get(key), path, f"{where}.{key}")
+        for key in (
+            "comodel",
+            "inverse_name",
+            "related",
+            "relation",
+            "compute",
+            "inverse",
+            "search",
+            "inherited",
+        )
+    }
     return PackField(
         name=name,
-        type=str(raw.get("type", "")),
-        modules=tuple(raw.get("modules", ())),
+        type=text(raw.get("type"), path, f"{where}.type"),
+        modules=names(raw.get("modules"), path, f"{where}.modules"),
         store=raw.get("store", True) is not False,
         required=bool(raw.get("required")),
         readonly=bool(raw.get("readonly")),
         delegate=bool(raw.get("delegate")),
-        selection=tuple(str(s) for s in raw.get("selection") or ()),
-        inherited=str(raw.get("inherited") or ""),
-        **text,
-        **methods,
+        selection=names(raw.get("selection"), path, f"{where}.selection"),
+        **strings,
     )
 
 
@@ -270,8 +323,8 @@ def _header(path: Path) -> PackHeader | None:
         return None
     return PackHeader(
         series=series_family(path.name.removesuffix(".json.gz")) or "",
-        odoo_version=str(made_by.get("odoo_version", "")),
-        modules=int(made_by.get("modules") or 0),
+        odoo_version=text(made_by.get("odoo_version"), path, "made_by.odoo_version"),
+        modules=whole(made_by.get("modules"), path, "made_by.modules"),
         installed=made_by.get("installed") is not False,
     )
 
@@ -283,7 +336,7 @@ def _made_by(head: str) -> Any:
         return None
     try:
         return json.JSONDecoder().raw_decode(head, start + len('"made_by":'))[0]
-    except ValueError:
+    except UNDECODABLE:
         return None
 
 
@@ -295,27 +348,43 @@ def pack(series: str | None) -> SeriesPack | None:
 
 @functools.cache
 def load_pack(path: Path) -> SeriesPack | None:
-    """The pack in ``path``; None when it cannot be read or is not of format 1."""
+    """The pack in ``path``; None when it cannot be read or is not of format 1. ``BadPack`` when
+    it is a pack whose values are not of their types, or larger than any real one."""
     try:
-        text = PackText(gzip.decompress(path.read_bytes()).decode("utf-8"))
+        packed = read_capped(path, MAX_PACKED_BYTES)  # a pipe never blocks
+        if packed is None:
+            raise bad_pack(path, "the file", f"is over {MAX_PACKED_BYTES} bytes")
+        with gzip.GzipFile(fileobj=io.BytesIO(packed)) as stream:
+            data = stream.read(MAX_JSON_BYTES + 1)  # a gzip bomb stops here
+        if len(data) > MAX_JSON_BYTES:
+            raise bad_pack(path, "its JSON", f"is over {MAX_JSON_BYTES} bytes")
+        pack_text = PackText(data.decode("utf-8"))
+    except RecursionError as exc:
+        raise bad_pack(path, "its JSON", "nests deeper than the decoder goes") from exc
     except (OSError, ValueError, EOFError, UnicodeDecodeError):
         return None
-    raw = text.top
+    raw = pack_text.top
     if raw.get("format") != FORMAT:
         return None
     modules = {
         name: PackModule(
-            name, tuple(m.get("depends", ())), bool(m.get("auto_install")), int(m.get("order", 0))
+            name,
+            names(m.get("depends"), path, f"modules.{name}.depends"),
+            bool(m.get("auto_install")),
+            whole(m.get("order"), path, f"modules.{name}.order"),
         )
-        for name, m in (raw.get("modules") or {}).items()
+        for name, m in objects(raw.get("modules"), path, "modules").items()
     }
-    made_by = raw.get("made_by") or {}
+    made_by = mapping(raw.get("made_by"), path, "made_by")
+    python_names = mapping(raw.get("python_names"), path, "python_names")
+    for module, found in python_names.items():
+        names(found, path, f"python_names.{module}")
     return SeriesPack(
-        series=str(raw.get("series", "")),
-        odoo_version=str(made_by.get("odoo_version", "")),
+        series=text(raw.get("series"), path, "series"),
+        odoo_version=text(made_by.get("odoo_version"), path, "made_by.odoo_version"),
         path=path,
         modules=modules,
-        python_names=raw.get("python_names") or {},
-        _text=text,
-        framework_methods=raw.get("framework_methods") or {},
+        python_names=python_names,
+        _text=pack_text,
+        framework_methods=strings_by_name(raw.get("framework_methods"), path, "framework_methods"),
     )
