@@ -3,7 +3,7 @@
 Each child starts in its own session, so a timeout, a cancellation (MCP cancel, Ctrl-C) or an
 error kills the child *and* everything it spawned. Output lines can be streamed to a callback
 while the process runs (progress reporting), and are always collected for the result.
-``terminate_like_interrupt`` makes SIGTERM/SIGHUP run that same cleanup as Ctrl-C.
+``odoo_tools.signals.terminate_like_interrupt`` makes SIGTERM/SIGHUP run that same cleanup as Ctrl-C.
 ``memory_limit`` caps a child's address space (RLIMIT_AS): a linter fed a hostile file fails
 with MemoryError instead of taking the machine.
 """
@@ -13,18 +13,16 @@ from __future__ import annotations
 import asyncio
 import codecs
 import contextlib
-import os
 import signal
 import subprocess
-import threading
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from types import FrameType
 from typing import Any
 
 from odoo_tools.errors import ProcessFailed, ToolMissing
+from odoo_tools.signals import signal_group
 
 try:
     import resource
@@ -34,7 +32,6 @@ except ImportError:  # pragma: no cover - Windows: no rlimits
 LineCallback = Callable[[str], None]
 KILL_GRACE_SECONDS = 3.0
 CHUNK_BYTES = 64 * 1024
-TERMINATING = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
 
 
 @dataclass(frozen=True)
@@ -264,42 +261,3 @@ async def _kill_group(proc: asyncio.subprocess.Process) -> None:
             await asyncio.wait_for(proc.wait(), KILL_GRACE_SECONDS)
     # Grandchildren may outlive the leader; make sure the group is gone.
     signal_group(proc.pid, signal.SIGKILL)
-
-
-def signal_group(pid: int, sig: signal.Signals) -> None:
-    """Send ``sig`` to the process group led by ``pid`` (our children get their own session); a
-    group that is already gone, or no longer ours to signal, is left alone."""
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(pid, sig)
-
-
-@contextlib.contextmanager
-def terminate_like_interrupt() -> Iterator[None]:
-    """While inside, SIGTERM and SIGHUP act as Ctrl-C.
-
-    By default either kills Python on the spot, leaving a child's process group running (it has its
-    own session) and a run's database behind. As SIGINT they reach whatever handles Ctrl-C at that
-    moment (asyncio's runner cancels the main task, uvicorn shuts down, else KeyboardInterrupt), so
-    the same cleanup runs. Main thread only (as Python requires); a handler the caller installed
-    itself is left alone, so nesting (the CLI around a runner) is harmless.
-    """
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = {sig: signal.signal(sig, _as_interrupt) for sig in TERMINATING if _is_default(sig)}
-    try:
-        yield
-    finally:
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
-
-
-def _is_default(sig: signal.Signals) -> bool:
-    return signal.getsignal(sig) == signal.SIG_DFL
-
-
-def _as_interrupt(signum: int, frame: FrameType | None) -> None:
-    if signal.getsignal(signal.SIGINT) in (signal.SIG_IGN, signal.SIG_DFL, None):
-        # SIGINT ignored (a job started with `&` or nohup): re-raising it would ignore SIGTERM too
-        raise KeyboardInterrupt
-    signal.raise_signal(signal.SIGINT)

@@ -156,7 +156,7 @@ def test_signal_group_reaches_the_whole_group_and_ignores_a_gone_one() -> None:
     import signal
     import subprocess
 
-    from odoo_tools.process import signal_group
+    from odoo_tools.signals import signal_group
 
     leader = subprocess.Popen(["sh", "-c", "sleep 60 & wait"], start_new_session=True)
     signal_group(leader.pid, signal.SIGKILL)

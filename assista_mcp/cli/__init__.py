@@ -19,8 +19,8 @@ from types import ModuleType
 from assista_mcp import __version__
 from assista_mcp.safety.redaction import redact
 from odoo_tools.errors import AssistaError
-from odoo_tools.process import terminate_like_interrupt
 from odoo_tools.safe_text import escape_controls
+from odoo_tools.signals import terminate_like_interrupt
 
 # One module per command (or group of commands), named after it; listed in the order help shows them.
 SUBCOMMAND_MODULES = (

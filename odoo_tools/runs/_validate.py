@@ -16,7 +16,6 @@ from collections.abc import Sequence
 from odoo_tools.addons import AddonSet, discover_addons
 from odoo_tools.findings import Finding
 from odoo_tools.odoo_log import OdooLogReport, ProgressTracker, parse_odoo_log
-from odoo_tools.process import terminate_like_interrupt
 from odoo_tools.runs._chores import Chores, ProgressFn, RunState
 from odoo_tools.runs._dbcache import RUN_LOCK_PREFIX, TemplateCache, TemplateInfo, template_key
 from odoo_tools.runs._externals import interpreter_of
@@ -50,6 +49,7 @@ from odoo_tools.runs._result import (
     not_run,
 )
 from odoo_tools.runs._warm_runs import WarmCrashed, WarmRuns
+from odoo_tools.signals import terminate_like_interrupt
 
 __all__ = ["OdooRunner", "RunnerConfig"]
 

@@ -27,8 +27,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from odoo_tools.process import KILL_GRACE_SECONDS, pump_lines, signal_group
+from odoo_tools.process import KILL_GRACE_SECONDS, pump_lines
 from odoo_tools.runs._odoo_bin import OdooRun
+from odoo_tools.signals import signal_group
 
 WORKER_SCRIPT = Path(__file__).with_name("_warm_worker.py")
 FAILED = 113  # the worker's child failed before Odoo ran (see _warm_worker.py)

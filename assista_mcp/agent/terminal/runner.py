@@ -37,7 +37,7 @@ from assista_mcp.agent.terminal.render import ConsoleRenderer, JsonlRenderer
 from assista_mcp.config.auth_token import AuthToken
 from assista_mcp.config.settings import Settings
 from odoo_tools.errors import ConfigError, NotFound
-from odoo_tools.process import TERMINATING
+from odoo_tools.signals import TERMINATING
 
 
 @dataclass
