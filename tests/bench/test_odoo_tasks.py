@@ -13,6 +13,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import jsonschema
 import pytest
@@ -201,3 +202,36 @@ def test_gate_on_a_real_odoo_17(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     assert f"{count} of {count} tasks pass the gate" in done.stdout
+
+
+def test_agent_leg_without_validation_tools(tmp_path: Path, pg: Pg, monkeypatch: pytest.MonkeyPatch) -> None:
+    """--no-validation: the model's test_module call is denied with a reason; the judge still runs."""
+    from fixtures.model_server import TEST_API_KEY, TEST_MODEL, ScriptedModelServer
+
+    call = {"id": "call_1", "name": "test_module", "arguments": json.dumps({"module": "bench_library"})}
+    script: list[dict[str, Any]] = [{"tool_calls": [call]}, {"text": "I could not test it."}]
+    env = {
+        "ASSISTA_BENCH_DB_PREFIX": pg.prefix,
+        "ASSISTA_STUB_DELAY": "0",
+        "ASSISTA_HOME": str(tmp_path / "home"),
+    }
+    env |= {"OPENAI_API_KEY": TEST_API_KEY, "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
+    out, work = tmp_path / "agent.jsonl", tmp_path / "work"
+    task = "18.0-bench_library-long0002"
+    args = ["--odoo", f"18.0={sys.executable},{STUB_ODOO_BIN}", "--tasks", str(SLICE), "--task", task]
+    with ScriptedModelServer(script) as server:
+        try:
+            done = _bench(
+                "run", "--model", TEST_MODEL, "--api-base", server.api_base, "--no-validation", *args,
+                "--out", str(out), "--work", str(work), "--max-steps", "5", env=env,
+            )  # fmt: skip
+        finally:
+            for name in pg.list_ours():
+                pg.drop(name)
+    assert done.returncode == 0, done.stderr
+    row = json.loads(out.read_text())
+    assert (row["leg"], row["model"], row["validation"]) == ("agent", TEST_MODEL, False)
+    assert row["agent"]["steps"] == 2 and row["agent"]["tool_calls"] == {"test_module": 1}
+    events = [json.loads(e) for e in (work / "agent" / task / "events.jsonl").read_text().splitlines()]
+    denied = [e for e in events if e["type"] == "tool_result" and e["tool_name"] == "test_module"]
+    assert denied and "not available in this run" in denied[0]["text"]
