@@ -204,7 +204,7 @@ def test_gate_on_a_real_odoo_17(tmp_path: Path) -> None:
     assert f"{count} of {count} tasks pass the gate" in done.stdout
 
 
-def test_agent_leg_without_validation_tools(tmp_path: Path, pg: Pg, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_agent_leg_without_validation_tools(tmp_path: Path, pg: Pg) -> None:
     """--no-validation: the model's test_module call is denied with a reason; the judge still runs."""
     from fixtures.model_server import TEST_API_KEY, TEST_MODEL, ScriptedModelServer
 
