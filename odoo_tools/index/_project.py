@@ -26,6 +26,7 @@ from odoo_tools.index._core_names import unknown_modules
 from odoo_tools.index._modules import ModuleInfo, ModuleSummary, list_modules, module_info
 from odoo_tools.index._project_map import DEFAULT_BUDGET, ProjectMap, build_project_map
 from odoo_tools.index._tables import ModuleTable, Tables, build_tables
+from odoo_tools.index._xml_id_queries import find_xml_id
 from odoo_tools.series import pack
 
 
@@ -126,7 +127,7 @@ class ProjectIndex:
 
     def find_xml_id(self, xml_id: str, module: str | None = None) -> XmlIdInfo:
         self.refresh()
-        return queries.find_xml_id(self.tables, self.addons, xml_id, module)
+        return find_xml_id(self.tables, self.addons, xml_id, module)
 
     def find_references(self, target: str, kind: str | None = None, limit: int = 200) -> References:
         self.refresh()

@@ -1,4 +1,5 @@
-"""Cross-module answers: models with every extension and field origin, fields, xml ids, views."""
+"""Cross-module answers: models with every extension and field origin, and fields (an external ID's
+answer is in ``_xml_id_queries``)."""
 
 from __future__ import annotations
 
@@ -13,14 +14,12 @@ from odoo_tools.index._answers import (
     FieldMatches,
     MethodInfo,
     ModelInfo,
-    ViewSummary,
-    XmlIdInfo,
-    XmlRecordInfo,
     model_part,
 )
 from odoo_tools.index._pack_answers import defined_by_project, pack_model_info, pack_module
-from odoo_tools.index._records import AccessRow, FieldDef, ModelClass, ViewDef
+from odoo_tools.index._records import AccessRow, FieldDef, ModelClass
 from odoo_tools.index._tables import Located, Tables, model_ref_key
+from odoo_tools.index._view_chain import ancestors
 from odoo_tools.series import SeriesPack
 
 MAX_SUGGESTIONS = 5
@@ -41,7 +40,7 @@ def find_model(
             for x in tables.views_by_model.get(name, [])
             if not pack_module(core, addons, tables.views[x][-1].module)
         ]
-        info.views += [_ancestors(tables, x)[-1] for x in own_views]
+        info.views += [ancestors(tables, x)[-1] for x in own_views]
     else:
         classes = _classes_of(tables, name)
         info = ModelInfo(name=name)
@@ -54,7 +53,7 @@ def find_model(
             for c in classes
             for m in c.item.methods
         ]
-        info.views = [_ancestors(tables, x)[-1] for x in tables.views_by_model.get(name, [])]
+        info.views = [ancestors(tables, x)[-1] for x in tables.views_by_model.get(name, [])]
     key = model_ref_key(name)
     info.actions = [
         f"{a.item.xml_id} ({a.item.type}, {a.module})" for a in tables.actions_by_model.get(key, [])
@@ -101,7 +100,7 @@ def find_field(
             return FieldMatches(field=field, model=model, matches=[known[field]])
         raise NotFound(
             f"No field {field!r} on {model} (Odoo {core.series} series pack, and the project).",
-            _suggest(field, known) or "Use find_model to see a model's fields.",
+            suggest(field, known) or "Use find_model to see a model's fields.",
         )
     if model:
         classes = _classes_of(tables, model)
@@ -121,36 +120,9 @@ def find_field(
         known = _merged_fields(tables, model, set()) if model else {}
         raise NotFound(
             f"No field {field!r}" + (f" on {model}." if model else " on any indexed model."),
-            _suggest(field, known) or "Use find_model to see a model's fields.",
+            suggest(field, known) or "Use find_model to see a model's fields.",
         )
     return FieldMatches(field=field, model=model or "", matches=matches)
-
-
-def find_xml_id(tables: Tables, addons: AddonSet, xml_id: str, module: str | None) -> XmlIdInfo:
-    full = _qualified_xml_id(tables, xml_id.strip(), module)
-    located = tables.records[full]
-    records = [
-        XmlRecordInfo(
-            module=r.module,
-            path=r.path,
-            line=r.item.line,
-            xml_id=full,
-            model=r.item.model,
-            tag=r.item.tag,
-            loaded=_is_loaded(addons, r.module, r.path),
-        )
-        for r in located
-    ]
-    info = XmlIdInfo(xml_id=full, records=records)
-    if full in tables.views:
-        info.view = _view_summary(tables.views[full][-1])
-        info.inheritance_chain = _ancestors(tables, full)
-        root = info.inheritance_chain[0]
-        info.inherited_by = [
-            _view_summary(tables.views[x][-1]).model_copy(update={"type": root.type})
-            for x in _descendants(tables, full)
-        ]
-    return info
 
 
 # -- internals --------------------------------------------------------------------------------
@@ -163,7 +135,7 @@ def _classes_of(tables: Tables, name: str) -> list[Located[ModelClass]]:
     if not classes:
         raise NotFound(
             f"No model {name!r} in the indexed addons.",
-            _suggest(name, tables.model_classes) or "Use list_modules / project_map to see the models.",
+            suggest(name, tables.model_classes) or "Use list_modules / project_map to see the models.",
         )
     return classes
 
@@ -226,84 +198,11 @@ def _field_info(located: Located[ModelClass], field: FieldDef) -> FieldInfo:
     )
 
 
-def _view_summary(located: Located[ViewDef]) -> ViewSummary:
-    v = located.item
-    return ViewSummary(
-        module=located.module,
-        path=located.path,
-        line=v.line,
-        xml_id=v.xml_id,
-        model=v.model,
-        type=v.type,
-        inherit_id=v.inherit_id,
-        mode=v.mode,
-        priority=v.priority,
-    )
-
-
-def _ancestors(tables: Tables, xml_id: str) -> list[ViewSummary]:
-    chain: list[ViewSummary] = []
-    current: str | None = xml_id
-    while current and current in tables.views and all(v.xml_id != current for v in chain):
-        chain.append(_view_summary(tables.views[current][-1]))
-        current = tables.views[current][-1].item.inherit_id
-    chain.reverse()
-    # An inheriting view's type and model are its root's.
-    root = chain[0] if chain else None
-    if root:
-        chain = [
-            v.model_copy(update={"type": v.type or root.type, "model": v.model or root.model}) for v in chain
-        ]
-    return chain
-
-
-def _descendants(tables: Tables, xml_id: str) -> list[str]:
-    found: list[str] = []
-    todo = [xml_id]
-    while todo:
-        for child in sorted(tables.view_children.get(todo.pop(0), [])):
-            if child not in found and child != xml_id:
-                found.append(child)
-                todo.append(child)
-    return found
-
-
-def _qualified_xml_id(tables: Tables, xml_id: str, module: str | None) -> str:
-    if not xml_id:
-        raise InvalidInput("Empty xml id.", "Give an xml id such as 'sale.view_order_form'.")
-    if "." not in xml_id and module:
-        xml_id = f"{module}.{xml_id}"
-    if xml_id in tables.records:
-        return xml_id
-    if "." not in xml_id:
-        hits = sorted(x for x in tables.records if x.endswith("." + xml_id))
-        if len(hits) == 1:
-            return hits[0]
-        if hits:
-            raise InvalidInput(
-                f"xml id {xml_id!r} exists in several modules: {', '.join(hits[:10])}.",
-                "Qualify it with the module: module.xml_id.",
-            )
-    model_hint = " (model_* ids are created by Odoo for every model, not by a data file)"
-    raise NotFound(
-        f"No record with xml id {xml_id!r} in the indexed data files"
-        + (model_hint if xml_id.rsplit(".", 1)[-1].startswith("model_") else "")
-        + ".",
-        _suggest(xml_id, tables.records) or "Use module_info to see a module's records.",
-    )
-
-
-def _is_loaded(addons: AddonSet, module: str, path: str) -> bool:
-    addon = addons.addons.get(module)
-    inner = path.split("/", 1)[1] if "/" in path else path
-    return bool(addon) and inner in (addon.manifest.data_files if addon else ())
-
-
 def _perms(row: AccessRow) -> str:
     letters = [("r", "perm_read"), ("w", "perm_write"), ("c", "perm_create"), ("u", "perm_unlink")]
     return "".join(letter if getattr(row, attr) else "-" for letter, attr in letters)
 
 
-def _suggest(word: str, known: Iterable[str]) -> str:
+def suggest(word: str, known: Iterable[str]) -> str:
     close = difflib.get_close_matches(word, list(known), n=MAX_SUGGESTIONS, cutoff=0.6)
     return f"Did you mean: {', '.join(close)}?" if close else ""
