@@ -10,15 +10,13 @@ import ast
 from typing import Any
 
 from odoo_tools.findings import Finding
+from odoo_tools.index._python_fields import assignment, const_bool, field_def
 from odoo_tools.index._records import FieldDef, FileData, MethodDef, ModelClass
 from odoo_tools.sources import parse_source
 
 # Files without these bytes hold no model class: skip parsing them (most of a big tree).
 MODEL_MARKERS = (b"_name", b"_inherit")
 _KIND_BY_BASE = {"Model": "model", "AbstractModel": "abstract", "TransientModel": "transient"}
-_RELATIONAL = ("Many2one", "One2many", "Many2many", "Many2oneReference")
-_TEXT_ATTRS = ("related", "compute", "inverse", "search", "string")
-_FLAG_ATTRS = ("required", "readonly")
 # Classes of OCA's component framework (connector...) set _name/_inherit but are not ORM models.
 _NOT_ORM_BASES = frozenset({"Component", "AbstractComponent"})
 _API_NAMES = frozenset({"depends", "onchange", "constrains"})
@@ -80,7 +78,7 @@ def _model_class(node: ast.ClassDef, local: dict[str, str]) -> ModelClass | None
         return None
     model = name or inherit[0]
     inherits = attrs.get("_inherits")
-    fields = tuple(f for stmt in node.body if (f := _field(stmt)) is not None)
+    fields = tuple(f for stmt in node.body if (f := field_def(stmt)) is not None)
     delegated = _delegated(node, fields)
     if delegated or isinstance(inherits, dict):
         # A Many2one with delegate=True is an _inherits entry: its comodel's fields are the model's.
@@ -119,11 +117,11 @@ def _delegated(node: ast.ClassDef, fields: tuple[FieldDef, ...]) -> dict[str, tu
     found: dict[str, tuple[str, int]] = {}
     many2one = {f.name: f for f in fields if f.type == "Many2one" and f.comodel}
     for stmt in node.body:
-        target, value = _assignment(stmt)
+        target, value = assignment(stmt)
         fdef = many2one.get(target or "")
         if fdef is None or not isinstance(value, ast.Call):
             continue
-        if any(kw.arg == "delegate" and _const_bool(kw.value) is True for kw in value.keywords):
+        if any(kw.arg == "delegate" and const_bool(kw.value) is True for kw in value.keywords):
             found.setdefault(fdef.comodel, (fdef.name, fdef.line))
     return found
 
@@ -158,7 +156,7 @@ def _assignments(node: ast.ClassDef) -> dict[str, ast.expr]:
     """Every class attribute given a value, literal or not (``_description = __doc__``)."""
     found: dict[str, ast.expr] = {}
     for stmt in node.body:
-        target, value = _assignment(stmt)
+        target, value = assignment(stmt)
         if target and value is not None:
             found[target] = value
     return found
@@ -178,21 +176,13 @@ def _class_attrs(node: ast.ClassDef) -> dict[str, Any]:
     """Literal values of ``_private`` class attributes; non-literals are left out."""
     attrs: dict[str, Any] = {}
     for stmt in node.body:
-        target, value = _assignment(stmt)
+        target, value = assignment(stmt)
         if target and target.startswith("_") and value is not None:
             try:
                 attrs[target] = ast.literal_eval(value)
             except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
                 continue
     return attrs
-
-
-def _assignment(stmt: ast.stmt) -> tuple[str | None, ast.expr | None]:
-    if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
-        return stmt.targets[0].id, stmt.value
-    if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
-        return stmt.target.id, stmt.value
-    return None, None
 
 
 def _names(value: Any) -> tuple[str, ...]:
@@ -213,73 +203,6 @@ def _kind(node: ast.ClassDef) -> str:
         if leaf in _KIND_BY_BASE:
             return _KIND_BY_BASE[leaf]
     return "model"
-
-
-def _field(stmt: ast.stmt) -> FieldDef | None:
-    """``name = fields.Type(...)`` at class level."""
-    target, value = _assignment(stmt)
-    if not target or not isinstance(value, ast.Call) or target.startswith("__"):
-        return None
-    func = value.func
-    if not (
-        isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "fields"
-    ):
-        return None
-    kwargs = {kw.arg: kw.value for kw in value.keywords if kw.arg}
-    args = value.args
-    ftype = func.attr
-    comodel = _kw_or_arg(kwargs, args, "comodel_name", 0) if ftype in _RELATIONAL else ""
-    inverse_name = _kw_or_arg(kwargs, args, "inverse_name", 1) if ftype == "One2many" else ""
-    string_pos = {"Many2one": 1, "Many2many": 4, "One2many": 2}.get(ftype, 0)
-    if ftype == "Selection":
-        string_pos = 1
-    values: dict[str, Any] = {a: _const_text(kwargs.get(a)) for a in _TEXT_ATTRS}
-    values["string"] = values["string"] or _kw_or_arg({}, args, "", string_pos)
-    values.update({a: _const_bool(kwargs.get(a)) is True for a in _FLAG_ATTRS})
-    return FieldDef(
-        name=target,
-        type=ftype,
-        line=stmt.lineno,
-        comodel=comodel,
-        inverse_name=inverse_name,
-        store=_const_bool(kwargs.get("store")),
-        selection=_selection_keys(
-            kwargs.get("selection") or (args[0] if ftype == "Selection" and args else None)
-        ),
-        selection_add=_selection_keys(kwargs.get("selection_add")),
-        **values,
-    )
-
-
-def _kw_or_arg(kwargs: dict[str, ast.expr], args: list[ast.expr], key: str, position: int) -> str:
-    node = kwargs.get(key) if key else None
-    if node is None and len(args) > position:
-        node = args[position]
-    return _const_text(node)
-
-
-def _const_text(node: ast.expr | None) -> str:
-    if isinstance(node, ast.Constant) and isinstance(node.value, str):
-        return node.value
-    return ""
-
-
-def _const_bool(node: ast.expr | None) -> bool | None:
-    if isinstance(node, ast.Constant) and isinstance(node.value, bool):
-        return node.value
-    return None
-
-
-def _selection_keys(node: ast.expr | None) -> tuple[str, ...]:
-    if not isinstance(node, (ast.List, ast.Tuple)):
-        return ()
-    keys = []
-    for item in node.elts:
-        if isinstance(item, (ast.Tuple, ast.List)) and item.elts:
-            key = item.elts[0]
-            if isinstance(key, ast.Constant) and isinstance(key.value, str):
-                keys.append(key.value)
-    return tuple(keys)
 
 
 def _method(node: ast.FunctionDef) -> MethodDef:
