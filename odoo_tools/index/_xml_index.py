@@ -11,7 +11,6 @@ CSV rows do. ``<function model="ir.model.data" name="_update_xmlids">`` names ex
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 
 from lxml import etree
 
@@ -27,7 +26,8 @@ from odoo_tools.index._records import (
     access_row,
     qualify,
 )
-from odoo_tools.index._xml_lines import attribute_line
+from odoo_tools.index._xml_collected import Collected, as_int, id_line, is_true, source_line
+from odoo_tools.index._xml_shortcuts import ACTION_TAGS, legacy_action, menuitem, template
 
 VIEW_TYPES = frozenset(
     {"list", "tree", "form", "kanban", "search", "graph", "pivot", "calendar", "gantt", "activity"}
@@ -35,21 +35,8 @@ VIEW_TYPES = frozenset(
 )
 _ROOTS = ("odoo", "openerp", "data")
 _ACTION_MODELS = ("ir.actions.act_window", "ir.actions.server", "ir.actions.report", "ir.actions.client")
-_ACTION_TAGS = {"act_window": "ir.actions.act_window", "report": "ir.actions.report"}
 _XMLID_KEY = re.compile(r"""['"]xml_id['"]\s*:\s*['"]([\w.]+)['"]""")
 _PARSER = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=False, remove_comments=True)
-
-
-@dataclass
-class _Collected:
-    records: list[XmlRecord] = field(default_factory=list)
-    views: list[ViewDef] = field(default_factory=list)
-    menus: list[MenuDef] = field(default_factory=list)
-    actions: list[ActionDef] = field(default_factory=list)
-    rules: list[RuleDef] = field(default_factory=list)
-    access: list[AccessRow] = field(default_factory=list)
-    lines: list[str] = field(default_factory=list)  # the source, to place a record at its id=
-    functions: list[int] = field(default_factory=list)
 
 
 def parse_xml(data: bytes, rel: str, module: str) -> FileData:
@@ -67,10 +54,10 @@ def parse_xml(data: bytes, rel: str, module: str) -> FileData:
             hint="Fix the XML; the file is left out of the code index until then.",
         )
         return FileData(path=rel, module=module, kind="xml", findings=(finding,))
-    out = _Collected(lines=data.decode("utf-8", errors="replace").splitlines())
+    out = Collected(lines=data.decode("utf-8", errors="replace").splitlines())
     if root.tag in _ROOTS:
         # ``<data noupdate="1">`` as the root means what it means inside ``<odoo>``.
-        _walk(root, module, out, noupdate=_is_true(root.get("noupdate")), parent_menu="")
+        _walk(root, module, out, noupdate=is_true(root.get("noupdate")), parent_menu="")
     return FileData(
         path=rel,
         module=module,
@@ -85,37 +72,37 @@ def parse_xml(data: bytes, rel: str, module: str) -> FileData:
     )
 
 
-def _walk(node: etree._Element, module: str, out: _Collected, *, noupdate: bool, parent_menu: str) -> None:
+def _walk(node: etree._Element, module: str, out: Collected, *, noupdate: bool, parent_menu: str) -> None:
     for child in node:
         if not isinstance(child.tag, str):
             continue
         if child.tag == "data":
             flag = child.get("noupdate")
-            _walk(child, module, out, noupdate=noupdate if flag is None else _is_true(flag), parent_menu="")
+            _walk(child, module, out, noupdate=noupdate if flag is None else is_true(flag), parent_menu="")
         elif child.tag == "record":
             _record(child, module, out, noupdate)
         elif child.tag == "menuitem":
-            _menuitem(child, module, out, noupdate, parent_menu)
+            menuitem(child, module, out, noupdate, parent_menu)
         elif child.tag == "template":
-            _template(child, module, out, noupdate)
-        elif child.tag in _ACTION_TAGS:
-            _legacy_action(child, module, out, noupdate)
+            template(child, module, out, noupdate)
+        elif child.tag in ACTION_TAGS:
+            legacy_action(child, module, out, noupdate)
         elif child.tag == "function" and (child.get("model"), child.get("name")) == (
             "ir.model.data",
             "_update_xmlids",
         ):
             _update_xmlids(child, module, out, noupdate)
         elif child.tag == "function":
-            out.functions.append(_line(child))
+            out.functions.append(source_line(child))
 
 
-def _record(node: etree._Element, module: str, out: _Collected, noupdate: bool) -> None:
+def _record(node: etree._Element, module: str, out: Collected, noupdate: bool) -> None:
     model = node.get("model", "")
     raw_id = node.get("id")
     if not raw_id:  # records without id are created anonymously; nothing to find by id
         return
     xml_id = qualify(raw_id, module)
-    line = _id_line(node, out)
+    line = id_line(node, out)
     out.records.append(XmlRecord(xml_id, model, line, "record", noupdate))
     values = _field_values(node, module)
     if model == "ir.ui.view":
@@ -159,13 +146,13 @@ def _record(node: etree._Element, module: str, out: _Collected, noupdate: bool) 
         )
 
 
-def _update_xmlids(node: etree._Element, module: str, out: _Collected, noupdate: bool) -> None:
+def _update_xmlids(node: etree._Element, module: str, out: Collected, noupdate: bool) -> None:
     """``[{'xml_id': 'stock.picking_type_internal', 'record': ...}, ...]`` in the eval of the
     function or of its ``<value>``s: each xml id then names a record, as a ``<record>`` would."""
     for element in node.iter():
         for match in _XMLID_KEY.finditer(element.get("eval") or ""):
             out.records.append(
-                XmlRecord(qualify(match.group(1), module), "", _line(element), "function", noupdate)
+                XmlRecord(qualify(match.group(1), module), "", source_line(element), "function", noupdate)
             )
 
 
@@ -198,10 +185,10 @@ def _access(xml_id: str, line: int, values: dict[str, str], module: str) -> Acce
         name=values.get("name", ""),
         model_ref=_ref_value(values, "model_id", module),
         group=_ref_value(values, "group_id", module),
-        perm_read=_is_true(values.get("perm_read")),
-        perm_write=_is_true(values.get("perm_write")),
-        perm_create=_is_true(values.get("perm_create")),
-        perm_unlink=_is_true(values.get("perm_unlink")),
+        perm_read=is_true(values.get("perm_read")),
+        perm_write=is_true(values.get("perm_write")),
+        perm_create=is_true(values.get("perm_create")),
+        perm_unlink=is_true(values.get("perm_unlink")),
     )
 
 
@@ -213,7 +200,7 @@ def _view(node: etree._Element, xml_id: str, line: int, values: dict[str, str]) 
         model=values.get("model", ""),
         type=values.get("type", "") or _arch_type(node),
         inherit_id=inherit_id,
-        priority=_int(values.get("priority")),
+        priority=as_int(values.get("priority")),
         mode=values.get("mode", "") or ("extension" if inherit_id else "primary"),
         name=values.get("name", ""),
     )
@@ -228,67 +215,6 @@ def _arch_type(node: etree._Element) -> str:
     return ""
 
 
-def _menuitem(node: etree._Element, module: str, out: _Collected, noupdate: bool, parent_menu: str) -> None:
-    raw_id = node.get("id")
-    if not raw_id:
-        return
-    xml_id = qualify(raw_id, module)
-    line = _id_line(node, out)
-    parent = qualify(node.get("parent", ""), module) or parent_menu
-    groups = tuple(qualify(g.lstrip("-"), module) for g in node.get("groups", "").split(",") if g.strip())
-    out.records.append(XmlRecord(xml_id, "ir.ui.menu", line, "menuitem", noupdate))
-    out.menus.append(
-        MenuDef(
-            xml_id=xml_id,
-            line=line,
-            name=node.get("name", ""),
-            parent=parent,
-            action=qualify(node.get("action", ""), module),
-            sequence=_int(node.get("sequence")),
-            groups=groups,
-        )
-    )
-    for child in node:  # nested menuitems take this one as parent
-        if child.tag == "menuitem":
-            _menuitem(child, module, out, noupdate, xml_id)
-
-
-def _template(node: etree._Element, module: str, out: _Collected, noupdate: bool) -> None:
-    raw_id = node.get("id")
-    if not raw_id:
-        return
-    xml_id = qualify(raw_id, module)
-    line = _id_line(node, out)
-    inherit_id = qualify(node.get("inherit_id", ""), module)
-    primary = _is_true(node.get("primary"))
-    out.records.append(XmlRecord(xml_id, "ir.ui.view", line, "template", noupdate))
-    out.views.append(
-        ViewDef(
-            xml_id=xml_id,
-            line=line,
-            type="qweb",
-            inherit_id=inherit_id,
-            priority=_int(node.get("priority")),
-            mode="primary" if primary or not inherit_id else "extension",
-            name=node.get("name", ""),
-        )
-    )
-
-
-def _legacy_action(node: etree._Element, module: str, out: _Collected, noupdate: bool) -> None:
-    raw_id = node.get("id")
-    if not raw_id:
-        return
-    xml_id = qualify(raw_id, module)
-    model = _ACTION_TAGS[str(node.tag)]
-    line = _id_line(node, out)
-    out.records.append(XmlRecord(xml_id, model, line, str(node.tag), noupdate))
-    res_model = node.get("res_model") or node.get("model") or ""
-    out.actions.append(
-        ActionDef(xml_id, line, model, node.get("name", ""), res_model, node.get("view_mode", ""))
-    )
-
-
 def _eval_refs(text: str, module: str) -> tuple[str, ...]:
     """xml ids inside ``eval="[(4, ref('base.group_user'))]"``."""
     refs = []
@@ -297,24 +223,3 @@ def _eval_refs(text: str, module: str) -> tuple[str, ...]:
         if quote in ("'", '"') and quote in chunk[1:]:
             refs.append(qualify(chunk[1 : chunk.index(quote, 1)], module))
     return tuple(refs)
-
-
-def _id_line(node: etree._Element, out: _Collected) -> int:
-    return attribute_line(out.lines, _line(node), "id")
-
-
-def _line(node: etree._Element) -> int:
-    # lxml-stubs type sourceline loosely; it is an int, or None for built trees.
-    line = getattr(node, "sourceline", None)
-    return line if isinstance(line, int) else 0
-
-
-def _is_true(value: str | None) -> bool:
-    return (value or "").strip().lower() in ("1", "true", "yes")
-
-
-def _int(value: str | None) -> int | None:
-    try:
-        return int(value) if value is not None else None
-    except ValueError:
-        return None
