@@ -12,12 +12,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from lxml import etree
 
 from odoo_tools.findings import Finding
 from odoo_tools.lint import FileDigests, LintCache, lint_addons_sync, load_project
 from odoo_tools.lint._static.view_chain import combined
 from odoo_tools.lint._static.view_sources import ChainViews, skeleton_element
 from odoo_tools.series import PACKS_ENV, pack
+from odoo_tools.view_inheritance import FROM, apply_spec, spec_elements
 from tests.lint.conftest import run_cli
 
 TINY = Path(__file__).resolve().parents[2] / "fixtures" / "series_packs" / "tiny_18.0.json"
@@ -301,3 +303,32 @@ def test_the_rebuild_from_the_18_pack_skeletons_is_odoos_combined_arch() -> None
         assert rebuilt is not None and _structure(rebuilt) == _structure(skeleton_element(raw["combined"])), (
             xml_id
         )
+
+
+def _apply_all(arch: str, specs: str) -> str:
+    root = etree.fromstring(arch)
+    for spec in spec_elements(etree.fromstring(f"<field name='arch'>{specs}</field>")):
+        root = apply_spec(root, spec, "probe.view")
+    for element in root.iter():
+        element.attrib.pop(FROM, None)
+    etree.cleanup_namespaces(root)
+    return etree.tostring(root, encoding="unicode")
+
+
+def test_specs_apply_as_odoos_template_inheritance() -> None:
+    """odoo/tools/template_inheritance.py: $0 keeps the replaced node, mode="inner" replaces the
+    content only, <attribute add/remove> edits a list, a <data>'s specs go to the end of the queue."""
+    arch = '<form><group name="a" class="x y"><field name="f"/></group><div name="b"/></form>'
+    wrapped = _apply_all(arch, '<field name="f" position="replace"><div name="w">$0</div></field>')
+    assert '<group name="a" class="x y"><div name="w"><field name="f"/></div></group>' in wrapped
+    inner = '<xpath expr="//group[@name=\'a\']" position="replace" mode="inner"><field name="g"/></xpath>'
+    assert _apply_all(arch, inner) == (
+        '<form><group name="a" class="x y"><field name="g"/></group><div name="b"/></form>'
+    )
+    edit = '<attribute name="class" add="z" remove="x" separator=" "/>'
+    edit = f'<group name="a" position="attributes">{edit}</group>'
+    assert 'class="y z"' in _apply_all(arch, edit)
+    # the <data>'s spec runs after the plain one that follows it: it finds the group that one adds
+    queued = '<data><group name="late" position="inside"/></data>'
+    queued += '<div name="b" position="inside"><group name="late"/></div>'
+    assert '<div name="b"><group name="late"/></div>' in _apply_all(arch, queued)
