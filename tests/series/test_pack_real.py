@@ -138,6 +138,17 @@ def test_fields_agree(live: dict[str, Any], pack: dict[str, Any]) -> None:
     assert wrong == []
 
 
+def _from_a_mixin_not_added(pack: dict[str, Any], model: str, name: str, installed: set[str]) -> bool:
+    """Whether ``name`` may come to ``model`` from a parent that a module not installed here adds
+    (res.company gets mail.thread from account): the pack names the mixin's module (mail) for the
+    method, so with mail alone live has the framework's signature where the pack has mail's."""
+    adders = pack["models"][model].get("inherit_modules", {})
+    return any(
+        adder not in installed and name in pack["models"].get(parent, {}).get("methods", {})
+        for parent, adder in adders.items()
+    )
+
+
 def test_methods_agree(live: dict[str, Any], pack: dict[str, Any]) -> None:
     installed = set(live["installed"])
     wrong = []
@@ -148,7 +159,11 @@ def test_methods_agree(live: dict[str, Any], pack: dict[str, Any]) -> None:
             mine = methods.get(name)
             if mine is None:
                 wrong.append((model, name, params, None))
-            elif set(mine["modules"]) <= installed and mine["params"] != ADDRESS.sub(">", params):
+            elif (
+                set(mine["modules"]) <= installed
+                and not _from_a_mixin_not_added(pack, model, name, installed)
+                and mine["params"] != ADDRESS.sub(">", params)
+            ):
                 wrong.append((model, name, params, mine))
     assert wrong == []
 
@@ -169,6 +184,12 @@ def _tags(skeleton: Any) -> list[str]:
     return [tag, *(t for child in children for t in _tags(child))]
 
 
+# Views whose arch Odoo rewrites from what is installed: res.users._update_user_groups_view (17.0,
+# 18.0) writes one field per group of the database into base.user_groups_view, so its arch in a
+# database with mail alone is not the full install's.
+REWRITTEN_VIEWS = frozenset({"base.user_groups_view"})
+
+
 def test_views_agree(live: dict[str, Any], pack: dict[str, Any]) -> None:
     wrong: list[tuple[Any, ...]] = []
     for xml_id, view in live["views"].items():
@@ -181,6 +202,6 @@ def test_views_agree(live: dict[str, Any], pack: dict[str, Any]) -> None:
         for key in ("model", "type", "mode", "inherit_id"):
             if mine[key] != view[key]:
                 wrong.append((xml_id, key, view[key], mine[key]))
-        if _tags(mine["arch"]) != view["tags"]:
+        if _tags(mine["arch"]) != view["tags"] and xml_id not in REWRITTEN_VIEWS:
             wrong.append((xml_id, "arch"))
     assert wrong == []
