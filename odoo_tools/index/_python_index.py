@@ -7,6 +7,7 @@ base (``models.AbstractModel`` -> abstract, ``models.TransientModel`` -> transie
 from __future__ import annotations
 
 import ast
+import copy
 from typing import Any
 
 from odoo_tools.findings import Finding
@@ -173,16 +174,29 @@ def _leaf(node: ast.expr) -> str:
 
 
 def _class_attrs(node: ast.ClassDef) -> dict[str, Any]:
-    """Literal values of ``_private`` class attributes; non-literals are left out."""
+    """Literal values of ``_private`` class attributes; non-literals are left out. A name bound
+    earlier in the class body to a literal string reads as that string, as Python evaluates the
+    body (l10n_br_account: ``_inherits = {_fiscal_decorator_model: "fiscal_document_id"}``)."""
     attrs: dict[str, Any] = {}
     for stmt in node.body:
         target, value = assignment(stmt)
         if target and target.startswith("_") and value is not None:
             try:
-                attrs[target] = ast.literal_eval(value)
+                attrs[target] = ast.literal_eval(_bound_names(value, attrs))
             except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
                 continue
     return attrs
+
+
+def _bound_names(value: ast.expr, attrs: dict[str, Any]) -> ast.expr:
+    """``value`` with each name of a string attribute read so far put as that string."""
+
+    class Bind(ast.NodeTransformer):
+        def visit_Name(self, name: ast.Name) -> ast.expr:
+            bound = attrs.get(name.id)
+            return ast.Constant(bound) if isinstance(bound, str) else name
+
+    return Bind().visit(copy.deepcopy(value))  # type: ignore[no-any-return]
 
 
 def _names(value: Any) -> tuple[str, ...]:

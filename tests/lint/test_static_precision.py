@@ -292,3 +292,48 @@ def test_unknown_group_inside_a_view_arch_is_a_warning_elsewhere_an_error(tmp_pa
     _module(tmp_path, "x", ["base"], ["views.xml"], {"views.xml": view})
     found = [f for f in _static(tmp_path, "x", "18.0") if f.code == "xml-id-undefined"]
     assert sorted((f.line, f.severity) for f in found) == [(7, "warning"), (11, "error")]
+
+
+def test_an_id_made_in_a_dependency_s_name_resolves(tmp_path: Path) -> None:
+    """OCA's agreement_sale 18.0 makes agreement.agreement_type_menu_main itself and hangs a menu
+    under it: Odoo accepts a record id qualified with an installed module's name (it installs on
+    the 18.0 lab). Referring to it before it is made, or to an id nobody makes, stays an error."""
+    menus = XML_HEAD + '<odoo>\n<menuitem id="top" name="Top"/>\n</odoo>\n'
+    _module(tmp_path, "agreement", ["base"], ["menus.xml"], {"menus.xml": menus})
+    mine = (
+        XML_HEAD
+        + '<odoo>\n<menuitem id="agreement.made_here" name="Types" parent="agreement.top"/>\n'
+        + '<menuitem id="types" name="T" parent="agreement.made_here"/>\n'
+        + '<menuitem id="early" name="E" parent="agreement.made_later"/>\n'
+        + '<menuitem id="agreement.made_later" name="Later" parent="agreement.top"/>\n'
+        + '<menuitem id="nowhere" name="N" parent="agreement.made_nowhere"/>\n</odoo>\n'
+    )
+    _module(tmp_path, "agreement_sale", ["agreement"], ["menus.xml"], {"menus.xml": mine})
+    undefined = _codes(_static(tmp_path, "agreement_sale", "18.0"), "xml-id-undefined")
+    assert undefined == [("agreement_sale/menus.xml", 5), ("agreement_sale/menus.xml", 7)]
+
+
+def test_an_own_id_a_pre_init_hook_may_make_is_a_warning(tmp_path: Path) -> None:
+    """OCA's l10n_br_stock 18.0: its pre_init_hook gives the demo warehouses' locations their ids
+    (ir.model.data._update_xmlids with f-strings), and Odoo runs it before the data files."""
+    data = XML_HEAD + '<odoo>\n<menuitem id="m" name="M" parent="x.made_by_hook"/>\n</odoo>\n'
+    _module(tmp_path, "x", ["base"], ["menus.xml"], {"menus.xml": data})
+    assert [(f.line, f.severity) for f in _static(tmp_path, "x", "18.0") if f.code == "xml-id-undefined"] == [
+        (3, "error")
+    ]
+    manifest = tmp_path / "x" / "__manifest__.py"
+    manifest.write_text(manifest.read_text()[:-1] + ", 'pre_init_hook': 'pre_init_hook'}", encoding="utf-8")
+    found = [f for f in _static(tmp_path, "x", "18.0") if f.code == "xml-id-undefined"]
+    assert [(f.line, f.severity) for f in found] == [(3, "warning")] and "pre_init_hook" in found[0].message
+
+
+def test_a_manual_field_name_is_not_claimed_unknown(tmp_path: Path) -> None:
+    """website_attribute_set 19.0's demo attributes create manual fields (ir.model.fields, whose
+    names Odoo requires to start with x_) that later demo records set on product.template."""
+    data = (
+        XML_HEAD
+        + '<odoo>\n<record id="p" model="res.partner">\n  <field name="x_made_by_data">1</field>\n'
+        + '  <field name="nope_field">1</field>\n</record>\n</odoo>\n'
+    )
+    _module(tmp_path, "x", ["base"], ["data.xml"], {"data.xml": data})
+    assert _codes(_static(tmp_path, "x", "18.0"), "record-field-unknown") == [("x/data.xml", 5)]
