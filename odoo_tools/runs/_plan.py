@@ -10,8 +10,8 @@ from pathlib import Path
 
 from odoo_tools.addons import AddonSet
 from odoo_tools.errors import InvalidInput
-from odoo_tools.runs._dbcache import TemplateInfo
 from odoo_tools.runs._pg import DEFAULT_PREFIX, PgParams
+from odoo_tools.runs._template_info import TemplateInfo
 from odoo_tools.runs._template_key import AutoInstall, modules_digest
 
 # What Odoo accepts as a module (a folder name: letters, digits, "_", and "-" as real modules

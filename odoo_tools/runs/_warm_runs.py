@@ -13,10 +13,10 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 
 from odoo_tools.addons import AddonSet
-from odoo_tools.runs._dbcache import TemplateInfo
 from odoo_tools.runs._externals import interpreter_of
 from odoo_tools.runs._odoo_bin import OdooBin, OdooRun
 from odoo_tools.runs._result import WarmUse
+from odoo_tools.runs._template_info import TemplateInfo
 from odoo_tools.runs._warm import WarmCrashed, WarmKey, WarmUnavailable, WarmWorker, static_args
 
 __all__ = ["WarmCrashed", "WarmRuns"]
