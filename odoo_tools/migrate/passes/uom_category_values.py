@@ -21,9 +21,9 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from odoo_tools.migrate.engine.python_rules import string_value
+from odoo_tools.migrate.passes.file_bindings import FileBindings, Function, owner_attribute
 
 _GONE_MODEL = "uom.category"
-_OWNERS = ("self", "cls")
 
 
 @dataclass
@@ -36,95 +36,6 @@ class CarriedCategories:
     leaves: set[int] = field(default_factory=set)
 
 
-@dataclass
-class _Function:
-    node: cst.FunctionDef
-    is_method: bool
-    assigned: dict[str, list[cst.BaseExpression]] = field(default_factory=dict)
-    returned: list[cst.BaseExpression | None] = field(default_factory=list)
-    bound_otherwise: set[str] = field(default_factory=set)  # params, for, with, +=, ...
-
-
-class _Collect(cst.CSTVisitor):
-    def __init__(self) -> None:
-        self.functions: list[_Function] = []
-        self.scopes: list[_Function | None] = []  # None: a class body
-        self.enclosing: dict[int, tuple[_Function, ...]] = {}  # id(name) -> its functions, innermost last
-        self.attributes: dict[str, list[cst.BaseExpression]] = {}  # self./cls. attribute -> values
-        self.names: list[cst.Name] = []
-
-    @property
-    def stack(self) -> list[_Function]:
-        return [f for f in self.scopes if f is not None]
-
-    @property
-    def current(self) -> _Function | None:
-        return self.scopes[-1] if self.scopes else None
-
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
-        function = _Function(node, is_method=bool(self.scopes) and self.scopes[-1] is None)
-        self.functions.append(function)
-        self.scopes.append(function)
-        function.bound_otherwise.update(p.name.value for p in _params(node.params))
-
-    def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
-        self.scopes.pop()
-
-    def visit_ClassDef(self, node: cst.ClassDef) -> None:
-        self.scopes.append(None)
-
-    def leave_ClassDef(self, original_node: cst.ClassDef) -> None:
-        self.scopes.pop()
-
-    def visit_Assign(self, node: cst.Assign) -> None:
-        for target in node.targets:
-            bound = target.target
-            if isinstance(bound, cst.Name) and self.current and len(node.targets) == 1:
-                self.current.assigned.setdefault(bound.value, []).append(node.value)
-            elif _owner_attribute(bound) and len(node.targets) == 1:
-                assert isinstance(bound, cst.Attribute)
-                self.attributes.setdefault(bound.attr.value, []).append(node.value)
-            elif self.current:
-                self.current.bound_otherwise.update(_bound_names(bound))
-
-    def visit_AugAssign(self, node: cst.AugAssign) -> None:
-        self._bound_otherwise(node.target)
-
-    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
-        self._bound_otherwise(node.target)
-
-    def visit_For(self, node: cst.For) -> None:
-        self._bound_otherwise(node.target)
-
-    def visit_AsName(self, node: cst.AsName) -> None:
-        self._bound_otherwise(node.name)
-
-    def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
-        self._bound_otherwise(node.target)
-
-    def visit_CompFor(self, node: cst.CompFor) -> None:
-        self._bound_otherwise(node.target)
-
-    def visit_Return(self, node: cst.Return) -> None:
-        if self.current:
-            self.current.returned.append(node.value)
-
-    def visit_Lambda(self, node: cst.Lambda) -> None:
-        if self.current:
-            self.current.bound_otherwise.update(p.name.value for p in _params(node.params))
-
-    def visit_Name(self, node: cst.Name) -> None:
-        self.names.append(node)
-        self.enclosing[id(node)] = tuple(self.stack)
-
-    def _bound_otherwise(self, target: cst.BaseExpression) -> None:
-        if isinstance(target, cst.Attribute) and _owner_attribute(target):
-            # the attribute as its own value: it can then never hold only category values
-            self.attributes.setdefault(target.attr.value, []).append(target)
-        elif self.current:
-            self.current.bound_otherwise.update(_bound_names(target))
-
-
 def carried_categories(
     module: cst.Module,
     parents: Mapping[cst.CSTNode, cst.CSTNode],
@@ -133,7 +44,7 @@ def carried_categories(
 ) -> CarriedCategories:
     """``module`` is the tree the rewrite walks (``parents`` its ParentNodeProvider), ``roots``
     a gone category's root unit, ``elsewhere`` the text of the module's other files."""
-    collect = _Collect()
+    collect = FileBindings()
     module.visit(collect)
     carry = _Carry(collect, parents, roots)
     carry.settle()
@@ -144,7 +55,7 @@ def carried_categories(
 
 class _Carry:
     def __init__(
-        self, collect: _Collect, parents: Mapping[cst.CSTNode, cst.CSTNode], roots: Mapping[str, str]
+        self, collect: FileBindings, parents: Mapping[cst.CSTNode, cst.CSTNode], roots: Mapping[str, str]
     ) -> None:
         self.collect, self.parents, self.roots = collect, parents, roots
         self.locals: set[tuple[int, str]] = set()  # (id(function node), name)
@@ -171,7 +82,7 @@ class _Carry:
                 if attribute not in self.attributes and all(self._source(v, None) for v in values):
                     self.attributes.add(attribute)
                     changed = True
-            named: dict[str, list[_Function]] = {}
+            named: dict[str, list[Function]] = {}
             for function in self.collect.functions:
                 named.setdefault(function.node.name.value, []).append(function)
             for method, functions in named.items():
@@ -186,7 +97,7 @@ class _Carry:
             self._take_refs(values)
         self._take_refs([v for a in self.attributes for v in self.collect.attributes[a]])
 
-    def _returns_sources(self, function: _Function) -> bool:
+    def _returns_sources(self, function: Function) -> bool:
         returned = function.returned
         return (
             function.is_method
@@ -201,21 +112,21 @@ class _Carry:
                 assert isinstance(value, cst.Call) and category is not None
                 self.refs[id(value.args[0].value)] = self.roots[category]
 
-    def _source(self, node: cst.BaseExpression, function: _Function | None) -> bool:
+    def _source(self, node: cst.BaseExpression, function: Function | None) -> bool:
         if _ref_category(node) in self.roots or _reads_gone_model(node):
             return True
         return self._carried(node, (function,) if function else ())
 
-    def _carried(self, node: cst.BaseExpression, functions: tuple[_Function, ...]) -> bool:
+    def _carried(self, node: cst.BaseExpression, functions: tuple[Function, ...]) -> bool:
         if isinstance(node, cst.Name):
             return self._local(node.value, functions)
-        if isinstance(node, cst.Attribute) and _owner_attribute(node):
+        if isinstance(node, cst.Attribute) and owner_attribute(node):
             return node.attr.value in self.attributes
         if isinstance(node, cst.Call) and not node.args and isinstance(node.func, cst.Attribute):
-            return _owner_attribute(node.func) and node.func.attr.value in self.methods
+            return owner_attribute(node.func) and node.func.attr.value in self.methods
         return False
 
-    def _local(self, name: str, functions: tuple[_Function, ...]) -> bool:
+    def _local(self, name: str, functions: tuple[Function, ...]) -> bool:
         return any((id(f.node), name) in self.locals for f in functions)
 
     def uses_understood(self, elsewhere: str) -> bool:
@@ -232,7 +143,7 @@ class _Carry:
             if isinstance(parent, cst.Attribute) and parent.attr is name:
                 if name.value not in members:
                     continue
-                if not _owner_attribute(parent):
+                if not owner_attribute(parent):
                     return False  # the same name read on another object: not followed
                 outer = self.parents.get(parent)
                 call = isinstance(outer, cst.Call) and outer.func is parent
@@ -249,7 +160,7 @@ class _Carry:
                 return False
         return True
 
-    def _use_understood(self, node: cst.BaseExpression, functions: tuple[_Function, ...]) -> bool:
+    def _use_understood(self, node: cst.BaseExpression, functions: tuple[Function, ...]) -> bool:
         parent = self.parents.get(node)
         if isinstance(parent, cst.AssignTarget):
             return True  # the name being bound: its values are what settle() checked
@@ -309,24 +220,3 @@ def _reads_gone_model(node: cst.BaseExpression) -> bool:
 
 def _index(element: cst.SubscriptElement) -> cst.BaseExpression:
     return element.slice.value if isinstance(element.slice, cst.Index) else cst.Name("_")
-
-
-def _owner_attribute(node: cst.BaseExpression) -> bool:
-    owner = node.value if isinstance(node, cst.Attribute) else None
-    return isinstance(owner, cst.Name) and owner.value in _OWNERS
-
-
-def _params(params: cst.Parameters) -> list[cst.Param]:
-    star = [params.star_arg] if isinstance(params.star_arg, cst.Param) else []
-    kwargs = [params.star_kwarg] if params.star_kwarg is not None else []
-    return [*params.posonly_params, *params.params, *star, *params.kwonly_params, *kwargs]
-
-
-def _bound_names(target: cst.BaseExpression) -> set[str]:
-    if isinstance(target, cst.Name):
-        return {target.value}
-    if isinstance(target, (cst.Tuple, cst.List)):
-        return {n for e in target.elements for n in _bound_names(e.value)}
-    if isinstance(target, cst.StarredElement):
-        return _bound_names(target.value)
-    return set()
