@@ -226,3 +226,17 @@ def test_domain_names_and_group_by() -> None:
     assert domain_names("[('a', '=', 1), 'x']") is None
     assert context_group_by("{'group_by': 'date:month', 'x': 1}") == "date"
     assert context_group_by("{'x': 1}") is None and context_group_by("[1]") is None
+
+
+def test_a_related_field_of_another_type_is_an_error(tmp_path: Path) -> None:
+    """Odoo raises TypeError for it when it builds the registry (probed on the 18.0 lab)."""
+    models = _fixed_models() + (
+        "\n\nclass Line2(models.Model):\n"
+        '    _inherit = "probe.line"\n\n'
+        '    thing_name = fields.Char(related="thing_id.name")\n'
+        '    thing_other = fields.Char(related="thing_id.other_id")\n'
+    )
+    found = _static(_module(tmp_path / "addons", _fixed(), models=models), "18.0")
+    errors = [(f.code, f.line) for f in found if f.code == "related-type-mismatch"]
+    assert errors == [("related-type-mismatch", len(models.splitlines()))]
+    assert all(f.severity == "error" for f in found if f.code == "related-type-mismatch")

@@ -19,6 +19,7 @@ from odoo_tools.lint._static.manifest_files import check_manifest_files
 from odoo_tools.lint._static.models import check_models
 from odoo_tools.lint._static.orm_python import check_orm_python
 from odoo_tools.lint._static.orm_xml import check_orm_xml
+from odoo_tools.lint._static.related_types import check_related_types
 from odoo_tools.lint._static.view_anchors import check_view_anchors
 from odoo_tools.lint._static.view_expr_check import check_view_expressions
 from odoo_tools.lint._static.xml_ids import check_refs
@@ -63,6 +64,7 @@ def static_findings(project: LintProject, addon: Addon) -> list[Finding]:
     found += check_orm_xml(ctx)
     found += check_view_expressions(ctx)
     found += _beside(check_view_anchors(ctx), found)
+    found += check_related_types(ctx)
     # An access rule's group outside the dependencies is seen both as an ACL and as a reference.
     unique = {(f.code, f.path, f.line, f.message): f for f in found}
     return list(unique.values())
