@@ -169,6 +169,11 @@ class SeriesPack:
             raise bad_pack(self.path, "views", "does not decode") from exc
         return objects(found, self.path, "views")
 
+    def view(self, key: str) -> dict[str, Any] | None:
+        """One view's facts (``"module.name"``), decoded alone; None when the pack has none."""
+        found = self._text.item("views", key)
+        return found if isinstance(found, dict) else None
+
     def closure(self, names: Iterable[str]) -> frozenset[str]:
         """The pack's modules that ``names`` need (themselves and their depends, transitively);
         names the pack does not know are left out."""

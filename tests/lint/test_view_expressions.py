@@ -240,3 +240,20 @@ def test_a_related_field_of_another_type_is_an_error(tmp_path: Path) -> None:
     errors = [(f.code, f.line) for f in found if f.code == "related-type-mismatch"]
     assert errors == [("related-type-mismatch", len(models.splitlines()))]
     assert all(f.severity == "error" for f in found if f.code == "related-type-mismatch")
+
+
+@pytest.mark.parametrize("attribute", ["readonly=True, ", 'compute="_c", ', 'related="other_id", '])
+def test_a_python_domain_of_a_field_the_form_cannot_edit_is_a_warning(tmp_path: Path, attribute: str) -> None:
+    """Odoo validates a field's Python domain only where the form lets the user edit the field."""
+    models = MODELS.replace(
+        'shown_id = fields.Many2one("probe.other", ', f'shown_id = fields.Many2one("probe.other", {attribute}'
+    )
+    found = _static(_module(tmp_path / "addons", models=models), "18.0")
+    assert ("field-domain-field-unknown", 12) in _placed(found, "warning")
+    assert ("field-domain-field-unknown", 12) not in _placed(found, "error")
+
+
+def test_a_python_domain_of_a_field_shown_readonly_is_a_warning(tmp_path: Path) -> None:
+    views = VIEWS.replace('<field name="shown_id"/>', '<field name="shown_id" readonly="1"/>')
+    found = _static(_module(tmp_path / "addons", views), "18.0")
+    assert ("field-domain-field-unknown", 12) in _placed(found, "warning")

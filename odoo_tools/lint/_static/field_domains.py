@@ -1,9 +1,11 @@
 """The ``domain=`` of a module's relational Python fields: each leaf's field path on the comodel.
 
 Odoo validates a field's Python domain only where a view shows the field in an editable place (a
-form) without a ``domain`` of its own, and only a domain written as a string (probed on the 18.0
-lab: ``domain="[('nofield', '=', 1)]"`` on a field of the module's form fails the install; the
-same domain as a list, or the field in no view, installs). There an unknown path is an error; else
+form, the node not readonly, the field not readonly: not ``readonly=True``, not computed without an
+inverse, not related) without a ``domain`` of its own, and only a domain written as a string
+(probed on the 18.0 lab: ``domain="[('nofield', '=', 1)]"`` on a field of the module's form fails
+the install; the same domain as a list, or the field in no view, installs; on the data-refs
+corpus, a readonly=True field's broken domain installed). There an unknown path is an error; else
 a warning: the domain fails when the field is used. The file is read with ``ast``, never run.
 """
 
@@ -58,7 +60,8 @@ def _class_domains(
         func = call.func
         if not (isinstance(func, ast.Attribute) and func.attr in _RELATIONAL):
             continue
-        domain = next((k.value for k in call.keywords if k.arg == "domain"), None)
+        given = {k.arg: k.value for k in call.keywords if k.arg}
+        domain = given.get("domain")
         if domain is None:
             continue
         as_text = isinstance(domain, ast.Constant) and isinstance(domain.value, str)
@@ -72,7 +75,7 @@ def _class_domains(
         read = domain_names(text, view_context_names(ctx.series))
         if comodel is None or read is None:
             continue
-        checked = as_text and (model, target.id) in in_forms
+        checked = as_text and (model, target.id) in in_forms and _editable(given)
         for path in sorted(read.paths):
             if path.split(".")[0] in ("parent", "id"):
                 continue
@@ -84,6 +87,17 @@ def _class_domains(
                 message += f'has no field "{broken[1]}"'
                 found.append(_finding(ctx, rel, domain.lineno, message, checked))
     return found
+
+
+def _editable(given: dict[str, ast.expr]) -> bool:
+    """The field is editable (Odoo validates its domain only then): not readonly=True, not
+    computed without an inverse, not related (readonly by default)."""
+    readonly = given.get("readonly")
+    if isinstance(readonly, ast.Constant) and readonly.value is True:
+        return False
+    if readonly is not None and not isinstance(readonly, ast.Constant):
+        return False  # readonly computed at import: not ours to tell
+    return "related" not in given and ("compute" not in given or "inverse" in given)
 
 
 def _finding(ctx: StaticContext, rel: str, line: int, message: str, checked: bool) -> Finding:
