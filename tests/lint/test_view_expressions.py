@@ -257,3 +257,28 @@ def test_a_python_domain_of_a_field_shown_readonly_is_a_warning(tmp_path: Path) 
     views = VIEWS.replace('<field name="shown_id"/>', '<field name="shown_id" readonly="1"/>')
     found = _static(_module(tmp_path / "addons", views), "18.0")
     assert ("field-domain-field-unknown", 12) in _placed(found, "warning")
+
+
+def test_an_inheriting_search_view_is_on_its_model(tmp_path: Path) -> None:
+    """A search view has no inline sub-views: a filter added to it filters its model."""
+    spec = (
+        '  <record id="thing_search_more" model="ir.ui.view">\n'
+        '    <field name="model">probe.thing</field>\n'
+        '    <field name="inherit_id" ref="thing_search"/>\n'
+        '    <field name="arch" type="xml">\n'
+        '      <filter name="f" position="after">\n'
+        "        <filter name=\"h\" string=\"H\" domain=\"[('statee', '=', 'a')]\"/>\n"
+        "      </filter>\n"
+        "    </field>\n"
+        "  </record>\n"
+        "</odoo>"
+    )
+    views = _fixed().replace("</odoo>", spec)
+    line = (
+        views.splitlines().index(
+            "        <filter name=\"h\" string=\"H\" domain=\"[('statee', '=', 'a')]\"/>"
+        )
+        + 1
+    )
+    found = _static(_module(tmp_path / "addons", views, models=_fixed_models()), "18.0")
+    assert _placed(found, "error") == [("view-domain-field-unknown", line)]

@@ -26,6 +26,7 @@ from odoo_tools.lint._static.context import StaticContext
 from odoo_tools.lint._static.field_domains import check_field_domains
 from odoo_tools.lint._static.orm_xml import _parent_model
 from odoo_tools.lint._static.view_expressions import context_group_by, domain_names, expression_names
+from odoo_tools.lint._static.view_places import parent_type, stays_on_top
 from odoo_tools.lint._static.xpath_context import Candidates, xpath_contexts
 from odoo_tools.series import series_family, view_context_names
 from odoo_tools.storage import read_capped
@@ -157,7 +158,8 @@ def _view(out: _File, fields: dict[str, etree._Element]) -> None:
         _node(out, arch, sees)  # <list decoration-danger=...> on the root itself
         _walk(out, arch, sees)
         return
-    form = _parent_type(out.ctx, parent) == "form"
+    parent_kind = parent_type(out.ctx, parent)
+    form = parent_kind == "form"
     specs = [el for el in arch_field if isinstance(el.tag, str)]
     if len(specs) == 1 and arch.tag == "data":
         specs = list(arch)
@@ -165,7 +167,10 @@ def _view(out: _File, fields: dict[str, etree._Element]) -> None:
         if not isinstance(spec.tag, str):
             continue
         position = spec.get("position", "inside")
-        if spec.tag == "xpath":
+        cands: tuple[str, ...]
+        if parent_kind == "search":
+            cands = (model,)  # a search view has no inline sub-views: every node is the model's
+        elif spec.tag == "xpath":
             where = "after" if position == "attributes" else position
             cands = xpath_contexts(out.resolver, model, spec.get("expr", ""), where, _cands(out))
         elif spec.tag == "field" and position == "inside":
@@ -177,7 +182,7 @@ def _view(out: _File, fields: dict[str, etree._Element]) -> None:
         if position == "attributes":
             _attributes(out, spec, cands)
         else:
-            top = cands == (model,) or (spec.tag == "xpath" and _stays_on_top(spec.get("expr", "")))
+            top = cands == (model,) or (spec.tag == "xpath" and stays_on_top(spec.get("expr", "")))
             _walk(out, spec, _Sees(cands, form=model if form and top else ""))
 
 
@@ -280,20 +285,3 @@ def _paths(out: _File, node: etree._Element, attr: str, text: str, model: str, c
         if broken is not None:
             _index, name, on = broken
             out.report(code, f'{what} filters on "{path}": "{on}" has no field "{name}"', node, attr)
-
-
-def _parent_type(ctx: StaticContext, parent: str) -> str:
-    """The type of the view ``parent`` (a module's, else the series pack's), '' when unknown."""
-    views = ctx.tables.views.get(parent)
-    if views and views[-1].item.type:
-        return views[-1].item.type
-    core = ctx.pack.view(parent) if ctx.pack is not None else None
-    return str(core.get("type", "")) if core is not None else ""
-
-
-def _stays_on_top(expr: str) -> bool:
-    """An ``xpath`` that names no field nor sub-view element (``//sheet/group//div[...]``) is taken
-    to land in the form itself: inline sub-views are lists and kanbans under a field, which such a
-    path does not name (a form's own group or div inside one is possible, and then a Python
-    domain's error is claimed where Odoo would not check it: measured, none on the corpora)."""
-    return not any(word in expr for word in ("field", "list", "tree", "kanban", "..", "::", "templates"))
