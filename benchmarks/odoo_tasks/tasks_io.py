@@ -92,9 +92,15 @@ def mirror_git_dir(repo: str) -> Path:
 def build_before(task: Task, addons: Path) -> None:
     """The module (and its same-repo dependencies) as they were before the commit, in ``addons``.
 
-    A task may carry them as files instead (``before/``: the small made-up tasks of the CI slice)."""
-    if (task.folder / "before").is_dir():
-        shutil.copytree(task.folder / "before", addons, dirs_exist_ok=True)
+    A task may carry them as files instead (``before/``: the small made-up tasks of the CI slice).
+    A task folder is anyone's: its ``before/`` may hold only folders and regular files (see
+    ``unfit_before``), so nothing outside it is copied and no git setting of its runs."""
+    before = task.folder / "before"
+    if before.is_dir() and not before.is_symlink():
+        problem = unfit_before(before)
+        if problem:
+            raise SystemExit(f"task {task.folder.name}: {problem}; the task was not run")
+        shutil.copytree(before, addons, dirs_exist_ok=True)
         return
     git_dir = mirror_git_dir(task.repo)
     if not git_dir.is_dir():
@@ -115,10 +121,28 @@ def build_before(task: Task, addons: Path) -> None:
     archive.unlink()
 
 
+def unfit_before(before: Path) -> str | None:
+    """Why a task's ``before/`` may not be copied, or None: a link (copying follows it, so a link
+    to ~/.ssh/id_rsa put that file in the agent's workspace), a pipe or device, or a ``.git``
+    (``git apply`` then ran in it, and its config's filter drivers ran as commands)."""
+    for folder, folders, files in os.walk(before):
+        for name in [*folders, *files]:
+            path = Path(folder, name)
+            if name.lower() == ".git":
+                return f"before/ holds a git folder or file ({path.relative_to(before)})"
+            if path.is_symlink():
+                return f"before/ holds a link ({path.relative_to(before)})"
+            if name in files and not path.is_file():
+                return f"before/ holds a pipe, socket or device ({path.relative_to(before)})"
+    return None
+
+
 def apply_patch(addons: Path, patch: str) -> str | None:
     """Apply a unified diff inside ``addons``; None when it applied, else git's complaint."""
     if not patch.strip():
         return None
+    if os.path.lexists(addons / ".git"):  # git would read its config: filters run as commands
+        return "the work folder holds a .git: no patch is applied there"
     # The folder is no repository: stop git from finding one above it (paths would shift to its top).
     env = {**os.environ, "GIT_CEILING_DIRECTORIES": str(addons.resolve().parent)}
     done = subprocess.run(
