@@ -121,7 +121,8 @@ EXPECTED = [
     ("action-model-unknown", "lib/views/views.xml", 19, "error"),
     ("comodel-unknown", "lib/models.py", 10, "warning"),  # Odoo 18 only warns; nothing goes through it
     ("compute-method-missing", "lib/models.py", 12, "warning"),  # a new model: installs, fails on read
-    ("depends-field-unknown", "lib/models.py", 17, "error"),
+    # no depends-field-unknown at line 17: no field computes with _compute_total (total names
+    # _compute_nothing), so Odoo never reads its @api.depends (test_depends_are_read_only_...)
     ("env-model-unknown", "lib/models.py", 19, "warning"),
     ("inverse-name-unknown", "lib/models.py", 11, "error"),
     ("rec-name-unknown", "lib/models.py", 7, "error"),
@@ -267,3 +268,19 @@ def test_an_anchor_the_parent_view_cannot_have_is_an_error(tmp_path: Path) -> No
     _module(tmp_path, "lib_more", ["lib"], ["views/more.xml"], {"views/more.xml": views})
     found = [(f.code, f.line) for f in _static(tmp_path, "lib_more", "17.0") if f.severity == "error"]
     assert found == [("view-anchor-unknown", 7), ("view-anchor-unknown", 9)]
+
+
+def test_depends_are_read_only_of_a_method_a_field_computes_with(tmp_path: Path) -> None:
+    """OCA's l10n_es_vat_book 19.0 keeps an @api.depends('tax_id') on a _compute_tax_rate of a
+    model without tax_id and without a field computing with it: Odoo never reads it (it installs)."""
+    code = (
+        "from odoo import api, fields, models\n\n\nclass T(models.Model):\n"
+        "    _name = 'p.t'\n    _description = 'T'\n\n"
+        "    rate = fields.Float(compute='_compute_rate')\n\n"
+        "    @api.depends('nope_rate')\n    def _compute_rate(self):\n        self.rate = 0\n\n"
+        "    @api.depends('nope_unused')\n    def _compute_unused(self):\n        pass\n"
+    )
+    _module(tmp_path, "p", ["base"], [], {"models.py": code})
+    _on_series(tmp_path, "p", "18.0")
+    found = [(f.code, f.line) for f in _static(tmp_path, "p", "18.0") if f.code == "depends-field-unknown"]
+    assert found == [("depends-field-unknown", 10)]

@@ -329,11 +329,35 @@ def test_an_own_id_a_pre_init_hook_may_make_is_a_warning(tmp_path: Path) -> None
 
 def test_a_manual_field_name_is_not_claimed_unknown(tmp_path: Path) -> None:
     """website_attribute_set 19.0's demo attributes create manual fields (ir.model.fields, whose
-    names Odoo requires to start with x_) that later demo records set on product.template."""
+    names Odoo requires to start with x_) that later demo records set on product.template;
+    web_widget_dropdown_dynamic's demo view shows the one its demo creates."""
     data = (
         XML_HEAD
         + '<odoo>\n<record id="p" model="res.partner">\n  <field name="x_made_by_data">1</field>\n'
         + '  <field name="nope_field">1</field>\n</record>\n</odoo>\n'
     )
+    view = (
+        XML_HEAD
+        + '<odoo>\n<record id="v" model="ir.ui.view">\n  <field name="model">res.partner</field>\n'
+        + '  <field name="arch" type="xml"><form><field name="x_made_by_data"/>'
+        + '<field name="nope_field"/></form></field>\n</record>\n</odoo>\n'
+    )
+    _module(tmp_path, "x", ["base"], ["data.xml", "view.xml"], {"data.xml": data, "view.xml": view})
+    found = _static(tmp_path, "x", "18.0")
+    assert _codes(found, "record-field-unknown") == [("x/data.xml", 5)]
+    unknown = [f.message for f in found if f.code == "view-field-unknown"]
+    assert len(unknown) == 1 and unknown[0].startswith('Field "nope_field" does not exist')
+
+
+def test_a_chart_template_s_ref_method_is_no_external_id(tmp_path: Path) -> None:
+    """l10n_ro_nondeductible_vat 19.0's demo: ``obj().with_company(...).ref('pcg_6352')`` is
+    account.chart.template's ref (a chart account); the env.ref inside it is an external ID."""
+    data = (
+        XML_HEAD
+        + '<odoo>\n<record id="base.main_company" model="res.company">\n  <field name="name"\n'
+        + "    eval=\"obj().with_company(obj().env.ref('base.nope_company')).ref('pcg_6352').id\"/>\n"
+        + "</record>\n</odoo>\n"
+    )
     _module(tmp_path, "x", ["base"], ["data.xml"], {"data.xml": data})
-    assert _codes(_static(tmp_path, "x", "18.0"), "record-field-unknown") == [("x/data.xml", 5)]
+    found = [f.message for f in _static(tmp_path, "x", "18.0") if f.code == "xml-id-undefined"]
+    assert len(found) == 1 and "base.nope_company" in found[0]

@@ -70,8 +70,13 @@ def _check_class(ctx: StaticContext, data: FileData, cls: ModelClass) -> list[Fi
         found += _check_field(ctx, data.path, cls, fdef)
     # An abstract mixin's @api.depends name fields of the models that will inherit it: Odoo
     # resolves them on those (OCA's product_barcode_required depends on 'barcode' this way).
+    # Odoo reads a method's @api.depends only when a field of the model computes with it
+    # (l10n_es_vat_book 19.0's line keeps a _compute_tax_rate no field names: it installs).
+    computes = {located.item.compute for located in model.fields.values()}
     for method in cls.methods if cls.kind != "abstract" else ():
         for kind, line, names in method.field_names:
+            if kind == "depends" and model.complete and method.name not in computes:
+                continue
             found += _check_api_names(ctx, data.path, cls.model, kind, line, names, method.name)
     if cls.rec_name and model.has_field(cls.rec_name) is False:
         found.append(

@@ -274,7 +274,8 @@ def _walk(out: _File, resolver: ModelResolver, node: etree._Element, contexts: t
         name = child.get("name", "")
         if child.tag == "field" and name:
             verdicts = out.verdicts(contexts, name)
-            if verdicts and all(v is False for v in verdicts):
+            # an x_ field may be a manual one that data loaded before created (as for records)
+            if verdicts and all(v is False for v in verdicts) and not name.startswith("x_"):
                 out.report(
                     "view-field-unknown",
                     f'Field "{name}" does not exist in model "{contexts[0]}"'
