@@ -160,6 +160,9 @@ def parser() -> argparse.ArgumentParser:
             one.add_argument("--no-validation", action="store_true", help="deny the validation tools")
         else:
             one.add_argument("--prune", action="store_true", help="delete the tasks that fail the gate")
+            one.add_argument(
+                "--no-run", action="store_true", help="only count (and --prune) what task.json says"
+            )
     one = sub.add_parser("summary")
     one.add_argument("results", nargs="+")
     two = sub.add_parser("compare")
