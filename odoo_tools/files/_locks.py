@@ -72,12 +72,19 @@ def _file_lock(path: Path) -> Iterator[None]:
     while True:
         fd = os.open(name, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o600)
         try:
-            _wait_for(fd, path, deadline)
-            if _is_current(fd, name):
-                break
+            if os.fstat(fd).st_uid != os.geteuid():
+                # Another account's, made before the folder was narrowed to ours (left open under
+                # umask 0): its maker could hold it for ever and so block every write of the path.
+                os.unlink(name)
+                current = False
+            else:
+                _wait_for(fd, path, deadline)
+                current = _is_current(fd, name)
         except BaseException:
             os.close(fd)
             raise
+        if current:
+            break
         os.close(fd)  # the holder before us removed this file: lock the one now at that name
     try:
         yield
