@@ -361,3 +361,15 @@ def test_a_chart_template_s_ref_method_is_no_external_id(tmp_path: Path) -> None
     _module(tmp_path, "x", ["base"], ["data.xml"], {"data.xml": data})
     found = [f.message for f in _static(tmp_path, "x", "18.0") if f.code == "xml-id-undefined"]
     assert len(found) == 1 and "base.nope_company" in found[0]
+
+
+def test_super_of_a_removed_method_in_its_own_override_is_no_call(tmp_path: Path) -> None:
+    """hr_employee_attendance_report_leaves 18.0 overrides name_get and calls super().name_get():
+    nothing in Odoo 18.0 calls name_get, so the override never runs; a call elsewhere still fails."""
+    code = (
+        "from odoo import models\n\n\nclass T(models.Model):\n    _inherit = 'res.partner'\n\n"
+        "    def name_get(self):\n        return super().name_get()\n\n"
+        "    def label(self):\n        return self.name_get()\n"
+    )
+    _module(tmp_path, "x", ["base"], [], {"__init__.py": "from . import m\n", "m.py": code})
+    assert _codes(_static(tmp_path, "x", "18.0"), "removed-name-get-call") == [("x/m.py", 11)]
