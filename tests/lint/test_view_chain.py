@@ -56,6 +56,7 @@ PARTNER_FORM = [
             [
                 ["group", {"name": "main"}, [_field("name")]],
                 ["notebook", {}, [["page", {"name": "misc"}, []]]],
+                ["button", {"name": "355", "type": "action"}, []],  # %(base.action_x)d as loaded
             ],
         ]
     ],
@@ -147,6 +148,12 @@ def _views_file() -> tuple[str, dict[str, int]]:
             "widget",
             "base.view_partner_form",
             "      <xpath expr=\"//field[@name='name'][@widget='x']\" position=\"after\"/>",
+        ),
+        # a %(xml_id)d is a database id once loaded: the pack has none to compare with
+        (
+            "loaded_id",
+            "base.view_partner_form",
+            '      <xpath expr="//button[@name=\'%(base.action_x)d\']" position="after"/>',
         ),
         # ... but a path that finds nothing even without that test finds nothing with it
         (

@@ -177,7 +177,8 @@ def _evaluate(views: ChainViews, view: ChainView, state: _State) -> Outcome | No
 
 def _doubt(views: ChainViews, spec: etree._Element, state: _State) -> str:
     """Why the spec's node may be in Odoo's arch though it is not in ours; "" when it cannot be."""
-    if state.skeleton and _undecidable(spec):
+    loaded = any(_LOADED_ID.search(str(value)) for value in spec.attrib.values())
+    if (state.skeleton or loaded) and _undecidable(spec):
         # Without what the pack drops, does it still find nothing? Then it finds nothing with it.
         loose = loosened(spec)
         if loose is None or locate(state.root, loose) is not None:
@@ -203,6 +204,8 @@ UNDECIDABLE = "it anchors on what the series pack does not keep (text, or an att
 def _undecidable(spec: etree._Element) -> bool:
     """The spec tests text or an attribute value a skeleton drops (a skeleton keeps the names of
     the ``t-*`` directives: ``[@t-if]`` is a fair test)."""
+    if any(_LOADED_ID.search(str(value)) for value in spec.attrib.values()):
+        return True  # %(xml_id)d is the record's database id in a loaded view: the pack has no ids
     if spec.tag != "xpath":
         return bool(_attributes(spec) - KEPT_VALUES - {"string"})
     expr = str(spec.get("expr") or "")
@@ -223,8 +226,9 @@ def loosened(spec: etree._Element) -> etree._Element | None:
     dropped); None when that cannot be told (a position or a negation in the expression)."""
     loose = copy.copy(spec)
     if spec.tag != "xpath":
-        for name in [k for k in loose.attrib if k not in KEPT_VALUES and k != "string"]:
-            del loose.attrib[name]
+        for name, value in list(loose.attrib.items()):
+            if (name not in KEPT_VALUES and name != "string") or _LOADED_ID.search(str(value)):
+                del loose.attrib[name]
         return loose
     expr = str(spec.get("expr") or "")
     if _POSITIONAL.search(expr):
@@ -234,6 +238,7 @@ def loosened(spec: etree._Element) -> etree._Element | None:
 
 
 _POSITIONAL = re.compile(r"\[\s*\d|last\(\)|position\(\)|not\(|count\(")
+_LOADED_ID = re.compile(r"%\([\w.]+\)[ds]")  # odoo.tools.convert puts the record's id there
 _PREDICATE = re.compile(r"\[([^\[\]]*)\]")
 _TEST = re.compile(r"""^\s*@([\w:.-]+)\s*=\s*(?:'[^']*'|"[^"]*")\s*$""")
 
@@ -241,6 +246,8 @@ _TEST = re.compile(r"""^\s*@([\w:.-]+)\s*=\s*(?:'[^']*'|"[^"]*")\s*$""")
 def _loosen(match: re.Match[str]) -> str:
     inside = match.group(1)
     test = _TEST.match(inside)
+    if test is not None and _LOADED_ID.search(inside):
+        return ""
     if test is not None and test.group(1) not in KEPT_VALUES | {"string"}:
         return f"[@{test.group(1)}]" if test.group(1).startswith("t-") else ""
     if _TEXTUAL.search(inside) and "@" not in inside:
