@@ -50,9 +50,12 @@ from odoo_tools.migrate import migrate, proof_of
 from odoo_tools.runs import OdooRunner, PgParams, RunnerConfig
 from odoo_tools.series import normalize_series, previous_series, series_key
 
-WAYS = ("unchanged", "omm", "ours")
+WAYS = ("unchanged", "omm", "omm-master", "upgrade_code", "nosource", "ours")
 _VERSION = re.compile(r"""(["']version["']\s*:\s*)(["'])[^"']*(["'])""")
-MIGRATOR = Path(sys.executable).parent / "odoo-module-migrate"
+# odoo-module-migrator 0.5.0 from PyPI, and its upstream master (installed from a fetched snapshot),
+# each in a venv of its own outside the checkout
+MIGRATOR = Path(os.environ.get("ASSISTA_BENCH_OMM") or Path(sys.executable).parent / "odoo-module-migrate")
+MIGRATOR_MASTER = Path(os.environ.get("ASSISTA_BENCH_OMM_MASTER") or "/nonexistent/odoo-module-migrate")
 MIGRATOR_LAST = "18.0"  # the newest series odoo-module-migrator 0.5.0 migrates to
 
 
@@ -81,12 +84,12 @@ def bump_only(folder: Path, target: str) -> None:
     manifest.write_text(_VERSION.sub(rf"\g<1>\g<2>{target}.1.0.0\g<3>", manifest.read_text(), count=1))
 
 
-def run_migrator(root: Path, module: str, source: str, target: str) -> str:
+def run_migrator(root: Path, module: str, source: str, target: str, migrator: Path = MIGRATOR) -> str:
     """OCA's migrator on the copy; '' when it ran, else why not."""
-    if not MIGRATOR.exists():
-        return "odoo-module-migrate is not installed"
+    if not migrator.exists():
+        return f"{migrator} is not installed"
     argv = [
-        str(MIGRATOR),
+        str(migrator),
         "-d",
         str(root),
         "-m",
@@ -126,13 +129,15 @@ def migrate_way(
     findings = 0
     if way == "unchanged":
         bump_only(copy, target)
-    elif way == "omm":
-        note = run_migrator(staging, copy.name, source, target)
+    elif way in ("omm", "omm-master"):
+        note = run_migrator(staging, copy.name, source, target, MIGRATOR if way == "omm" else MIGRATOR_MASTER)
         if note:
             bump_only(copy, target)
+    elif way == "upgrade_code":
+        rules = upgrade_code_only(copy, odoo_src)
     else:
         sources = {}
-        for odoo in (odoo_src, from_odoo_src):
+        for odoo in (odoo_src, from_odoo_src) if way == "ours" else ():
             major = detect_series(odoo_path=odoo).major if odoo is not None else None
             if odoo is not None and major is not None:
                 sources[major] = odoo
@@ -145,6 +150,32 @@ def migrate_way(
     shutil.rmtree(root / copy.name, ignore_errors=True)
     copy.rename(root / copy.name)
     return {"migrate_seconds": seconds, "note": note, "rules": rules, "findings": findings, "digest": digest}
+
+
+def upgrade_code_only(folder: Path, odoo_src: Path) -> dict[str, int]:
+    """Odoo's own upgrade_code scripts of the target source, then the version bump: what
+    ``odoo-bin upgrade_code`` and a manifest edit give without us."""
+    from odoo_tools.migrate.engine.manifest_step import bump_version
+    from odoo_tools.migrate.engine.module_files import ModuleFiles
+    from odoo_tools.migrate.engine.report import StepReport
+    from odoo_tools.migrate.engine.upgrade_code import run_upgrade_code
+
+    files = ModuleFiles.read(folder)
+    before, deleted = dict(files.texts), set(files.deleted)
+    target = detect_series(odoo_path=odoo_src).major or 0
+    report = StepReport(files.name, target - 1, target)
+    run_upgrade_code(files, odoo_src, report)
+    bump_version(files, report)
+    files.write(files.changes(before, deleted))
+    return dict(report.applied)
+
+
+def same_files_proved(entry: dict[str, Any], digest: str) -> dict[str, Any] | None:
+    """Another way's result with the very same migrated files: its install and tests are this way's."""
+    for result in entry.values():
+        if isinstance(result, dict) and result.get("digest") == digest and "proof" in result:
+            return dict(result["proof"])
+    return None
 
 
 def tree_digest(folder: Path) -> str:
@@ -246,6 +277,8 @@ def main() -> int:
     from_odoo = os.environ.get("ASSISTA_BENCH_FROM_ODOO_PATH")
     from_odoo_src = Path(from_odoo) if from_odoo else None
     ways = [w for w in args.ways.split(",") if w in WAYS]
+    if "omm-master" in ways and series_key(target) <= series_key(MIGRATOR_LAST):
+        ways.remove("omm-master")
     modules = sorted(read_corpus(args.corpus, args.limit), key=lambda f: (depends_of(f), f.name))
     part, parts = (int(n) for n in args.part.split("/"))
     size = -(-len(modules) // parts)
@@ -267,37 +300,47 @@ def main() -> int:
         f"{len(modules)} modules of {source} -> {target} on {odoo_bin}; ways: {', '.join(ways)}",
         file=sys.stderr,
     )
-    for way in ways:
-        # one addons folder per way and slice: Odoo reads every manifest of its addons path, so a copy
-        # another run is making (still the old version) would fail this run's installs
-        root = args.work / target / (way if parts == 1 else f"{way}-part{part}of{parts}")
-        root.mkdir(parents=True, exist_ok=True)
-        runner = OdooRunner(dataclasses.replace(config, addons_paths=[root]))
-        try:
-            for index, folder in enumerate(measured, 1):
+    # One addons folder and one runner (one Odoo process) for every way: each module is migrated
+    # every way in turn, its copy put in the folder and proved, so a run stopped at any point has
+    # every way of the modules it reached (no Odoo reads a copy another run is making: one run per
+    # --part folder)
+    root = args.work / target / ("all" if parts == 1 else f"all-part{part}of{parts}")
+    root.mkdir(parents=True, exist_ok=True)
+    runner = OdooRunner(dataclasses.replace(config, addons_paths=[root]))
+    try:
+        for index, folder in enumerate(measured, 1):
+            for way in ways:
                 entry = results.setdefault(folder.name, {"path": str(folder), "has_tests": has_tests(folder)})
                 if way in entry and not args.rerun_changed:
                     continue
                 if way == "omm" and series_key(target) > series_key(MIGRATOR_LAST):
                     entry[way] = {**entry.get("unchanged", {}), "note": "odoo-module-migrator stops at 18.0"}
                     continue
+                if way == "omm-master" and series_key(target) <= series_key(MIGRATOR_LAST):
+                    continue  # 0.5.0 is the anchor up to 18.0
                 done = migrate_way(way, folder, root, source, target, odoo_src, from_odoo_src)
                 earlier = entry.get(way, {})
                 if earlier.get("digest") == done["digest"]:
                     continue  # the same files as the measured ones: the same install and tests
-                result = runner.validate_sync("test", [folder.name], demo=True)
-                done["proof"] = proof_of(result, folder.name).model_dump(exclude={"findings"})
+                reused = same_files_proved(entry, done["digest"])
+                if reused is not None:
+                    done["proof"], done["proof_of_same_files"] = reused, True
+                else:
+                    result = runner.validate_sync("test", [folder.name], demo=True)
+                    done["proof"] = proof_of(result, folder.name).model_dump(exclude={"findings"})
                 entry[way] = done
                 print(
-                    f"[{way} {index}/{len(modules)}] {folder.name}: {cell(done)} "
+                    f"[{way} {index}/{len(measured)}] {folder.name}: {cell(done)} "
                     f"{done['proof']['first_failure'][:150]}",
                     file=sys.stderr,
+                    flush=True,
                 )
                 if args.json:
                     args.json.write_text(json.dumps(results, indent=1))
-        finally:
-            runner.wait_idle()
-            runner.close()
+            shutil.rmtree(root / folder.name, ignore_errors=True)  # the next module's run reads no old copy
+    finally:
+        runner.wait_idle()
+        runner.close()
     report(results, [m for m in modules if m.name in results], ways, source, target)
     return 0
 

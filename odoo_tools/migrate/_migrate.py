@@ -13,6 +13,7 @@ from odoo_tools.migrate.engine.models import MigrationReport, ModuleMigration, S
 from odoo_tools.migrate.engine.module_files import ModuleFiles
 from odoo_tools.migrate.engine.plan import PlannedModule, plan_migration
 from odoo_tools.migrate.engine.report import SOURCE
+from odoo_tools.migrate.engine.step_knowledge import step_knowledge
 from odoo_tools.migrate.passes.protocol import Known
 from odoo_tools.migrate.passes.table import unchecked
 
@@ -107,7 +108,11 @@ def migrate_module(
                 rules_applied=dict(report.applied),
                 findings=report.findings,
                 commit=sha,
-                unchecked=unchecked(source, target, Known(old_source, new_source)),
+                unchecked=unchecked(
+                    source,
+                    target,
+                    Known(old_source, new_source, step_knowledge(source, target, old_source, new_source)),
+                ),
             )
         )
     if outcomes and planned.left_behind:

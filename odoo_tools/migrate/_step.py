@@ -13,6 +13,7 @@ from odoo_tools.migrate.engine.edits import apply_edits
 from odoo_tools.migrate.engine.module_files import ModuleFiles
 from odoo_tools.migrate.engine.python_rules import rewrite_python
 from odoo_tools.migrate.engine.report import Site, StepReport
+from odoo_tools.migrate.engine.step_knowledge import step_knowledge
 from odoo_tools.migrate.engine.xml_tags import XmlParseError, read_xml
 from odoo_tools.migrate.passes.protocol import Known, Pass
 from odoo_tools.migrate.passes.table import AFTER_RULES, BEFORE_RULES
@@ -31,7 +32,8 @@ def migrate_step(
     ``odoo_source`` is the target series' Odoo source, ``source_odoo_source`` the source series'
     (it tells what became of the core view elements the module anchors on)."""
     report = StepReport(files.name, source, target)
-    known = Known(old_source=source_odoo_source, new_source=odoo_source)
+    read = step_knowledge(source, target, source_odoo_source, odoo_source)
+    known = Known(old_source=source_odoo_source, new_source=odoo_source, read=read)
     _run(BEFORE_RULES, files, report, known)
     rules = rules_for(target)
     python = [text for rel, text in files.texts.items() if rel.endswith(".py")]

@@ -19,6 +19,8 @@ The face of the package (callers import from here; the ``_modules`` are private)
 - ``pack(series)`` -> ``SeriesPack`` or ``None`` (none bundled: never another series'): what a real
   registry of the series knows of its core (``PackModel``, ``PackField``, ``PackMethod``, ``PackModule``;
   ``SeriesPack.closure(names)``, ``PackModel.seen_from(closure)``: what a module sees), ``load_pack(path)``;
+  ``pack_ref(series)`` -> ``PackRef`` (a pack where a reader takes an Odoo source), ``pack_diff(old, new)``
+  -> ``PackDiff`` (what a step removed or changed, from the two packs alone);
 - ``core_graph(series)`` -> ``CoreList`` (core modules' depends, each model's module, auto-install
   triggers: ``core_modules/<series>.json``, ``scripts/core_modules.py``), ``stable_core_models()``;
 - ``MAGIC_FIELDS``, ``magic_fields(facts)``: what BaseModel gives every model; ``CORE_FIELDS_DIR``: the
@@ -75,6 +77,7 @@ from odoo_tools.series._pack import (
     pack,
     pack_header,
 )
+from odoo_tools.series._pack_diff import PackDiff, PackRef, pack_diff, pack_ref
 from odoo_tools.series._value import Series, supported_between
 from odoo_tools.series._view_names import VIEW_CONTEXT_NAMES, view_context_names
 
@@ -91,11 +94,13 @@ __all__ = [
     "CoreList",
     "FrameworkNames",
     "Kind",
+    "PackDiff",
     "PackField",
     "PackHeader",
     "PackMethod",
     "PackModel",
     "PackModule",
+    "PackRef",
     "RemovedNames",
     "Series",
     "SeriesFacts",
@@ -114,7 +119,9 @@ __all__ = [
     "next_series",
     "normalize_series",
     "pack",
+    "pack_diff",
     "pack_header",
+    "pack_ref",
     "previous_series",
     "removed_framework_names",
     "series_facts",

@@ -9,6 +9,7 @@ from pathlib import Path
 from odoo_tools.migrate import migrate
 from odoo_tools.migrate.engine.python_rules import rewrite_python
 from odoo_tools.migrate.engine.report import Site, StepReport
+from odoo_tools.migrate.engine.step_knowledge import step_knowledge
 from odoo_tools.migrate.passes.protocol import BOTH_SOURCES, Known
 from odoo_tools.migrate.passes.renamed_fields import FieldRenames, renamed_fields_rule
 from odoo_tools.migrate.passes.table import AFTER_RULES, BEFORE_RULES, unchecked
@@ -16,20 +17,24 @@ from odoo_tools.series import Series, supported_between
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "migrate"
 NEEDS_BOTH = (
-    "renamed core methods, changed method signatures, group and unit categories, safe_eval calls, "
-    "tests' registry test mode, transient-only class attributes, overrides of core methods the step "
-    "removed, imports of core addon names the step removed, references to core external IDs the step "
-    "removed, gone view anchors' successors"
+    "group and unit categories, safe_eval calls, tests' registry test mode, transient-only class "
+    "attributes, imports of core addon names the step removed"
 )
-NEEDS_NEW = (
-    "Odoo 18.0's own upgrade_code scripts and the anchors of inherited core views (needs the 18.0 source)"
+NEEDS_NEW = "Odoo 18.0's own upgrade_code scripts (needs the 18.0 source)"
+PACKS = (
+    "(needs the 17.0 and 18.0 sources, or both series' packs, made from installed databases for external "
+    "IDs and views)"
 )
+
+
+def _known(old: Path | None, new: Path | None) -> Known:
+    return Known(old, new, step_knowledge(Series(17), Series(18), old, new))
 
 
 def test_a_dry_run_without_sources_says_what_it_left_unchecked(tmp_path: Path) -> None:
     shutil.copytree(FIXTURES / "v17", tmp_path / "v17")
     report = migrate([tmp_path / "v17"], "18.0")
-    for module in report.modules:
+    for module in report.modules:  # the bundled 17.0 and 18.0 packs stand in for the rest
         assert module.steps[0].unchecked == [
             NEEDS_NEW,
             f"{NEEDS_BOTH} (needs the 17.0 and 18.0 sources: 17.0 and 18.0 not given)",
@@ -37,15 +42,25 @@ def test_a_dry_run_without_sources_says_what_it_left_unchecked(tmp_path: Path) -
 
 
 def test_the_sentence_names_only_the_source_missing() -> None:
-    target_only = Known(new_source=Path("/src/18"))
-    only_target = f"{NEEDS_BOTH} (needs the 17.0 and 18.0 sources: 17.0 not given)"
-    assert unchecked(Series(17), Series(18), target_only) == [only_target]
-    source_only = Known(old_source=Path("/src/17"))
-    assert unchecked(Series(17), Series(18), source_only) == [
+    # the target's source alone: its views are read there, the old views nowhere (never one source
+    # and one pack for a comparison)
+    assert unchecked(Series(17), Series(18), _known(None, Path("/src/18"))) == [
+        f"{NEEDS_BOTH} (needs the 17.0 and 18.0 sources: 17.0 not given)",
+        f"gone view anchors' successors {PACKS}",
+    ]
+    assert unchecked(Series(17), Series(18), _known(Path("/src/17"), None)) == [
         NEEDS_NEW,
         f"{NEEDS_BOTH} (needs the 17.0 and 18.0 sources: 18.0 not given)",
     ]
-    assert unchecked(Series(17), Series(18), Known(Path("/src/17"), Path("/src/18"))) == []
+    assert unchecked(Series(17), Series(18), _known(Path("/src/17"), Path("/src/18"))) == []
+    # neither a source nor a pack
+    assert unchecked(Series(17), Series(18), Known()) == [
+        NEEDS_NEW,
+        f"{NEEDS_BOTH} (needs the 17.0 and 18.0 sources: 17.0 and 18.0 not given)",
+        "renamed core methods, changed method signatures, overrides of core methods the step removed, "
+        "references to core external IDs the step removed, the anchors of inherited core views, gone view "
+        f"anchors' successors {PACKS}",
+    ]
 
 
 def test_a_pass_runs_only_with_the_knowledge_it_declares() -> None:

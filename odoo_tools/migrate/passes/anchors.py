@@ -19,12 +19,12 @@ import ast
 import copy
 import re
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from lxml import etree
 
 from odoo_tools.migrate.engine.edits import Edit, apply_edits
 from odoo_tools.migrate.engine.module_files import ModuleFiles
+from odoo_tools.migrate.engine.pack_knowledge import CoreSource
 from odoo_tools.migrate.engine.report import StepReport
 from odoo_tools.migrate.engine.xml_edit import record_model
 from odoo_tools.migrate.engine.xml_tags import XmlDocument, XmlParseError, read_xml
@@ -53,7 +53,7 @@ class _Series:
     """One series' core views as the module sees them, with the module's own specs applied as
     they go (a later spec may anchor on what an earlier one added)."""
 
-    source: Path
+    source: CoreSource
     views: CoreViews
     modules: frozenset[str] | None  # the core modules installed with it; None: any may be
     sure: frozenset[str]  # the core modules installed with it whatever else it depends on
@@ -93,7 +93,7 @@ class _Series:
 
 
 def check_core_anchors(
-    files: ModuleFiles, source: Path, report: StepReport, old_source: Path | None = None
+    files: ModuleFiles, source: CoreSource, report: StepReport, old_source: CoreSource | None = None
 ) -> None:
     """Find (and where it is safe, fix) the specs whose anchor is gone from the target's core."""
     new = _series(source, _depends(files.texts.get("__manifest__.py")))
@@ -104,7 +104,7 @@ def check_core_anchors(
             files.texts[rel] = _check_file(files, rel, new, old, report)
 
 
-def _series(source: Path, depends: list[str] | None) -> _Series:
+def _series(source: CoreSource, depends: list[str] | None) -> _Series:
     views = core_views(source)
     core = [name for name in depends or [] if name in views.depends]
     return _Series(

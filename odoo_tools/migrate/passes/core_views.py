@@ -10,9 +10,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache, cached_property, lru_cache
 from pathlib import Path
+from typing import cast
 
 from lxml import etree
 
+from odoo_tools.migrate.engine.pack_knowledge import CoreSource, pack_views
+from odoo_tools.series import PackRef
 from odoo_tools.sources import literal_file, xml_root
 from odoo_tools.view_inheritance import apply_spec, mark, spec_elements
 
@@ -89,7 +92,10 @@ class CoreViews:
 
 
 @cache
-def core_views(source: Path) -> CoreViews:
+def core_views(source: CoreSource) -> CoreViews:
+    """Every view of the source's core addons (data and demo files), or of the pack."""
+    if isinstance(source, PackRef):
+        return cast(CoreViews, pack_views(source))
     views = CoreViews()
     for addons in (source / "odoo" / "addons", source / "addons"):
         if not addons.is_dir():
@@ -164,7 +170,7 @@ def _read_template(views: CoreViews, module: str, template: etree._Element) -> N
 
 
 @lru_cache(maxsize=128)  # a few MB each for the big settings views: bounded in a long-lived server
-def combined(source: Path, base: str, modules: frozenset[str] | None) -> etree._Element | None:
+def combined(source: CoreSource, base: str, modules: frozenset[str] | None) -> etree._Element | None:
     """The arch of the primary view ``base`` with its core extensions applied (those of
     ``modules`` only, unless None), every element marked with the view that added it. Do not
     change it: copy it first."""
@@ -180,7 +186,7 @@ def combined(source: Path, base: str, modules: frozenset[str] | None) -> etree._
 
 
 def derived(
-    source: Path, base: str, modules: frozenset[str] | None, parent: etree._Element
+    source: CoreSource, base: str, modules: frozenset[str] | None, parent: etree._Element
 ) -> etree._Element:
     """The primary view ``base`` that inherits (mode primary) a view combined as ``parent``."""
     views = core_views(source)

@@ -12,11 +12,13 @@ import re
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from odoo_tools.addons import discover_addons, odoo_core_roots
 from odoo_tools.index import parse_csv, parse_python, parse_xml
+from odoo_tools.migrate.engine.pack_knowledge import CoreSource, pack_ids
 from odoo_tools.migrate.engine.source_cache import cached_reading
+from odoo_tools.series import PackRef
 from odoo_tools.sources import UNPARSABLE
 from odoo_tools.storage import read_capped
 
@@ -92,9 +94,11 @@ class CoreIds:
 
 
 @cache
-def core_ids(source: Path) -> CoreIds:
+def core_ids(source: CoreSource) -> CoreIds:
     """Read once per process, and kept in the user's cache folder keyed by the source's files
-    (names, sizes, times)."""
+    (names, sizes, times). A pack is read as it is."""
+    if isinstance(source, PackRef):
+        return cast(CoreIds, pack_ids(source))
     roots = odoo_core_roots(source)
     files = sorted(p for root in roots for p in root.glob("*/**/*") if p.suffix in (".py", ".xml", ".csv"))
     return cached_reading("xml-ids", READING, source, files, lambda: _read(roots), _encode, _decode)

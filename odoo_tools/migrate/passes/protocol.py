@@ -12,6 +12,7 @@ from pathlib import Path
 
 from odoo_tools.migrate.engine.module_files import ModuleFiles
 from odoo_tools.migrate.engine.report import StepReport
+from odoo_tools.migrate.engine.step_knowledge import NOTHING_READ, StepKnowledge
 
 
 class Knowledge(Enum):
@@ -19,6 +20,11 @@ class Knowledge(Enum):
 
     OLD_SOURCE = "the source series' Odoo source"
     NEW_SOURCE = "the target series' Odoo source"
+    # Read from both sources when both are given, else from the two series' packs
+    METHODS = "both series' core methods"
+    XML_IDS = "both series' core external IDs"
+    VIEWS = "the target series' core views"
+    OLD_VIEWS = "the source series' core views"
 
 
 @dataclass(frozen=True)
@@ -27,18 +33,32 @@ class Known:
 
     old_source: Path | None = None
     new_source: Path | None = None
+    # what the comparing passes read (engine/step_knowledge.py): the sources, else the packs
+    read: StepKnowledge = NOTHING_READ
 
     def has(self, needs: frozenset[Knowledge]) -> bool:
         return all(self._given(knowledge) for knowledge in needs)
 
     def _given(self, knowledge: Knowledge) -> bool:
-        if knowledge is Knowledge.OLD_SOURCE:
-            return self.old_source is not None
-        return self.new_source is not None
+        given = {
+            Knowledge.OLD_SOURCE: self.old_source is not None,
+            Knowledge.NEW_SOURCE: self.new_source is not None,
+            Knowledge.METHODS: self.read.methods is not None,
+            Knowledge.XML_IDS: self.read.ids is not None,
+            Knowledge.VIEWS: self.read.views is not None,
+            Knowledge.OLD_VIEWS: self.read.views is not None and self.read.views[0] is not None,
+        }
+        return given[knowledge]
 
 
 PassRun = Callable[[ModuleFiles, StepReport, Known], None]
 BOTH_SOURCES = frozenset({Knowledge.OLD_SOURCE, Knowledge.NEW_SOURCE})
+METHODS = frozenset({Knowledge.METHODS})
+XML_IDS = frozenset({Knowledge.XML_IDS})
+VIEWS = frozenset({Knowledge.VIEWS})
+BOTH_VIEWS = frozenset({Knowledge.VIEWS, Knowledge.OLD_VIEWS})
+# what the sources or the packs stand for, in the order a report names them
+SOURCES_OR_PACKS = (METHODS, XML_IDS, VIEWS, BOTH_VIEWS)
 NEW_SOURCE = frozenset({Knowledge.NEW_SOURCE})
 NOTHING: frozenset[Knowledge] = frozenset()
 

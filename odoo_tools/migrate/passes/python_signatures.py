@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import libcst as cst
 from libcst.codemod import CodemodContext
@@ -23,6 +22,7 @@ from libcst.codemod.visitors import AddImportsVisitor
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from odoo_tools.migrate.engine.module_files import ModuleFiles
+from odoo_tools.migrate.engine.pack_knowledge import CoreSource
 from odoo_tools.migrate.engine.python_params import (
     EQUAL,
     followed_by,
@@ -51,7 +51,7 @@ DOMAIN = "domain-return-value"
 
 
 def drop_removed_parameters(
-    files: ModuleFiles, report: StepReport, old_source: Path, new_source: Path
+    files: ModuleFiles, report: StepReport, old_source: CoreSource, new_source: CoreSource
 ) -> None:
     old, new = core_methods(old_source), core_methods(new_source)
 

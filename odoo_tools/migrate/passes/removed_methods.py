@@ -7,13 +7,12 @@ a finding at the ``def`` line."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import libcst as cst
 import libcst.matchers as m
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from odoo_tools.migrate.engine.module_files import ModuleFiles
+from odoo_tools.migrate.engine.pack_knowledge import CoreSource
 from odoo_tools.migrate.engine.python_rules import class_model, python_modules
 from odoo_tools.migrate.engine.report import StepReport
 from odoo_tools.migrate.passes.renamed_methods import renamed_to
@@ -22,7 +21,9 @@ from odoo_tools.migrate.passes.signatures import CoreMethods, core_methods
 RULE = "removed-core-method"
 
 
-def find_removed_methods(files: ModuleFiles, report: StepReport, old_source: Path, new_source: Path) -> None:
+def find_removed_methods(
+    files: ModuleFiles, report: StepReport, old_source: CoreSource, new_source: CoreSource
+) -> None:
     old, new = core_methods(old_source), core_methods(new_source)
     for rel, module in python_modules(files, lambda _rel, text: "super()" in text):
         wrapper = MetadataWrapper(module, unsafe_skip_copy=True)

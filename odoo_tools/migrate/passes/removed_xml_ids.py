@@ -15,12 +15,12 @@ import csv
 import io
 import re
 from collections.abc import Iterator
-from pathlib import Path
 
 from lxml import etree
 
 from odoo_tools.index import attribute_line, parse_csv, parse_xml
 from odoo_tools.migrate.engine.module_files import ModuleFiles
+from odoo_tools.migrate.engine.pack_knowledge import CoreSource
 from odoo_tools.migrate.engine.report import StepReport
 from odoo_tools.migrate.passes.core_xml_ids import core_ids
 
@@ -39,7 +39,9 @@ _KINDS = {
 }
 
 
-def find_removed_xml_ids(files: ModuleFiles, report: StepReport, old_source: Path, new_source: Path) -> None:
+def find_removed_xml_ids(
+    files: ModuleFiles, report: StepReport, old_source: CoreSource, new_source: CoreSource
+) -> None:
     old, new = core_ids(old_source), core_ids(new_source)
     series = report.target_series
     own = _own_ids(files)

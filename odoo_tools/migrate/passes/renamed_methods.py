@@ -10,13 +10,13 @@ from __future__ import annotations
 import functools
 import re
 from collections import defaultdict
-from pathlib import Path
 
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from odoo_tools.lint import core_graph
 from odoo_tools.migrate.engine.module_files import ModuleFiles
+from odoo_tools.migrate.engine.pack_knowledge import CoreSource
 from odoo_tools.migrate.engine.python_rules import class_model, keep_rewrite, python_modules
 from odoo_tools.migrate.engine.report import StepReport
 from odoo_tools.migrate.passes.removed_core import _manifest_depends
@@ -28,7 +28,9 @@ _DEF = re.compile(r"^\s*def\s+(\w+)\s*\(", re.MULTILINE)
 _PLAIN_TYPES = (object, str, bytes, int, float, list, tuple, dict, set, frozenset)
 
 
-def rename_core_methods(files: ModuleFiles, report: StepReport, old_source: Path, new_source: Path) -> None:
+def rename_core_methods(
+    files: ModuleFiles, report: StepReport, old_source: CoreSource, new_source: CoreSource
+) -> None:
     old, new = core_methods(old_source), core_methods(new_source)
     for rel, module in python_modules(files, lambda _rel, text: "def " in text):
         renamed = _renames(module, old, new)
@@ -39,7 +41,7 @@ def rename_core_methods(files: ModuleFiles, report: StepReport, old_source: Path
 
 
 @functools.cache
-def _renamed_everywhere(old_source: Path, new_source: Path) -> tuple[tuple[str, str], ...]:
+def _renamed_everywhere(old_source: CoreSource, new_source: CoreSource) -> tuple[tuple[str, str], ...]:
     old, new = core_methods(old_source), core_methods(new_source)
     by_name: dict[str, set[str]] = defaultdict(set)
     for model, method in old.methods:
@@ -55,7 +57,7 @@ def _renamed_everywhere(old_source: Path, new_source: Path) -> tuple[tuple[str, 
     return tuple(found)
 
 
-def renamed_everywhere(old_source: Path, new_source: Path) -> dict[str, str]:
+def renamed_everywhere(old_source: CoreSource, new_source: CoreSource) -> dict[str, str]:
     """Old name -> new name of the core methods renamed on every model that had them, whose old
     name no model of the new core has any more (``price_compute`` of product.product and
     product.template): a call of it on any record fails there, whatever the record's model."""

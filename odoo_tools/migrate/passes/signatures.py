@@ -8,10 +8,11 @@ import ast
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
+from odoo_tools.migrate.engine.pack_knowledge import CoreSource, pack_methods
 from odoo_tools.migrate.engine.source_cache import cached_reading
-from odoo_tools.series import api_changes
+from odoo_tools.series import PackRef, api_changes
 from odoo_tools.sources import python_tree
 
 MAX_BYTES = 2_000_000
@@ -57,9 +58,11 @@ class CoreMethods:
 
 
 @cache
-def core_methods(source: Path) -> CoreMethods:
+def core_methods(source: CoreSource) -> CoreMethods:
     """Read once per process, and kept in the user's cache folder keyed by the source's Python
-    files (names, sizes, times): parsing a whole source takes 10-30 s."""
+    files (names, sizes, times): parsing a whole source takes 10-30 s. A pack is read as it is."""
+    if isinstance(source, PackRef):
+        return cast(CoreMethods, pack_methods(source))
     files = _python_files(source)
     return cached_reading("methods", READING, source, files, lambda: _read(files), _encode, _decode)
 

@@ -9,14 +9,21 @@ from pathlib import Path
 
 from odoo_tools.migrate.engine.manifest_step import bump_version, note_assets, remove_old_migrations
 from odoo_tools.migrate.engine.module_files import ModuleFiles
+from odoo_tools.migrate.engine.pack_knowledge import CoreSource
 from odoo_tools.migrate.engine.report import StepReport
 from odoo_tools.migrate.engine.upgrade_code import run_upgrade_code
 from odoo_tools.migrate.passes.anchors import check_core_anchors
 from odoo_tools.migrate.passes.group_privileges import move_group_categories
+from odoo_tools.migrate.passes.moved_python_names import move_reexported_imports
 from odoo_tools.migrate.passes.protocol import (
     BOTH_SOURCES,
+    BOTH_VIEWS,
+    METHODS,
     NEW_SOURCE,
     NOTHING,
+    SOURCES_OR_PACKS,
+    VIEWS,
+    XML_IDS,
     Knowledge,
     Known,
     Pass,
@@ -44,8 +51,24 @@ def _upgrade_code(files: ModuleFiles, report: StepReport, known: Known) -> None:
 
 
 def _anchors(files: ModuleFiles, report: StepReport, known: Known) -> None:
-    assert known.new_source is not None  # needs NEW_SOURCE
-    check_core_anchors(files, known.new_source, report, known.old_source)
+    assert known.read.views is not None  # needs VIEWS
+    old, new = known.read.views
+    check_core_anchors(files, new, report, old)
+
+
+def _methods(function: Callable[[ModuleFiles, StepReport, CoreSource, CoreSource], None]) -> PassRun:
+    """A pass that compares the two series' methods: read from both sources, else both packs."""
+
+    def run(files: ModuleFiles, report: StepReport, known: Known) -> None:
+        assert known.read.methods is not None  # needs METHODS
+        function(files, report, *known.read.methods)
+
+    return run
+
+
+def _xml_ids(files: ModuleFiles, report: StepReport, known: Known) -> None:
+    assert known.read.ids is not None  # needs XML_IDS
+    find_removed_xml_ids(files, report, *known.read.ids)
 
 
 def _redeclare(files: ModuleFiles, report: StepReport, known: Known) -> None:
@@ -75,29 +98,30 @@ def _plain(function: Callable[[ModuleFiles, StepReport], None]) -> PassRun:
 BEFORE_RULES = (Pass("Odoo {target}'s own upgrade_code scripts", NEW_SOURCE, _upgrade_code),)
 
 AFTER_RULES = (
-    Pass("renamed core methods", BOTH_SOURCES, _both(rename_core_methods)),
-    Pass("changed method signatures", BOTH_SOURCES, _both(drop_removed_parameters)),
+    Pass("renamed core methods", METHODS, _methods(rename_core_methods)),
+    Pass("changed method signatures", METHODS, _methods(drop_removed_parameters)),
     Pass("group and unit categories", BOTH_SOURCES, _both(move_group_categories)),
     Pass("group and unit categories", BOTH_SOURCES, _both(rewrite_uom_categories)),
     Pass("safe_eval calls", BOTH_SOURCES, _both(rewrite_safe_eval_calls)),
     Pass("tests' registry test mode", BOTH_SOURCES, _both(rewrite_registry_test_mode)),
     Pass("transient-only class attributes", BOTH_SOURCES, _both(rewrite_transient_attributes)),
-    Pass("overrides of core methods the step removed", BOTH_SOURCES, _both(find_removed_methods)),
+    Pass("overrides of core methods the step removed", METHODS, _methods(find_removed_methods)),
     Pass("imports of core addon names the step removed", BOTH_SOURCES, _both(find_removed_addon_imports)),
-    Pass("references to core external IDs the step removed", BOTH_SOURCES, _both(find_removed_xml_ids)),
+    Pass("references to core external IDs the step removed", XML_IDS, _xml_ids),
     # before redeclaring: a field renamed is no longer one to declare again
     Pass("core relations the step turned around", NOTHING, _plain(rename_swapped_relations)),
     Pass("core fields and models the step removed", NOTHING, _redeclare),
     Pass("values given to core fields the step removed", NOTHING, _plain(drop_removed_values)),
+    Pass("framework names moved to a submodule", NOTHING, _plain(move_reexported_imports)),
     Pass("imports of framework names the step removed", NOTHING, _plain(find_removed_imports)),
     Pass("the manifest's version", NOTHING, _plain(bump_version)),
     Pass("the old series' migration scripts", NOTHING, _plain(remove_old_migrations)),
     Pass("JavaScript assets", NOTHING, _plain(note_assets)),
     Pass(
         "the anchors of inherited core views",
-        NEW_SOURCE,
+        VIEWS,
         _anchors,
-        also=(("gone view anchors' successors", BOTH_SOURCES),),
+        also=(("gone view anchors' successors", BOTH_VIEWS),),
     ),
 )
 
@@ -117,6 +141,12 @@ def unchecked(source: Series, target: Series, known: Known) -> list[str]:
         given = ((source, known.old_source), (target, known.new_source))
         absent = " and ".join(str(series) for series, path in given if path is None)
         missing.append(f"{', '.join(both)} (needs the {source} and {target} sources: {absent} not given)")
+    packs = [what for needs in SOURCES_OR_PACKS for what in _unmet(known, needs, target)]
+    if packs:
+        missing.append(
+            f"{', '.join(dict.fromkeys(packs))} (needs the {source} and {target} sources, or both series' "
+            "packs, made from installed databases for external IDs and views)"
+        )
     return missing
 
 
