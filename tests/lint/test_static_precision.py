@@ -373,3 +373,19 @@ def test_super_of_a_removed_method_in_its_own_override_is_no_call(tmp_path: Path
     )
     _module(tmp_path, "x", ["base"], [], {"__init__.py": "from . import m\n", "m.py": code})
     assert _codes(_static(tmp_path, "x", "18.0"), "removed-name-get-call") == [("x/m.py", 11)]
+
+
+def test_a_special_button_calls_no_method(tmp_path: Path) -> None:
+    """l10n_es_partner 19.0's wizard: <button name="action_skip" type="object" special="cancel">
+    on a model without action_skip installs (Odoo validates no method of a special= button)."""
+    view = (
+        XML_HEAD
+        + '<odoo>\n<record id="v" model="ir.ui.view">\n  <field name="model">x.thing</field>\n'
+        + '  <field name="arch" type="xml"><form><footer><button name="action_skip_nope" type="object"'
+        + ' special="cancel"/>\n<button name="action_go_nope" type="object"/></footer></form></field>\n'
+        + "</record>\n</odoo>\n"
+    )
+    files = {"__init__.py": "from . import m\n", "m.py": MODEL + "    _description = 'T'\n", "view.xml": view}
+    _module(tmp_path, "x", ["base"], ["view.xml"], files)
+    found = [f.message for f in _static(tmp_path, "x", "18.0") if f.code == "button-method-unknown"]
+    assert len(found) == 1 and "action_go_nope" in found[0]
