@@ -85,6 +85,14 @@ CORE_VIEWS = {
         "base.view_partner_form",
         priority=99,
     ),
+    # priority 0 (base_setup's settings form has it): before a module's view of priority 0
+    "mail.view_partner_form_first": _view(
+        "mail",
+        5,
+        ["sheet", {"position": "inside"}, [["group", {"name": "first"}, []]]],
+        "base.view_partner_form",
+        priority=0,
+    ),
     # inactive: Odoo does not combine it
     "mail.view_partner_form_off": _view(
         "mail",
@@ -183,6 +191,9 @@ def _views_file() -> tuple[str, dict[str, int]]:
     text += _record(
         "after_maker", "base.view_partner_form", '      <group name="made_later" position="inside"/>'
     )
+    text += _record(
+        "after_first", "base.view_partner_form", '      <group name="first" position="inside"/>'
+    ).replace('<field name="arch"', '<field name="priority" eval="0"/>\n    <field name="arch"')
     text += """  <template id="report_ok" inherit_id="base.report_thing">
     <xpath expr="//div[@id='header']/span[@t-if]" position="after"/>
   </template>

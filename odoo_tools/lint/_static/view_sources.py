@@ -205,8 +205,8 @@ def _pack_view(xml_id: str, raw: dict[str, Any]) -> ChainView | None:
         str(raw.get("model") or ""),
         raw.get("inherit_id") or None,
         raw.get("mode") != "extension",
-        int(raw.get("priority") or 16),
-        int(raw.get("order") or 0),
+        _int(raw.get("priority"), 16),  # 0 is a priority (base_setup's settings form has it)
+        _int(raw.get("order"), 0),
         arch,
         True,
     )
@@ -327,3 +327,10 @@ def _priority(node: etree._Element | None) -> int:
 def _sourceline(element: etree._Element) -> int:
     line = element.sourceline
     return line if isinstance(line, int) else 0
+
+
+def _int(value: Any, default: int) -> int:
+    try:
+        return int(value) if value is not None else default
+    except (TypeError, ValueError):
+        return default
