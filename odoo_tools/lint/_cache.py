@@ -29,7 +29,7 @@ from pydantic import TypeAdapter, ValidationError
 
 from odoo_tools.findings import Finding
 from odoo_tools.lint._common import INCOMPLETE_RUN
-from odoo_tools.series import PACKS_ENV
+from odoo_tools.series import pack_folders
 from odoo_tools.storage import private_folder, read_private, write_private
 
 SCHEMA = "lint-cache-1"
@@ -70,8 +70,8 @@ def extra_packs_stamp() -> str:
     """The series packs of the ``ASSISTA_SERIES_PACKS`` folders (the bundled ones are part of the
     code digest): names, sizes and times, so another pack re-checks."""
     stamps = []
-    for folder in (os.environ.get(PACKS_ENV) or "").split(os.pathsep):
-        for path in sorted(Path(folder).glob("*.json.gz")) if folder else ():
+    for folder in pack_folders():
+        for path in sorted(folder.glob("*.json.gz")):
             with contextlib.suppress(OSError):
                 stat = path.stat()
                 stamps.append(f"{path}:{stat.st_size}:{stat.st_mtime_ns}")

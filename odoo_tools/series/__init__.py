@@ -75,6 +75,7 @@ from odoo_tools.series._pack import (
     SeriesPack,
     load_pack,
     pack,
+    pack_folders,
     pack_header,
 )
 from odoo_tools.series._pack_diff import PackDiff, PackRef, pack_diff, pack_ref
@@ -120,6 +121,7 @@ __all__ = [
     "normalize_series",
     "pack",
     "pack_diff",
+    "pack_folders",
     "pack_header",
     "pack_ref",
     "previous_series",

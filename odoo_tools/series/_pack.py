@@ -277,13 +277,20 @@ def _field(path: Path, where: str, name: str, raw: Mapping[str, Any]) -> PackFie
     )
 
 
+def pack_folders() -> list[Path]:
+    """The ``ASSISTA_SERIES_PACKS`` folders, absolute ones only: a relative entry would be read
+    from wherever the command runs, most often a repository, and a pack is never a repository's
+    file (as a relative ``ASSISTA_CACHE_DIR`` is ignored)."""
+    return [Path(p) for p in (os.environ.get(PACKS_ENV) or "").split(os.pathsep) if os.path.isabs(p)]
+
+
 def pack_path(series: str) -> Path | None:
     """Where the pack of ``series`` is: the ``ASSISTA_SERIES_PACKS`` folder first, then the
     bundled one; None when neither has it."""
     family = series_family(series)
     if family is None:
         return None
-    folders = [Path(p) for p in (os.environ.get(PACKS_ENV) or "").split(os.pathsep) if p] + [PACKS]
+    folders = [*pack_folders(), PACKS]
     return next((f / f"{family}.json.gz" for f in folders if (f / f"{family}.json.gz").is_file()), None)
 
 

@@ -105,3 +105,20 @@ async def test_the_mcp_server_answers_a_malformed_pack_with_a_clear_error(
     shown = json.dumps([getattr(part, "text", "") for part in result.content])
     assert "is malformed: models.res.partner.fields.email is a number" in shown, shown
     assert "Traceback" not in shown and "internal" not in shown.lower(), shown
+
+
+def test_a_relative_packs_folder_is_never_read_from_the_repository(tmp_path: Path) -> None:
+    """ASSISTA_SERIES_PACKS=packs (relative, as a CI file might set it) named the folder of the
+    repository being checked: its own 'pack' decided what the gate reported. Relative entries are
+    ignored, as a relative ASSISTA_CACHE_DIR is: the bundled pack answers."""
+    data = json.dumps(
+        VARIANTS["xmlids of a module is a list"](), sort_keys=True, separators=(",", ":")
+    ).encode()
+    _pack_folder(tmp_path / "packs", data)
+    _addons(tmp_path)
+    done = run_cli(
+        ["check", "addons", "--checks", "static"], cwd=tmp_path, cache=tmp_path / "cache",
+        extra_env={PACKS_ENV: "packs"},
+    )  # fmt: skip
+    assert done.returncode in (0, 1), (done.stdout, done.stderr)
+    assert "malformed" not in done.stderr and "series pack (18.0" in done.stdout, done.stdout
