@@ -146,3 +146,16 @@ def test_the_script_makes_the_same_pack_twice(tmp_path: Path) -> None:
     partner = read.model("res.partner") if read else None
     assert partner is not None and partner.methods["_compute_display_name"].modules == ()
     assert partner.methods["write"].modules == ("base", "sale_lite")
+
+
+def test_names_bound_by_unpacking_are_read(tmp_path: Path) -> None:
+    """19.0's odoo.tools.pdf binds NameObject by ``A, NameObject = generic.A, generic.NameObject``:
+    pdf_xml_attachment imports it and installs on the 19.0 lab."""
+    from odoo_tools.series.pack_maker.pack_python_names import python_names
+
+    pdf = tmp_path / "odoo" / "tools" / "pdf"
+    pdf.mkdir(parents=True)
+    (tmp_path / "odoo" / "tools" / "__init__.py").write_text("", encoding="utf-8")
+    (pdf / "__init__.py").write_text("A, (NameObject, *Rest) = 1, (2, 3)\n", encoding="utf-8")
+    names, _open = python_names(tmp_path)
+    assert {"A", "NameObject", "Rest"} <= set(names["odoo.tools.pdf"])

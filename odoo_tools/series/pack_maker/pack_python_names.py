@@ -79,8 +79,8 @@ class Reader:
             if node.name == "__getattr__":
                 self.open.add(module)
             return {node.name}
-        if isinstance(node, ast.Assign):
-            return {t.id for t in node.targets if isinstance(t, ast.Name)}
+        if isinstance(node, ast.Assign):  # ``a, b = ...`` binds both (19.0's odoo.tools.pdf NameObject)
+            return {n.id for t in node.targets for n in _target_names(t)}
         if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
             return {node.target.id}
         if isinstance(node, ast.Import):  # importable from the module too (``import re`` -> re)
@@ -95,6 +95,16 @@ class Reader:
                 return set(self.star.get(origin, set()))
             return {alias.asname or alias.name for alias in node.names}
         return set()
+
+
+def _target_names(target: ast.expr) -> list[ast.Name]:
+    if isinstance(target, ast.Name):
+        return [target]
+    if isinstance(target, ast.Starred):
+        return _target_names(target.value)
+    if isinstance(target, ast.Tuple | ast.List):
+        return [n for element in target.elts for n in _target_names(element)]
+    return []
 
 
 def _top_level(body: list[ast.stmt]) -> list[ast.stmt]:
