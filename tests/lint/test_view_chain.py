@@ -170,7 +170,8 @@ def _views_file() -> tuple[str, dict[str, int]]:
             "      <xpath expr=\"//field[@name='name'][@widget='x']/nope\" position=\"after\"/>",
         ),
     ]
-    text, lines = HEAD, {}
+    text = HEAD
+    lines: dict[str, int] = {}
     for xml_id, parent, specs in parts:
         text += _record(xml_id, parent, specs)
     text += _record(
@@ -328,7 +329,8 @@ def _apply_all(arch: str, specs: str) -> str:
     for spec in spec_elements(etree.fromstring(f"<field name='arch'>{specs}</field>")):
         root = apply_spec(root, spec, "probe.view")
     for element in root.iter():
-        element.attrib.pop(FROM, None)
+        if FROM in element.attrib:
+            del element.attrib[FROM]
     etree.cleanup_namespaces(root)
     return etree.tostring(root, encoding="unicode")
 
