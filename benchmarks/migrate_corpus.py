@@ -48,7 +48,7 @@ from odoo_tools.addons import detect_series
 from odoo_tools.errors import InvalidInput
 from odoo_tools.migrate import migrate, proof_of
 from odoo_tools.runs import OdooRunner, PgParams, RunnerConfig
-from odoo_tools.series import normalize_series, previous_series, series_key
+from odoo_tools.series import Series, normalize_series, previous_series, series_key
 
 WAYS = ("unchanged", "omm", "omm-master", "upgrade_code", "nosource", "ours")
 _VERSION = re.compile(r"""(["']version["']\s*:\s*)(["'])[^"']*(["'])""")
@@ -162,8 +162,8 @@ def upgrade_code_only(folder: Path, odoo_src: Path) -> dict[str, int]:
 
     files = ModuleFiles.read(folder)
     before, deleted = dict(files.texts), set(files.deleted)
-    target = detect_series(odoo_path=odoo_src).major or 0
-    report = StepReport(files.name, target - 1, target)
+    target = Series(detect_series(odoo_path=odoo_src).major or 0)
+    report = StepReport(files.name, Series(target.major - 1), target)
     run_upgrade_code(files, odoo_src, report)
     bump_version(files, report)
     files.write(files.changes(before, deleted))
