@@ -389,3 +389,17 @@ def test_a_special_button_calls_no_method(tmp_path: Path) -> None:
     _module(tmp_path, "x", ["base"], ["view.xml"], files)
     found = [f.message for f in _static(tmp_path, "x", "18.0") if f.code == "button-method-unknown"]
     assert len(found) == 1 and "action_go_nope" in found[0]
+
+
+def test_an_error_in_demo_data_is_a_warning(tmp_path: Path) -> None:
+    """res_company_active 19.0's demo sets res.groups' users (user_ids there): the 19.0 lab installs
+    it without its demo data ("demo data failed to install", a warning); in data it would fail."""
+    record = (
+        XML_HEAD + '<odoo>\n<record id="p" model="res.partner">\n  <field name="nope_field">1</field>\n'
+        "</record>\n</odoo>\n"
+    )
+    _module(tmp_path, "x", ["base"], ["data.xml"], {"data.xml": record, "demo.xml": record})
+    manifest = tmp_path / "x" / "__manifest__.py"
+    manifest.write_text(manifest.read_text()[:-1] + ", 'demo': ['demo.xml']}", encoding="utf-8")
+    found = [(f.path, f.severity) for f in _static(tmp_path, "x", "18.0") if f.code == "record-field-unknown"]
+    assert sorted(found) == [("x/data.xml", "error"), ("x/demo.xml", "warning")]
