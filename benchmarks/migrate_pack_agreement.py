@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from odoo_tools.addons import detect_series
 from odoo_tools.migrate import migrate
-from odoo_tools.migrate.engine.pack_knowledge import CoreSource
+from odoo_tools.migrate.engine.step_knowledge import CoreSource
 from odoo_tools.migrate.passes.core_xml_ids import CoreIds, core_ids
 from odoo_tools.migrate.passes.renamed_methods import renamed_everywhere
 from odoo_tools.migrate.passes.signatures import CoreMethods, core_methods, removed_parameters

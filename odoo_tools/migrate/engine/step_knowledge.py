@@ -8,8 +8,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from odoo_tools.migrate.engine.pack_knowledge import CoreSource
-from odoo_tools.series import Series, pack_ref
+from odoo_tools.series import PackRef, Series, pack_ref
+
+# What a pass reads a series' core from: its Odoo source (the user's, which wins) or its pack
+CoreSource = Path | PackRef
 
 Pair = tuple[CoreSource, CoreSource]  # (source series', target series')
 

@@ -24,8 +24,8 @@ from lxml import etree
 
 from odoo_tools.migrate.engine.edits import Edit, apply_edits
 from odoo_tools.migrate.engine.module_files import ModuleFiles
-from odoo_tools.migrate.engine.pack_knowledge import CoreSource
 from odoo_tools.migrate.engine.report import StepReport
+from odoo_tools.migrate.engine.step_knowledge import CoreSource
 from odoo_tools.migrate.engine.xml_edit import record_model
 from odoo_tools.migrate.engine.xml_tags import XmlDocument, XmlParseError, read_xml
 from odoo_tools.migrate.passes.core_views import CoreViews, combined, core_views, derived

@@ -14,7 +14,8 @@ from typing import cast
 
 from lxml import etree
 
-from odoo_tools.migrate.engine.pack_knowledge import CoreSource, pack_views
+from odoo_tools.migrate.engine.step_knowledge import CoreSource
+from odoo_tools.migrate.passes.pack_readings import pack_views
 from odoo_tools.series import PackRef
 from odoo_tools.sources import literal_file, xml_root
 from odoo_tools.view_inheritance import apply_spec, mark, spec_elements

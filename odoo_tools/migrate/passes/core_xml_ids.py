@@ -16,8 +16,9 @@ from typing import Any, cast
 
 from odoo_tools.addons import discover_addons, odoo_core_roots
 from odoo_tools.index import parse_csv, parse_python, parse_xml
-from odoo_tools.migrate.engine.pack_knowledge import CoreSource, pack_ids
 from odoo_tools.migrate.engine.source_cache import cached_reading
+from odoo_tools.migrate.engine.step_knowledge import CoreSource
+from odoo_tools.migrate.passes.pack_readings import pack_ids
 from odoo_tools.series import PackRef
 from odoo_tools.sources import UNPARSABLE
 from odoo_tools.storage import read_capped

@@ -22,7 +22,6 @@ from libcst.codemod.visitors import AddImportsVisitor
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from odoo_tools.migrate.engine.module_files import ModuleFiles
-from odoo_tools.migrate.engine.pack_knowledge import CoreSource
 from odoo_tools.migrate.engine.python_params import (
     EQUAL,
     followed_by,
@@ -33,6 +32,7 @@ from odoo_tools.migrate.engine.python_params import (
 )
 from odoo_tools.migrate.engine.python_rules import VariableNames, class_model, keep_rewrite, python_modules
 from odoo_tools.migrate.engine.report import StepReport
+from odoo_tools.migrate.engine.step_knowledge import CoreSource
 from odoo_tools.migrate.passes.patched_methods import patched_functions
 from odoo_tools.migrate.passes.signatures import (
     CoreMethods,

@@ -12,9 +12,9 @@ import libcst.matchers as m
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from odoo_tools.migrate.engine.module_files import ModuleFiles
-from odoo_tools.migrate.engine.pack_knowledge import CoreSource
 from odoo_tools.migrate.engine.python_rules import class_model, python_modules
 from odoo_tools.migrate.engine.report import StepReport
+from odoo_tools.migrate.engine.step_knowledge import CoreSource
 from odoo_tools.migrate.passes.renamed_methods import renamed_to
 from odoo_tools.migrate.passes.signatures import CoreMethods, core_methods
 

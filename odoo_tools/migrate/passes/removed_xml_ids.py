@@ -20,8 +20,8 @@ from lxml import etree
 
 from odoo_tools.index import attribute_line, parse_csv, parse_xml
 from odoo_tools.migrate.engine.module_files import ModuleFiles
-from odoo_tools.migrate.engine.pack_knowledge import CoreSource
 from odoo_tools.migrate.engine.report import StepReport
+from odoo_tools.migrate.engine.step_knowledge import CoreSource
 from odoo_tools.migrate.passes.core_xml_ids import core_ids
 
 RULE = "removed-core-xml-id"

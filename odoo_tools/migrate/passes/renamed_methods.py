@@ -16,9 +16,9 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 
 from odoo_tools.lint import core_graph
 from odoo_tools.migrate.engine.module_files import ModuleFiles
-from odoo_tools.migrate.engine.pack_knowledge import CoreSource
 from odoo_tools.migrate.engine.python_rules import class_model, keep_rewrite, python_modules
 from odoo_tools.migrate.engine.report import StepReport
+from odoo_tools.migrate.engine.step_knowledge import CoreSource
 from odoo_tools.migrate.passes.removed_core import _manifest_depends
 from odoo_tools.migrate.passes.signatures import CoreMethods, core_methods
 

@@ -10,8 +10,9 @@ from functools import cache
 from pathlib import Path
 from typing import Any, cast
 
-from odoo_tools.migrate.engine.pack_knowledge import CoreSource, pack_methods
 from odoo_tools.migrate.engine.source_cache import cached_reading
+from odoo_tools.migrate.engine.step_knowledge import CoreSource
+from odoo_tools.migrate.passes.pack_readings import pack_methods
 from odoo_tools.series import PackRef, api_changes
 from odoo_tools.sources import python_tree
 

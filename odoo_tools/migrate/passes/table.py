@@ -9,8 +9,8 @@ from pathlib import Path
 
 from odoo_tools.migrate.engine.manifest_step import bump_version, note_assets, remove_old_migrations
 from odoo_tools.migrate.engine.module_files import ModuleFiles
-from odoo_tools.migrate.engine.pack_knowledge import CoreSource
 from odoo_tools.migrate.engine.report import StepReport
+from odoo_tools.migrate.engine.step_knowledge import CoreSource
 from odoo_tools.migrate.engine.upgrade_code import run_upgrade_code
 from odoo_tools.migrate.passes.anchors import check_core_anchors
 from odoo_tools.migrate.passes.group_privileges import move_group_categories

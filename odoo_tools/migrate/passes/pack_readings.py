@@ -8,15 +8,11 @@ from __future__ import annotations
 import ast
 import functools
 import re
-from pathlib import Path
 from typing import Any
 
 from lxml import etree
 
 from odoo_tools.series import PackRef
-
-# What a pass reads a series' core from: its Odoo source (the user's, which wins) or its pack
-CoreSource = Path | PackRef
 
 # What a default of a method looks like in inspect's text when it is no literal ("<function f>",
 # "<object object at ...>"): made a name, so the signature parses and that default is not taken
