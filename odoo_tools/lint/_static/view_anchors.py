@@ -17,7 +17,7 @@ from lxml import etree
 from odoo_tools.findings import Finding
 from odoo_tools.index import attribute_line
 from odoo_tools.lint._static.context import StaticContext
-from odoo_tools.lint._static.view_chain import UNDECIDABLE, first_unlocated
+from odoo_tools.lint._static.view_chain import UNDECIDABLE, SpecBudget, first_unlocated
 from odoo_tools.lint._static.view_sources import ChainViews, chain_views
 from odoo_tools.storage import capped_lines
 
@@ -29,13 +29,14 @@ def check_view_anchors(ctx: StaticContext) -> list[Finding]:
     views: ChainViews | None = None
     found: list[Finding] = []
     lines: dict[str, list[str]] = {}
+    budget = SpecBudget()
     for rel in dict.fromkeys(ctx.loaded_files):
         if not rel.endswith(".xml"):
             continue
         if views is None:
             views = chain_views(ctx)
         for view in [v for v in views.files.values() if v.path == rel and v.parent]:
-            outcome = first_unlocated(views, view.xml_id)
+            outcome = first_unlocated(views, view.xml_id, budget)
             if outcome is None or (outcome.doubt and _undecidable(outcome.doubt)):
                 continue
             if rel not in lines:
@@ -43,16 +44,21 @@ def check_view_anchors(ctx: StaticContext) -> list[Finding]:
             line = _line(lines[rel], outcome.spec)
             what = _what(outcome.spec)
             if outcome.unchecked:
+                too_many = outcome.spec is view.arch  # the view's size or the check's budget, no one spec
                 found.append(
                     ctx.finding(
                         UNCHECKED,
                         f"{what} was not looked up in the parent view of {view.xml_id}: {outcome.unchecked}",
-                        "Anchor on a plain path (//field[@name='x'], //div[hasclass('y')]).",
+                        "Split the view into smaller ones."
+                        if too_many
+                        else "Anchor on a plain path (//field[@name='x'], //div[hasclass('y')]).",
                         rel,
                         line,
                         "warning",
                     )
                 )
+                if budget.left < 0:
+                    return found  # every later view would be over the budget too
                 continue
             parent = view.parent or ""
             message = f"{what} cannot be located in the parent view {parent} (combined for this module)"

@@ -28,6 +28,27 @@ from odoo_tools.view_inheritance import Refused, Unreadable, apply_spec, locate,
 _ATTRIBUTE = re.compile(r"@([\w:.-]+)")
 _TEXTUAL = re.compile(r"text\(\)|normalize-space|string\(|\.\s*[!=]|contains\(\s*\.")
 MAX_VIEWS = 2000  # views combined for one spec at most (settings forms have a few hundred)
+# Specs looked up at most: in one view (Odoo 18's largest extension has 39), and per check of a
+# module, over every walk (a walk re-applies the module's earlier views). Each spec scans an arch
+# that the ones before it grew, so a view of 8,000 specs took 10 s and 20,000 over 2 minutes.
+MAX_SPECS_PER_VIEW = 1000
+MAX_SPECS_PER_CHECK = 10000
+
+
+@dataclass
+class SpecBudget:
+    """How many more specs one check may look up (see MAX_SPECS_PER_CHECK)."""
+
+    left: int = MAX_SPECS_PER_CHECK
+
+    def take(self) -> None:
+        self.left -= 1
+        if self.left < 0:
+            raise _OverBudget
+
+
+class _OverBudget(Exception):
+    pass
 
 
 @dataclass
@@ -46,21 +67,37 @@ class _State:
     removed: list[etree._Element] = field(default_factory=list)  # replaced by a skeleton spec ($0 unknown)
 
 
-def first_unlocated(views: ChainViews, xml_id: str) -> Outcome | None:
+def first_unlocated(views: ChainViews, xml_id: str, budget: SpecBudget | None = None) -> Outcome | None:
     """The first spec of view ``xml_id`` that finds nothing where Odoo applies it (Odoo stops
-    there), None when each finds its node or the chain cannot be built (a view not known)."""
-    found = _walk(views, xml_id, xml_id)
+    there), None when each finds its node or the chain cannot be built (a view not known). A view
+    of too many specs, or a check over its budget, is an Outcome ``unchecked`` saying so."""
+    target = views.get(xml_id)
+    count = len(spec_queue([target.arch])) if target is not None else 0
+    if target is not None and count > MAX_SPECS_PER_VIEW:
+        return Outcome(
+            target.arch, unchecked=f"{count} specs, over the {MAX_SPECS_PER_VIEW} looked up in one view"
+        )
+    try:
+        found = _walk(views, xml_id, xml_id, budget or SpecBudget())
+    except _OverBudget:
+        why = f"over the {MAX_SPECS_PER_CHECK} specs looked up for one module's views"
+        return Outcome(target.arch, unchecked=why) if target is not None else None
     return found if isinstance(found, Outcome) else None
 
 
 def combined(views: ChainViews, xml_id: str) -> etree._Element | None:
     """The arch of view ``xml_id`` combined as Odoo combines it (``get_combined_arch``), None when
     its chain cannot be built. Primary views only: an extension's combined arch is its root's."""
-    found = _walk(views, xml_id, None)
+    try:
+        found = _walk(views, xml_id, None, SpecBudget())
+    except _OverBudget:
+        return None
     return found if isinstance(found, etree._Element) else None
 
 
-def _walk(views: ChainViews, xml_id: str, stop: str | None) -> Outcome | etree._Element | None:
+def _walk(
+    views: ChainViews, xml_id: str, stop: str | None, budget: SpecBudget
+) -> Outcome | etree._Element | None:
     chain = _chain(views, xml_id)
     target = views.get(xml_id)
     # When a view is checked, the views read after it (its module's later ones) do not exist yet.
@@ -74,8 +111,8 @@ def _walk(views: ChainViews, xml_id: str, stop: str | None) -> Outcome | etree._
     while queue:
         view = queue.popleft()
         if view.xml_id == stop:
-            return _evaluate(views, view, state)
-        _apply(view, state)
+            return _evaluate(views, view, state, budget)
+        _apply(view, state, budget)
         for child in reversed(tree[view.xml_id]):
             if child.primary:
                 queue.append(child)
@@ -130,10 +167,12 @@ def _hierarchy(views: ChainViews, chain: list[str], latest: int | None) -> dict[
     return hierarchy
 
 
-def _apply(view: ChainView, state: _State) -> None:
+def _apply(view: ChainView, state: _State, budget: SpecBudget) -> None:
     """Apply every spec of ``view`` that can be; note what the arch may lack or hold instead."""
     state.skeleton = state.skeleton or view.skeleton
     for spec in spec_queue([view.arch]):
+        if not view.skeleton:  # the pack's views are Odoo's own: few, and not a repository's
+            budget.take()
         try:
             node = locate(state.root, spec)
         except Unreadable:
@@ -153,8 +192,9 @@ def _apply(view: ChainView, state: _State) -> None:
             state.failed.append((view.xml_id, spec))
 
 
-def _evaluate(views: ChainViews, view: ChainView, state: _State) -> Outcome | None:
+def _evaluate(views: ChainViews, view: ChainView, state: _State, budget: SpecBudget) -> Outcome | None:
     for spec in spec_queue([view.arch]):
+        budget.take()
         try:
             node = locate(state.root, spec)
             moved = [c for c in spec if isinstance(c.tag, str) and c.get("position") == "move"]
