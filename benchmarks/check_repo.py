@@ -55,6 +55,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if origin is None:
             _generate(addons, args.modules)
         names = sorted(p.name for p in addons.iterdir() if (p / "__manifest__.py").is_file())
+        if not names:  # e.g. a source whose addons sit in addons/ while odoo/addons holds only base
+            print(f"check_repo.py: no addon with a __manifest__.py in {origin or addons}", file=sys.stderr)
+            return 2
         py_files = sorted(str(p) for p in addons.rglob("*.py"))
         where = origin or "generated"
         print(f"tree: {len(names)} addons, {len(py_files)} Python files ({where}); {CORES} cores")
