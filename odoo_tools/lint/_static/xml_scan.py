@@ -15,6 +15,7 @@ from lxml import etree
 
 from odoo_tools.index import attribute_line, qualify
 from odoo_tools.lint._static.api_uses import Use, element_uses
+from odoo_tools.lint._static.xpath_context import lands_in_sub_view
 from odoo_tools.storage import read_capped
 
 if TYPE_CHECKING:
@@ -143,8 +144,11 @@ def _arch_element(element: etree._Element, module: str, line: int, scan: XmlScan
 
 
 def _in_inline_view(element: etree._Element) -> bool:
-    """Under a ``<field>`` of the arch: an inline sub-view of a relational field."""
+    """Under a ``<field>`` of the arch, or put there by an ``<xpath>`` going below a field: an
+    inline sub-view of a relational field (an attrs there installs on Odoo 18: checked)."""
     for ancestor in element.iterancestors():
+        if ancestor.tag == "xpath" and lands_in_sub_view(str(ancestor.get("expr") or "")):
+            return True
         if ancestor.tag == "field":
             return ancestor.get("name") != "arch"
     return False

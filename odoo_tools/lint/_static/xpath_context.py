@@ -50,6 +50,20 @@ def xpath_contexts(
     return node.contexts
 
 
+def lands_in_sub_view(expr: str) -> bool:
+    """The path goes below a ``<field>``: what a spec puts there is in that field's inline sub-view
+    (a field's only children in an arch), which Odoo does not validate as a view of its own."""
+    below_field = False
+    for _, step in _steps(expr) or []:
+        name = step.split("[", 1)[0].strip()
+        if name == ".." or name.startswith(("parent::", "ancestor::", "ancestor-or-self::")):
+            return False  # back up: where it lands is xpath_contexts' question
+        if below_field:
+            return True
+        below_field = name in ("field", "child::field", "descendant::field")
+    return False
+
+
 def _steps(expr: str) -> list[tuple[bool, str]] | None:
     """``//a/b/..`` -> [(True, "a"), (False, "b"), (False, "..")]; None for what is not one plain
     location path (a union, a function call at the top)."""
