@@ -1,7 +1,8 @@
 """The core views of an Odoo source (``ir.ui.view`` records and QWeb ``<template>``s), combined
 as Odoo combines them: a primary view's arch with every core view extending it applied (only
 the core modules a given module can have installed with it, when its dependencies are all
-core), so an anchor is looked up where Odoo looks it up."""
+core), so an anchor is looked up where Odoo looks it up. A series pack gives the same shapes
+(``pack_views``): what a real registry of the series knew, where a source reading is our parse."""
 
 from __future__ import annotations
 
@@ -10,12 +11,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache, cached_property, lru_cache
 from pathlib import Path
-from typing import cast
+from typing import Any
 
 from lxml import etree
 
 from odoo_tools.migrate.engine.step_knowledge import CoreSource
-from odoo_tools.migrate.passes.pack_readings import pack_views
 from odoo_tools.series import PackRef
 from odoo_tools.sources import literal_file, xml_root
 from odoo_tools.view_inheritance import apply_spec, mark, spec_elements
@@ -96,7 +96,7 @@ class CoreViews:
 def core_views(source: CoreSource) -> CoreViews:
     """Every view of the source's core addons (data and demo files), or of the pack."""
     if isinstance(source, PackRef):
-        return cast(CoreViews, pack_views(source))
+        return pack_views(source)
     views = CoreViews()
     for addons in (source / "odoo" / "addons", source / "addons"):
         if not addons.is_dir():
@@ -108,6 +108,55 @@ def core_views(source: CoreSource) -> CoreViews:
                     continue
                 _read(views, module.name, path)
     return views
+
+
+@cache
+def pack_views(ref: PackRef) -> CoreViews:
+    """``CoreViews`` of the pack: each view's own arch rebuilt from its skeleton (the elements and
+    the attributes anchors use; no text), in Odoo's load order; inactive extensions left out, as
+    Odoo leaves them out when it combines."""
+    pack = ref.pack
+    views = CoreViews()
+    for name, facts in pack.modules.items():
+        views.depends[name] = facts.depends
+        views.auto_install[name] = facts.auto_install
+    ordered = sorted(pack.views.items(), key=lambda item: (int(item[1].get("order") or 0), item[0]))
+    for xml_id, raw in ordered:
+        parent = raw.get("inherit_id") or None
+        primary = parent is None or raw.get("mode") == "primary"
+        if raw.get("active") is False and not primary:
+            continue
+        arch = etree.Element("field", name="arch")
+        root = _element(raw.get("arch"))
+        if root is not None:
+            arch.append(root)
+        module = str(raw.get("module") or xml_id.partition(".")[0])
+        priority = int(raw.get("priority") or 16)
+        views.views[xml_id] = CoreView(xml_id, module, arch, parent, primary, priority, len(views.views))
+        if parent:
+            views.extensions.setdefault(parent, []).append(xml_id)
+    return views
+
+
+def _element(skeleton: Any) -> etree._Element | None:
+    """``[tag, {attrs}, [children]]`` as an element (None for anything else)."""
+    if not isinstance(skeleton, list) or not skeleton or not isinstance(skeleton[0], str):
+        return None
+    try:
+        element = etree.Element(skeleton[0])
+    except ValueError:
+        return None
+    attrs = skeleton[1] if len(skeleton) > 1 and isinstance(skeleton[1], dict) else {}
+    for key, value in attrs.items():
+        try:
+            element.set(str(key), "" if value is None else str(value))
+        except ValueError:
+            continue
+    for child in skeleton[2] if len(skeleton) > 2 and isinstance(skeleton[2], list) else ():
+        found = _element(child)
+        if found is not None:
+            element.append(found)
+    return element
 
 
 def _read_manifest(views: CoreViews, module: Path) -> None:

@@ -12,13 +12,12 @@ import re
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 from odoo_tools.addons import discover_addons, odoo_core_roots
 from odoo_tools.index import parse_csv, parse_python, parse_xml
 from odoo_tools.migrate.engine.source_cache import cached_reading
 from odoo_tools.migrate.engine.step_knowledge import CoreSource
-from odoo_tools.migrate.passes.pack_readings import pack_ids
 from odoo_tools.series import PackRef
 from odoo_tools.sources import UNPARSABLE
 from odoo_tools.storage import read_capped
@@ -99,10 +98,34 @@ def core_ids(source: CoreSource) -> CoreIds:
     """Read once per process, and kept in the user's cache folder keyed by the source's files
     (names, sizes, times). A pack is read as it is."""
     if isinstance(source, PackRef):
-        return cast(CoreIds, pack_ids(source))
+        return pack_ids(source)
     roots = odoo_core_roots(source)
     files = sorted(p for root in roots for p in root.glob("*/**/*") if p.suffix in (".py", ".xml", ".csv"))
     return cached_reading("xml-ids", READING, source, files, lambda: _read(roots), _encode, _decode)
+
+
+_KINDS = {"ir.model": "model", "ir.model.fields": "field"}
+
+
+@cache
+def pack_ids(ref: PackRef) -> CoreIds:
+    """``CoreIds`` of the pack: every external ID the installed modules have (data only: a pack is
+    made without demo data, so a demo record is never said to be gone), the models' fields."""
+    pack = ref.pack
+    found = CoreIds(addons=set(pack.modules))
+    for addon, names in pack.xmlids.items():
+        for name, record_model in names.items():
+            kind = _KINDS.get(record_model)
+            if kind:
+                found.made[f"{addon}.{name}"] = kind
+            else:
+                found.loaded[f"{addon}.{name}"] = "data"
+    for model_name in pack.model_names:
+        model = pack.model(model_name)
+        if model is not None:
+            parents = {p for p in (*model.inherit, *model.inherits) if p != model_name}
+            found.models[model_name] = ModelShape(set(model.fields), parents, set(model.modules))
+    return found
 
 
 def _read(roots: list[Path]) -> CoreIds:

@@ -5,14 +5,14 @@ parameter a step took away (``_get_last_sequence(..., lock=True)`` in 16.0, gone
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 from odoo_tools.migrate.engine.source_cache import cached_reading
 from odoo_tools.migrate.engine.step_knowledge import CoreSource
-from odoo_tools.migrate.passes.pack_readings import pack_methods
 from odoo_tools.series import PackRef, api_changes
 from odoo_tools.sources import python_tree
 
@@ -63,9 +63,58 @@ def core_methods(source: CoreSource) -> CoreMethods:
     """Read once per process, and kept in the user's cache folder keyed by the source's Python
     files (names, sizes, times): parsing a whole source takes 10-30 s. A pack is read as it is."""
     if isinstance(source, PackRef):
-        return cast(CoreMethods, pack_methods(source))
+        return pack_methods(source)
     files = _python_files(source)
     return cached_reading("methods", READING, source, files, lambda: _read(files), _encode, _decode)
+
+
+# What a default of a method looks like in inspect's text when it is no literal ("<function f>",
+# "<object object at ...>"): made a name, so the signature parses and that default is not taken
+_OPAQUE = re.compile(r"<[^<>]*>")
+
+
+@cache
+def pack_methods(ref: PackRef) -> CoreMethods:
+    """``CoreMethods`` of the pack: every model's methods as the registry resolved them (the
+    framework's under ``base``, which ``CoreMethods.lookup`` falls back to), ``_inherit`` and
+    ``_inherits`` parents as the model's parents."""
+    pack = ref.pack
+    found = CoreMethods()
+    framework = pack.framework_methods
+    for name, params in framework.items():
+        signature = _signature_of_text(params)
+        if signature is not None:
+            found.methods[("base", name)] = signature
+    for model_name in pack.model_names:
+        model = pack.model(model_name)
+        if model is None:
+            continue
+        found.parents[model_name] = {p for p in (*model.inherit, *model.inherits) if p != model_name}
+        for method in model.methods.values():
+            if not method.modules and framework.get(method.name) == method.params:
+                continue  # the framework's, found through ``base``
+            signature = _signature_of_text(method.params)
+            if signature is not None:
+                found.methods[(model_name, method.name)] = signature
+    return found
+
+
+@cache
+def _signature_of_text(params: str) -> Signature | None:
+    """A ``Signature`` of inspect's text ``(self, vals, *, x=1) -> Domain``; None when it does not
+    parse."""
+    for text in (params, _OPAQUE.sub("_opaque_", params)):
+        try:
+            tree = ast.parse(f"def f{text}:\n    pass\n")
+        except SyntaxError:
+            continue
+        function = tree.body[0]
+        if isinstance(function, ast.FunctionDef):
+            first = [a.arg for a in function.args.posonlyargs + function.args.args][:1]
+            if first not in (["self"], ["cls"]):  # a static method: no receiver to leave out
+                function.decorator_list.append(ast.Name("staticmethod"))
+            return _signature(function)
+    return None
 
 
 def _read(files: list[Path]) -> CoreMethods:
