@@ -70,6 +70,11 @@ class SeriesFacts:
     # unknown comodel_name 'y'" fails the install (19.0: an assert in odoo/orm/fields_relational.py
     # setup_nonrelated; up to 18.0 odoo/fields.py only logs a warning and the field gets '_unknown').
     unknown_comodel_refused: bool = False
+    # The children of a view's <field> that are its inline sub-views: ir_ui_view.py _validate_view
+    # takes them out of the combined arch and validates each on its own, as a view of the comodel,
+    # before _check_xml looks for "attrs"/"states" in what is left (17.0, 18.0 and 19.0 sources), so
+    # an attrs a sub-view holds installs (probed on the 18.0 and 19.0 labs).
+    inline_view_tags: tuple[str, ...] = ("form", "list", "graph", "kanban", "calendar")
     # A real Odoo of this series has run our install/test paths (False: they follow its code, unverified).
     runs_verified: bool = True
     runs_note: str = ""
@@ -165,6 +170,7 @@ SERIES: tuple[SeriesFacts, ...] = (
         last_update_field=True,
         python_linter="flake8",
         oca_hooks_release=(0, 0, 25),
+        inline_view_tags=("form", "tree", "graph", "kanban", "calendar"),
     ),
     SeriesFacts(
         series="17.0",
@@ -182,6 +188,7 @@ SERIES: tuple[SeriesFacts, ...] = (
         last_update_field=False,
         python_linter="ruff",
         oca_hooks_release=(0, 0, 25),
+        inline_view_tags=("form", "tree", "graph", "kanban", "calendar"),
     ),
     SeriesFacts(
         series="18.0",

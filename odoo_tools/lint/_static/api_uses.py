@@ -31,18 +31,23 @@ class Use:
     name: str  # the ``old`` of the API change it matches
     line: int
     inline: bool = False  # inside an inline sub-view of a view arch (Odoo does not validate those)
+    # The element's own source line when an inheriting view's spec adds it: where it lands in the
+    # combined arch (a sub-view or not) decides ``inline`` better than the spec's path (view_landing).
+    added_at: int = 0
 
 
 def element_uses(
-    element: etree._Element, line: int, lines: list[str], in_arch: bool, inline: bool
+    element: etree._Element, line: int, lines: list[str], in_arch: bool, inline: bool, added_at: int = 0
 ) -> list[Use]:
-    """The uses carried by one XML element (``in_arch``: inside a view's arch)."""
+    """The uses carried by one XML element (``in_arch``: inside a view's arch; ``added_at``: its
+    source line when an inheriting view's spec adds it)."""
     tag = str(element.tag)
     uses = []
     if in_arch:
         for name, on in sorted(_OLD["xml-attribute"].items()):
             if element.get(name) is not None and on in ("", tag):
-                uses.append(Use("xml-attribute", name, attribute_line(lines, line, name), inline))
+                at = attribute_line(lines, line, name)
+                uses.append(Use("xml-attribute", name, at, inline, added_at))
         if tag in _OLD["xml-element"]:
             uses.append(Use("xml-element", tag, line, inline))
     uses += [

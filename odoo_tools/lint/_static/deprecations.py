@@ -5,9 +5,13 @@ methods. Each finding's code is the entry's id."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from odoo_tools.findings import Finding
 from odoo_tools.lint._static.api_uses import Use, csv_uses, python_uses
 from odoo_tools.lint._static.context import StaticContext
+from odoo_tools.lint._static.view_landing import sub_view_lines
+from odoo_tools.lint._static.view_sources import ChainViews, chain_views
 from odoo_tools.lint._static.xml_scan import XmlScan
 from odoo_tools.series import ApiChange, api_changes
 
@@ -31,10 +35,11 @@ def check_removed(ctx: StaticContext, scans: list[tuple[int, str, XmlScan]]) -> 
         elif data.kind == "csv" and data.path in ctx.loaded_files:
             uses += [(data.path, use) for use in csv_uses(data.path)]
     found = []
+    landing = _Landing(ctx)
     for path, use in uses:
         change = changes.get((use.kind, use.name))
         if change is not None:
-            found.append(_report(ctx, change, path, use))
+            found.append(_report(ctx, change, path, landing.placed(path, use)))
     methods = {old: change for (kind, old), change in changes.items() if kind == "python-method"}
     for data in ctx.files():
         for model_class in data.models:
@@ -45,6 +50,26 @@ def check_removed(ctx: StaticContext, scans: list[tuple[int, str, XmlScan]]) -> 
                     continue  # the old method kept for older callers next to the new way: harmless
                 found.append(_report(ctx, change, data.path, Use(change.kind, method.name, method.line)))
     return found
+
+
+class _Landing:
+    """Where what an inheriting view adds lands (``view_landing``), the views read once per check and
+    only when an attribute some series removed is in such an element."""
+
+    def __init__(self, ctx: StaticContext) -> None:
+        self.ctx = ctx
+        self.views: ChainViews | None = None
+        self.lines: dict[str, dict[int, bool]] = {}
+
+    def placed(self, path: str, use: Use) -> Use:
+        """``use`` with ``inline`` as the combined arch says, where it says it."""
+        if not use.added_at or use.kind != "xml-attribute" or self.ctx.facts is None:
+            return use
+        if path not in self.lines:
+            self.views = self.views or chain_views(self.ctx)
+            self.lines[path] = sub_view_lines(self.views, path, self.ctx.facts.inline_view_tags)
+        inline = self.lines[path].get(use.added_at)
+        return use if inline is None else replace(use, inline=inline)
 
 
 def _report(ctx: StaticContext, change: ApiChange, path: str, use: Use) -> Finding:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import collections
 import copy
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from lxml import etree
@@ -95,8 +96,26 @@ def combined(views: ChainViews, xml_id: str) -> etree._Element | None:
     return found if isinstance(found, etree._Element) else None
 
 
+def combined_after(views: ChainViews, xml_id: str, budget: SpecBudget | None = None) -> etree._Element | None:
+    """The arch Odoo combines when it checks view ``xml_id`` (an extension or a primary view with a
+    parent), right after that view's specs: each element they added carries ``FROM`` = ``xml_id``
+    and its source line. Applied up to the first spec that finds nothing (Odoo refuses the view
+    there); None when the chain cannot be built or the view has too many specs."""
+    target = views.get(xml_id)
+    if target is None or len(spec_queue([target.arch])) > MAX_SPECS_PER_VIEW:
+        return None
+    try:
+        found = _walk(views, xml_id, xml_id, budget or SpecBudget(), _apply_own)
+    except _OverBudget:
+        return None
+    return found if isinstance(found, etree._Element) else None
+
+
+_AtStop = Callable[[ChainViews, ChainView, _State, SpecBudget], Outcome | etree._Element | None]
+
+
 def _walk(
-    views: ChainViews, xml_id: str, stop: str | None, budget: SpecBudget
+    views: ChainViews, xml_id: str, stop: str | None, budget: SpecBudget, at_stop: _AtStop | None = None
 ) -> Outcome | etree._Element | None:
     chain = _chain(views, xml_id)
     target = views.get(xml_id)
@@ -111,7 +130,7 @@ def _walk(
     while queue:
         view = queue.popleft()
         if view.xml_id == stop:
-            return _evaluate(views, view, state, budget)
+            return (at_stop or _evaluate)(views, view, state, budget)
         _apply(view, state, budget)
         for child in reversed(tree[view.xml_id]):
             if child.primary:
@@ -190,6 +209,20 @@ def _apply(view: ChainView, state: _State, budget: SpecBudget) -> None:
             state.root = apply_spec(state.root, spec, view.xml_id, node)
         except (LookupError, ValueError, TypeError):  # TypeError: lxml refuses a sibling of the root
             state.failed.append((view.xml_id, spec))
+
+
+def _apply_own(views: ChainViews, view: ChainView, state: _State, budget: SpecBudget) -> etree._Element:
+    """The arch with ``view``'s specs applied, up to the first that finds nothing."""
+    for spec in spec_queue([view.arch]):
+        budget.take()
+        try:
+            node = locate(state.root, spec)
+            if node is None:
+                break
+            state.root = apply_spec(state.root, spec, view.xml_id, node)
+        except (Unreadable, LookupError, ValueError, TypeError):
+            break
+    return state.root
 
 
 def _evaluate(views: ChainViews, view: ChainView, state: _State, budget: SpecBudget) -> Outcome | None:

@@ -77,7 +77,9 @@ def scan_xml(path: Path, module: str) -> XmlScan:
         in_arch = _in_view_arch(element)
         if in_arch or _in_qweb(element):
             _arch_element(element, module, line, scan, lines)
-        scan.uses += element_uses(element, line, lines, in_arch, in_arch and _in_inline_view(element))
+        inline = in_arch and _in_inline_view(element)
+        added_at = _added_at(element, line) if in_arch else 0
+        scan.uses += element_uses(element, line, lines, in_arch, inline, added_at)
     return scan
 
 
@@ -145,13 +147,32 @@ def _arch_element(element: etree._Element, module: str, line: int, scan: XmlScan
 
 def _in_inline_view(element: etree._Element) -> bool:
     """Under a ``<field>`` of the arch, or put there by an ``<xpath>`` going below a field: an
-    inline sub-view of a relational field (an attrs there installs on Odoo 18: checked)."""
+    inline sub-view of a relational field (an attrs there installs on Odoo 18: checked). What an
+    inheriting view adds is placed on the combined arch where it can be (``view_landing``); this is
+    the reading of its own text, for where it cannot."""
     for ancestor in element.iterancestors():
         if ancestor.tag == "xpath" and lands_in_sub_view(str(ancestor.get("expr") or "")):
             return True
+        if ancestor.tag == "field" and ancestor.get("position") not in (None, "inside"):
+            continue  # <field name="x" position="after">: an anchor, its content goes beside x
         if ancestor.tag == "field":
             return ancestor.get("name") != "arch"
     return False
+
+
+def _added_at(element: etree._Element, line: int) -> int:
+    """``line`` when ``element`` is what a spec of an inheriting view adds (below a spec of a
+    record that has an ``inherit_id``), else 0."""
+    below: list[etree._Element] = []
+    for ancestor in element.iterancestors():
+        if ancestor.tag == "field" and ancestor.get("name") == "arch":
+            record = ancestor.getparent()
+            fields = record.iterchildren("field") if record is not None else iter(())
+            inherits = any(f.get("name") == "inherit_id" for f in fields)
+            specs = [a for a in below if a.tag != "data"]
+            return line if inherits and specs else 0
+        below.append(ancestor)
+    return 0
 
 
 def _in_view_arch(element: etree._Element) -> bool:
