@@ -295,6 +295,9 @@ def main() -> int:
         db_prefix="assista_migbench_",
         timeout=args.timeout,
         warm=True,
+        # one template per dependency set of the corpus, kept for the whole run and a rerun: the
+        # runner's default (5, least recently used evicted) rebuilt them on every --rerun-changed pass
+        template_max_count=200,
     )
     print(
         f"{len(modules)} modules of {source} -> {target} on {odoo_bin}; ways: {', '.join(ways)}",
