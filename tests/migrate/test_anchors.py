@@ -17,7 +17,7 @@ from assista_mcp.cli import main
 from odoo_tools.migrate import migrate
 from odoo_tools.migrate.engine.edits import apply_edits
 from odoo_tools.migrate.engine.xml_tags import read_xml
-from odoo_tools.migrate.passes.retarget import Plan, spec_edits
+from odoo_tools.migrate.passes.retarget_plan import Plan, spec_edits
 from odoo_tools.view_inheritance import apply_spec, locate
 
 from .conftest import snapshot
@@ -394,7 +394,7 @@ def test_a_deeper_gone_anchor_retargeted_to_the_root_says_so(tmp_path: Path) -> 
 def test_a_translated_attribute_never_locates_a_retarget() -> None:
     """Odoo refuses an inheriting view selecting on string/title/help (translated): such an
     element is no retarget (a finding stays) rather than an xpath the install refuses."""
-    from odoo_tools.migrate.passes.retarget import _locator
+    from odoo_tools.migrate.passes.counterparts import unique_locator as _locator
 
     tree = etree.fromstring('<form><group string="Main"/><group name="more" string="More"/></form>')
     assert _locator(tree[0], tree) is None

@@ -31,7 +31,8 @@ from odoo_tools.migrate.engine.xml_tags import XmlDocument, XmlParseError, read_
 from odoo_tools.migrate.passes.core_views import CoreViews, combined, core_views, derived
 from odoo_tools.migrate.passes.renamed_anchors import MODULE, describe
 from odoo_tools.migrate.passes.renamed_fields import renamed_field_names
-from odoo_tools.migrate.passes.retarget import Plan, plan_for, spec_edits
+from odoo_tools.migrate.passes.retarget import plan_for
+from odoo_tools.migrate.passes.retarget_plan import Plan, spec_edits
 from odoo_tools.view_inheritance import (
     FROM,
     Refused,

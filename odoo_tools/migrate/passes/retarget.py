@@ -18,9 +18,8 @@ source series' Odoo source is given) the element it anchored on in the source se
   nothing (a finding).
 
 Without the source series' view only a rename the new view alone makes unambiguous is taken.
-The spec is rewritten in place: its ``expr`` (or its ``name``), its ``position`` when it changes,
-or, when another tag is needed, the spec becomes an ``<xpath>``. What a renamed or moved anchor
-became is told by ``renamed_anchors``."""
+The spec is rewritten in place (``retarget_plan``). What a renamed or moved anchor became is
+told by ``renamed_anchors``, the element of the new view that an old one is by ``counterparts``."""
 
 from __future__ import annotations
 
@@ -28,60 +27,21 @@ import copy
 import dataclasses
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 
 from lxml import etree
 
-from odoo_tools.migrate.engine.edits import Edit
-from odoo_tools.migrate.engine.xml_edit import (
-    attribute_text,
-    rename,
-    replace_attribute,
-    set_value,
-    wrap_content,
-)
-from odoo_tools.migrate.engine.xml_tags import XmlDocument
+from odoo_tools.migrate.passes.counterparts import counterpart, unique_locator
 from odoo_tools.migrate.passes.renamed_anchors import (
-    IDENTITIES,
     MODULE,
-    SAME_IDENTITY,
     describe,
     existed,
     renamed_element,
 )
-from odoo_tools.migrate.passes.same_name_fields import Ambiguous, field_locator, quotable
-from odoo_tools.view_inheritance import FROM, locate, locating_attributes
+from odoo_tools.migrate.passes.retarget_plan import Plan
+from odoo_tools.migrate.passes.same_name_fields import Ambiguous, field_locator
+from odoo_tools.view_inheritance import FROM, locate
 
-RULE = "retargeted-view-anchor"
-# Never a translated attribute (string, title, help...): Odoo refuses a view inheriting through
-# one ("View inheritance may not use attribute 'string' as a selector", ir_ui_view.py)
-_LOCATORS = ("name", "id", "for")
 _PARENT_STEPS = re.compile(r"(?:/\.\.)+$")  # an xpath ending on its anchor's parent: ...//field[@id='x']/..
-
-
-@dataclass(frozen=True)
-class Plan:
-    target: etree._Element | None  # None: remove the spec
-    position: str
-    why: str
-    locator: tuple[str, str, str] = ("", "", "")  # (tag, attribute, value) finding target alone
-    more: tuple[tuple[str, str], ...] = ()  # further attributes the locator needs (several fields of a name)
-    suffix: str = ""  # parent steps after the locator ("/..": the spec's anchor is its parent)
-    lost: bool = False  # a removal drops what the spec added (its anchor has no place left)
-    wrap: str = ""  # the tag of a new element the spec's content goes into (pages: "notebook")
-
-    @property
-    def expr(self) -> str:
-        tag, attribute, value = self.locator
-        if not attribute:  # the view's root: the first of its tag in document order
-            return f"//{tag}"
-        tests = "".join(f"[@{name}={_quoted(text)}]" for name, text in ((attribute, value), *self.more))
-        return f"//{tag}{tests}{self.suffix}"
-
-
-def _quoted(value: str) -> str:
-    quote = "'" if "'" not in value else '"'
-    return f"{quote}{value}{quote}"
 
 
 def plan_for(
@@ -152,14 +112,14 @@ def _beside(
     elif position == "inside":
         neighbours += [(a, "inside", "held it") for a in old_node.iterancestors()]
     for old_neighbour, new_position, relation in neighbours:
-        found = _counterpart(old_neighbour, tree, sure)
+        found = counterpart(old_neighbour, tree, sure)
         if found is not None:
             target, locator = found
             why = f"{gone}; {describe(old_neighbour)} {relation}"
             if new_position != "inside":
                 slot = _slot((old_node, old_neighbour, target), new_position, tree, (old_tree, sure))
                 if isinstance(slot, etree._Element):  # renamed in place: the element now there
-                    where = _locator(slot, tree)
+                    where = unique_locator(slot, tree)
                     if where is not None:
                         return Plan(slot, position, f"{gone}; {describe(slot)} sits where it was", where)
                 if slot is not True:
@@ -190,7 +150,7 @@ def _own_notebook(
     notebook = page.getparent()
     if notebook is None or notebook.tag != "notebook":
         return None
-    found = _counterpart(notebook, trees[0], sure)
+    found = counterpart(notebook, trees[0], sure)
     if found is not None:
         return Plan(
             found[0], "inside", f"{gone} with every page beside it; {describe(notebook)} held it", found[1]
@@ -223,7 +183,7 @@ def _slot(
             break
         old_between += _counts(sibling)
     for old_other in old_node.itersiblings(preceding=preceding):
-        found = _counterpart(old_other, tree, sure)
+        found = counterpart(old_other, tree, sure)
         if found is None:
             old_between += _counts(old_other)
             continue
@@ -290,7 +250,7 @@ def _renamed_plan(
     if renamed is None:
         return None
     target, why = renamed
-    locator = _locator(target, tree)
+    locator = unique_locator(target, tree)
     if locator is not None:
         return Plan(target, position, why, locator)
     more = field_locator(target, tree) if target.tag == "field" else None
@@ -301,81 +261,3 @@ def _renamed_plan(
 
 def _has_content(spec: etree._Element) -> bool:
     return bool((spec.text or "").strip()) or any(isinstance(child.tag, str) for child in spec)
-
-
-def _counterpart(
-    old: etree._Element, tree: etree._Element, sure: Callable[[etree._Element], bool]
-) -> tuple[etree._Element, tuple[str, str, str]] | None:
-    """The one element of ``tree`` with ``old``'s tag and name (or id), else the one with its
-    identity under another tag (a settings ``<div id="x">`` that became ``<setting id="x">``)."""
-    if not isinstance(old.tag, str) or old.get(FROM) == MODULE:
-        return None
-    if old.getparent() is None and old.tag == tree.tag and sure(tree):
-        # the view's root (a settings <form> whose 16.0 <div class="settings"> is gone in 17.0)
-        return tree, (str(tree.tag), "", "")
-    for attribute in IDENTITIES:
-        value = old.get(attribute)
-        if value:
-            matches = [n for n in tree.iter(old.tag) if n.get(attribute) == value]
-            if len(matches) == 1 and quotable(value) and sure(matches[0]):
-                return matches[0], (str(old.tag), attribute, value)
-            if matches:
-                return None
-    if old.tag == "field":
-        return None
-    for old_attribute, new_attribute in (("name", "name"), *SAME_IDENTITY):
-        value = old.get(old_attribute)
-        if not value or not quotable(value):
-            continue
-        matches = [n for n in tree.iter() if n.get(new_attribute) == value and n.tag != "field"]
-        if len(matches) == 1 and isinstance(matches[0].tag, str):
-            new_tag = str(matches[0].tag)
-            if [n for n in tree.iter(new_tag) if n.get(new_attribute) == value] == matches and sure(
-                matches[0]
-            ):
-                return matches[0], (new_tag, new_attribute, value)
-        if matches:
-            return None
-    return None
-
-
-def _locator(target: etree._Element, tree: etree._Element) -> tuple[str, str, str] | None:
-    """A tag and attribute value that find ``target`` and nothing else in ``tree``."""
-    for attribute in _LOCATORS:
-        value = target.get(attribute)
-        alone = value and [n for n in tree.iter(target.tag) if n.get(attribute) == value] == [target]
-        if value and alone and quotable(value):
-            return str(target.tag), attribute, value
-    return None
-
-
-def spec_edits(doc: XmlDocument, spec: etree._Element, plan: Plan) -> list[Edit]:
-    """Offset edits that make ``spec`` target ``plan``'s element at ``plan``'s position."""
-    tag, attribute, value = plan.locator
-    tags = doc.tag(spec)
-    edits: list[Edit] = []
-    locating = list(locating_attributes(spec))
-    if spec.tag == "xpath" and "expr" in tags.attributes:
-        edits.append(set_value(doc, spec, "expr", plan.expr, RULE))
-    elif (
-        spec.tag == tag and attribute == "name" and (locating == ["name"] or tag == "field") and not plan.more
-    ):
-        edits.append(set_value(doc, spec, "name", value, RULE))
-    else:
-        edits += rename(doc, spec, "xpath", RULE)
-        present = [name for name in locating if name in tags.attributes]
-        if present:
-            edits.append(replace_attribute(doc, spec, present[0], [("expr", plan.expr)], RULE))
-            edits += [Edit(tags.attributes[n].start, tags.attributes[n].end, "", RULE) for n in present[1:]]
-        else:
-            end = tags.start + 1 + len(tags.name)
-            edits.append(Edit(end, end, " " + attribute_text("expr", plan.expr), RULE))
-    if plan.position != str(spec.get("position") or "inside"):
-        if "position" in tags.attributes:
-            edits.append(set_value(doc, spec, "position", plan.position, RULE))
-        else:
-            ends = [a.end for a in tags.attributes.values()] or [tags.start + 1 + len(tags.name)]
-            edits.append(Edit(max(ends), max(ends), " " + attribute_text("position", plan.position), RULE))
-    if plan.wrap:
-        edits += wrap_content(doc, spec, plan.wrap, RULE)
-    return edits
