@@ -215,6 +215,15 @@ def blocked(entry: dict[str, Any], ways: list[str]) -> bool:
     return False
 
 
+def blocked_proof(entry: dict[str, Any], ways: list[str]) -> dict[str, Any] | None:
+    """A proof of another way that found the module blocked: the module is left out of every way's
+    percentages (see ``blocked``), so proving its other copies only spends Odoo time."""
+    for way in ways:
+        if way in entry and blocked({way: entry[way]}, [way]):
+            return dict(entry[way]["proof"])
+    return None
+
+
 def green(result: dict[str, Any]) -> bool:
     proof = result["proof"]
     return bool(proof["installed"] and proof["tests_failed"] == 0 and proof["tests_run"] > 0)
@@ -326,8 +335,11 @@ def main() -> int:
                 if earlier.get("digest") == done["digest"]:
                     continue  # the same files as the measured ones: the same install and tests
                 reused = same_files_proved(entry, done["digest"])
+                gap = blocked_proof({w: r for w, r in entry.items() if w != way}, ways)
                 if reused is not None:
                     done["proof"], done["proof_of_same_files"] = reused, True
+                elif gap is not None:
+                    done["proof"], done["proof_of_blocked"] = gap, True
                 else:
                     result = runner.validate_sync("test", [folder.name], demo=True)
                     done["proof"] = proof_of(result, folder.name).model_dump(exclude={"findings"})
@@ -376,16 +388,17 @@ def report(
     if gaps:
         print(f"blocked (a dependency or Python library missing in {target}): {', '.join(gaps)}")
 
-    def still_failing(entry: dict[str, Any]) -> bool:
-        ours = entry["ours"]
+    def still_failing(entry: dict[str, Any], way: str) -> bool:
+        ours = entry[way]
         return not ours["proof"]["installed"] or (entry["has_tests"] and not green(ours))
 
-    failing = [] if "ours" not in ways else [m for m in modules if not blocked(results[m.name], ways)]
-    failing = [m for m in failing if still_failing(results[m.name])]
-    if failing:
-        print("ours, still failing, first failure:")
-        for folder in failing:
-            print(f"  {folder.name}: {results[folder.name]['ours']['proof']['first_failure'][:300]}")
+    for ours in [w for w in ("ours", "nosource") if w in ways]:
+        failing = [m for m in modules if not blocked(results[m.name], ways)]
+        failing = [m for m in failing if still_failing(results[m.name], ours)]
+        if failing:
+            print(f"{ours}, still failing, first failure:")
+            for folder in failing:
+                print(f"  {folder.name}: {results[folder.name][ours]['proof']['first_failure'][:300]}")
 
 
 if __name__ == "__main__":

@@ -41,3 +41,14 @@ def test_a_module_whose_tests_fail_to_load_is_neither_shown_nor_counted_green() 
     counted = bench.totals(entries, [Path(name) for name in entries], "ours", ["ours"])
     kept = ("measured", "installed", "with_tests", "green")
     assert [counted[key] for key in kept] == [2, 2, 2, 1]
+
+
+def test_a_way_found_blocked_spares_the_other_ways_their_odoo_run() -> None:
+    """extendable 18.0 lacks its Python library on the 19.0 lab: one blocked proof serves every way."""
+    bench = _bench()
+    gap = _result("install-failed", False, 0, 0, "x: No module named 'extendable'")
+    entry = {"path": "p", "has_tests": True, "nosource": gap, "unchanged": _result("passed", True, 2, 0)}
+    assert bench.blocked_proof(entry, ["nosource", "unchanged"]) == gap["proof"]
+    assert bench.blocked_proof({"unchanged": entry["unchanged"]}, ["nosource", "unchanged"]) is None
+    blocked = {"omm": _result("blocked", False, 0, 0)}
+    assert bench.blocked_proof(blocked, ["omm"]) == blocked["omm"]["proof"]
