@@ -265,6 +265,12 @@ def main() -> int:
         "differ from the measured ones (or were measured before files were recorded)",
     )
     parser.add_argument("--timeout", type=float, default=900.0, help="longest one odoo-bin run may take")
+    parser.add_argument(
+        "--migrate-only",
+        action="store_true",
+        help="migrate every module each way and print the time migration took (median, p90, max after "
+        "the first module, which loads the packs); no Odoo run, no results file",
+    )
     args = parser.parse_args()
 
     odoo_bin = os.environ.get("ASSISTA_BENCH_ODOO_BIN")
@@ -317,6 +323,8 @@ def main() -> int:
     # every way of the modules it reached (no Odoo reads a copy another run is making: one run per
     # --part folder)
     root = args.work / target / ("all" if parts == 1 else f"all-part{part}of{parts}")
+    if args.migrate_only:
+        return time_migrations(measured, ways, args.work / target / "migrate-only", source, target, odoo_src)
     root.mkdir(parents=True, exist_ok=True)
     runner = OdooRunner(dataclasses.replace(config, addons_paths=[root]))
     try:
@@ -358,6 +366,32 @@ def main() -> int:
         runner.close()
     report(results, [m for m in modules if m.name in results], ways, source, target)
     return 0
+
+
+def time_migrations(
+    modules: list[Path], ways: list[str], root: Path, source: str, target: str, odoo_src: Path
+) -> int:
+    """How long migration itself takes per module, warm: the first module of a way pays for loading
+    the packs (once per run), so it is said apart from the others' median, p90 and max."""
+    root.mkdir(parents=True, exist_ok=True)
+    for way in ways:
+        seconds = []
+        for folder in modules:
+            seconds.append(migrate_way(way, folder, root, source, target, odoo_src)["migrate_seconds"])
+            shutil.rmtree(root / folder.name, ignore_errors=True)
+        print(f"{way}: {len(seconds)} modules, {time_summary(seconds)}")
+    return 0
+
+
+def time_summary(seconds: list[float]) -> str:
+    if not seconds:
+        return "no module"
+    warm = sorted(seconds[1:]) or seconds
+    p90 = warm[min(len(warm) - 1, int(0.9 * len(warm)))]
+    return (
+        f"first {seconds[0]:.2f} s; warm median {warm[len(warm) // 2]:.2f} s, p90 {p90:.2f} s, "
+        f"max {warm[-1]:.2f} s"
+    )
 
 
 def report(

@@ -52,3 +52,10 @@ def test_a_way_found_blocked_spares_the_other_ways_their_odoo_run() -> None:
     assert bench.blocked_proof({"unchanged": entry["unchanged"]}, ["nosource", "unchanged"]) is None
     blocked = {"omm": _result("blocked", False, 0, 0)}
     assert bench.blocked_proof(blocked, ["omm"]) == blocked["omm"]["proof"]
+
+
+def test_the_first_migration_pays_for_the_packs_and_is_said_apart() -> None:
+    bench = _bench()
+    said = bench.time_summary([30.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0])
+    assert said == "first 30.00 s; warm median 6.00 s, p90 10.00 s, max 10.00 s"
+    assert bench.time_summary([]) == "no module"
