@@ -13,9 +13,6 @@ ir.rule ``_compute_domain``: "'list' object has no attribute 'optimize_full'").
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, field
-
 import libcst as cst
 from libcst.codemod import CodemodContext
 from libcst.codemod.visitors import AddImportsVisitor
@@ -25,14 +22,19 @@ from odoo_tools.migrate.engine.module_files import ModuleFiles
 from odoo_tools.migrate.engine.python_params import (
     EQUAL,
     followed_by,
-    is_docstring,
     names_in,
     takes_exactly,
-    without,
 )
 from odoo_tools.migrate.engine.python_rules import VariableNames, class_model, keep_rewrite, python_modules
 from odoo_tools.migrate.engine.report import StepReport
 from odoo_tools.migrate.engine.step_knowledge import CoreSource
+from odoo_tools.migrate.passes.override_signatures import (
+    ADDED,
+    Override,
+    with_added,
+    with_renamed,
+    without_gone,
+)
 from odoo_tools.migrate.passes.patched_methods import patched_functions
 from odoo_tools.migrate.passes.signatures import (
     CoreMethods,
@@ -44,9 +46,6 @@ from odoo_tools.migrate.passes.signatures import (
     returns_domain,
 )
 
-RULE = "removed-method-parameter"
-ADDED = "added-method-parameter"
-RENAMED = "renamed-method-parameter"
 DOMAIN = "domain-return-value"
 
 
@@ -71,25 +70,6 @@ def drop_removed_parameters(
         keep_rewrite(files, rel, module, rewritten)
 
 
-@dataclass
-class _Override:
-    method: str
-    gone: dict[str, str | None]  # parameter -> the default the override reads instead (None: unknown)
-    positions: tuple[int, ...]  # of the gone parameters in the core signature (super() arguments)
-    added: dict[str, str] = field(default_factory=dict)  # parameter -> core's default
-    domain: bool = False  # core now returns a Domain: so must the override
-    wrapped: int = 0  # return statements given Domain(...)
-    renamed: dict[str, str] = field(default_factory=dict)  # parameter -> its new name
-    kept_names: bool = False  # the body has a name of its own a new name would hide: it keeps the old
-    patched: str = ""  # a function patched in: its own name (it calls the replaced method as .origin)
-    passed_on: int = 0  # super()/.origin calls of the method its body makes (their arguments follow)
-
-    @property
-    def and_super(self) -> str:
-        """How the messages name the calls that were changed with the signature, if any."""
-        return " and its super() call" if self.passed_on else ""
-
-
 class _Overrides(VariableNames):
     METADATA_DEPENDENCIES = (PositionProvider,)
 
@@ -98,7 +78,7 @@ class _Overrides(VariableNames):
         self.old, self.new, self.report, self.path = old, new, report, path
         self._models: list[str] = []
         self._in_class: list[bool] = []  # per scope: a class body (True) or a function (False)
-        self._functions: list[_Override | None] = []
+        self._functions: list[Override | None] = []
         self._own: list[bool] = []  # per function: the override itself (not a function inside it)
         self.wrapped = False
         self.renamed: dict[str, dict[str, str]] = {}  # method -> parameters the step renamed
@@ -126,7 +106,7 @@ class _Overrides(VariableNames):
         self._own.append(override is not None)
         self._functions.append(override or (self._functions[-1] if self._functions else None))
 
-    def _override(self, node: cst.FunctionDef, model: str, method: str) -> _Override | None:
+    def _override(self, node: cst.FunctionDef, model: str, method: str) -> Override | None:
         old, new = self.old.lookup(model, method), self.new.lookup(model, method)
         if old is None or new is None:
             return None
@@ -152,7 +132,7 @@ class _Overrides(VariableNames):
             )
         positions = tuple(old.params.index(p) for p in gone)
         kept_names = any(name in names_in(node.body) for name in renamed.values())
-        return _Override(method, defaults, positions, added, domain, renamed=renamed, kept_names=kept_names)
+        return Override(method, defaults, positions, added, domain, renamed=renamed, kept_names=kept_names)
 
     def _say_name_taken(self, node: cst.FunctionDef, method: str, used: set[str]) -> None:
         names = ", ".join(sorted(used))
@@ -180,47 +160,15 @@ class _Overrides(VariableNames):
                 "Build the domain with Domain operators (&, |, ~) instead of lists where you touch it.",
             )  # fmt: skip
         if override.gone:
-            updated_or_none = self._without_gone(updated, override, line)
+            updated_or_none = without_gone(updated, override, line, self.report, self.path)
             if updated_or_none is None:
                 return original
             updated = updated_or_none
         if override.renamed:
-            updated = self._with_renamed(updated, override, line)
+            updated = with_renamed(updated, override, line, self.report, self.path)
         if override.added:
-            updated = self._with_added(updated, override, line)
+            updated = with_added(updated, override, line, self.report, self.path)
         return updated
-
-    def _without_gone(
-        self, updated: cst.FunctionDef, override: _Override, line: int
-    ) -> cst.FunctionDef | None:
-        """The override without the parameters core no longer takes; None when the value it read
-        instead is unknown (then it stays as written, with an error)."""
-        names = ", ".join(override.gone)
-        if any(default is None for default in override.gone.values()):
-            self.report.find(
-                RULE, self.path, line,
-                f"{override.method}() no longer takes {names} in {self.report.target_series}: Odoo "
-                "calls this override without it and super() refuses it.",
-                f"Remove {names} from the signature and the super() call, and decide what the code "
-                "reading it should do.",
-                severity="error",
-            )  # fmt: skip
-            return None
-        self.report.count(RULE)
-        self.report.find(
-            RULE, self.path, line,
-            f"{override.method}() no longer takes {names} in {self.report.target_series}: removed from "
-            f"this override{override.and_super}; the code reads the value Odoo always passed before ("
-            + ", ".join(f"{n}={d}" for n, d in override.gone.items()) + ").",
-            f"Check in the {self.report.target_series} source what replaced {names}.",
-        )  # fmt: skip
-        params = updated.params
-        return updated.with_changes(
-            params=params.with_changes(
-                params=without(params.params, override.gone),
-                kwonly_params=without(params.kwonly_params, override.gone),
-            )
-        )
 
     def leave_Return(self, original: cst.Return, updated: cst.Return) -> cst.Return:
         override = self._functions[-1] if self._functions else None
@@ -271,65 +219,8 @@ class _Overrides(VariableNames):
             kept = followed_by(kept, new_args, updated.whitespace_before_args)
         return updated.with_changes(args=kept)
 
-    def _with_renamed(self, updated: cst.FunctionDef, override: _Override, line: int) -> cst.FunctionDef:
-        """The parameters renamed; the body reads the new names, or, when it has a name of its own
-        that a new name would hide, binds its old names to them first."""
-        pairs = ", ".join(f"{old} -> {new}" for old, new in override.renamed.items())
-        self.report.count(RENAMED)
-        self.report.find(
-            RENAMED, self.path, line,
-            f"{override.method}() names its parameters differently in {self.report.target_series} and "
-            f"Odoo passes them by name: renamed in this function ({pairs})"
-            + (", its body keeps the old names, bound first." if override.kept_names else "."),
-            "Check that the function reads the renamed parameters as before.",
-        )  # fmt: skip
 
-        def renamed(params: Sequence[cst.Param]) -> list[cst.Param]:
-            return [
-                p.with_changes(name=cst.Name(override.renamed[p.name.value]))
-                if p.name.value in override.renamed
-                else p
-                for p in params
-            ]
-
-        params = updated.params
-        updated = updated.with_changes(
-            params=params.with_changes(
-                params=renamed(params.params), kwonly_params=renamed(params.kwonly_params)
-            )
-        )
-        if not override.kept_names or not isinstance(updated.body, cst.IndentedBlock):
-            return updated
-        body = list(updated.body.body)
-        at = 1 if body and is_docstring(body[0]) else 0
-        bindings = [cst.parse_statement(f"{old} = {new}") for old, new in override.renamed.items()]
-        return updated.with_changes(body=updated.body.with_changes(body=[*body[:at], *bindings, *body[at:]]))
-
-    def _with_added(self, updated: cst.FunctionDef, override: _Override, line: int) -> cst.FunctionDef:
-        names = ", ".join(override.added)
-        self.report.count(ADDED)
-        self.report.find(
-            ADDED, self.path, line,
-            f"{override.method}() takes {names} in {self.report.target_series} and Odoo passes it: "
-            "added to this override with core's default ("
-            + ", ".join(f"{n}={d}" for n, d in override.added.items()) + ")"
-            + (" and passed on to super()." if override.passed_on else "."),
-            f"Check whether this override should use {names}.",
-        )  # fmt: skip
-        params = updated.params
-        new = [
-            cst.Param(cst.Name(name), default=cst.parse_expression(default), equal=EQUAL)
-            for name, default in override.added.items()
-        ]
-        opening = updated.whitespace_before_params
-        if params.kwonly_params:
-            kwonly = followed_by(params.kwonly_params, new, opening)
-            return updated.with_changes(params=params.with_changes(kwonly_params=kwonly))
-        positional = followed_by(params.params, new, opening)
-        return updated.with_changes(params=params.with_changes(params=positional))
-
-
-def _calls_replaced(func: cst.BaseExpression, override: _Override) -> bool:
+def _calls_replaced(func: cst.BaseExpression, override: Override) -> bool:
     """``super().method`` in an override; ``function.origin`` in a function patched in."""
     if not isinstance(func, cst.Attribute):
         return False
