@@ -15,10 +15,8 @@ nothing is a finding, as the anchor may come from a module this does not read.""
 
 from __future__ import annotations
 
-import ast
 import copy
 import re
-from dataclasses import dataclass, field
 
 from lxml import etree
 
@@ -28,16 +26,14 @@ from odoo_tools.migrate.engine.report import StepReport
 from odoo_tools.migrate.engine.step_knowledge import CoreSource
 from odoo_tools.migrate.engine.xml_edit import record_model
 from odoo_tools.migrate.engine.xml_tags import XmlDocument, XmlParseError, read_xml
-from odoo_tools.migrate.passes.core_views import CoreViews, combined, core_views, derived
-from odoo_tools.migrate.passes.renamed_anchors import MODULE, describe
+from odoo_tools.migrate.passes.renamed_anchors import describe
 from odoo_tools.migrate.passes.renamed_fields import renamed_field_names
 from odoo_tools.migrate.passes.retarget import plan_for
 from odoo_tools.migrate.passes.retarget_plan import Plan, spec_edits
+from odoo_tools.migrate.passes.series_views import SeriesViews, manifest_depends, series_views
 from odoo_tools.view_inheritance import (
-    FROM,
     Refused,
     Unreadable,
-    apply_spec,
     locate,
     spec_elements,
 )
@@ -49,85 +45,25 @@ REMOVED = "removed-view-spec"
 UNCHECKED = "unchecked-view-anchor"  # an xpath too big or too slow to evaluate
 
 
-@dataclass
-class _Series:
-    """One series' core views as the module sees them, with the module's own specs applied as
-    they go (a later spec may anchor on what an earlier one added)."""
-
-    source: CoreSource
-    views: CoreViews
-    modules: frozenset[str] | None  # the core modules installed with it; None: any may be
-    sure: frozenset[str]  # the core modules installed with it whatever else it depends on
-    renamed_fields: dict[str, str] = field(default_factory=dict)  # old -> new, renamed on this series
-    trees: dict[str, etree._Element | None] = field(default_factory=dict)
-
-    def surely_there(self, node: etree._Element) -> bool:
-        """Whether a view of a module the module depends on (directly or not) added ``node``."""
-        view = self.views.views.get(str(node.get(FROM) or ""))
-        return view is not None and view.module in self.sure
-
-    def tree(self, ref: str, primary: bool) -> etree._Element | None:
-        if ref not in self.views.views:
-            return None
-        base = self.views.base_of(ref)
-        if primary or base not in self.trees:
-            parent = self.views.views[base].parent
-            above = self.trees.get(self.views.base_of(parent)) if parent in self.views.views else None
-            if parent is not None and above is not None:  # with what the module added there already
-                tree: etree._Element | None = derived(self.source, base, self.modules, above)
-            else:
-                arch = combined(self.source, base, self.modules)
-                tree = copy.deepcopy(arch) if arch is not None else None
-            if primary:
-                return tree
-            self.trees[base] = tree
-        return self.trees[base]
-
-    def apply(self, ref: str, tree: etree._Element, spec: etree._Element, node: etree._Element) -> None:
-        try:
-            new_root = apply_spec(tree, spec, MODULE, node)
-        except (LookupError, ValueError):
-            return
-        base = self.views.base_of(ref)
-        if self.trees.get(base) is tree:
-            self.trees[base] = new_root
-
-
 def check_core_anchors(
     files: ModuleFiles, source: CoreSource, report: StepReport, old_source: CoreSource | None = None
 ) -> None:
     """Find (and where it is safe, fix) the specs whose anchor is gone from the target's core."""
-    new = _series(source, _depends(files.texts.get("__manifest__.py")))
+    new = series_views(source, manifest_depends(files.texts.get("__manifest__.py")))
     new.renamed_fields = renamed_field_names(report.target_series)
-    old = _series(old_source, _depends(files.original.get("__manifest__.py"))) if old_source else None
+    old = (
+        series_views(old_source, manifest_depends(files.original.get("__manifest__.py")))
+        if old_source
+        else None
+    )
     for rel in sorted(files.texts):
         if rel.endswith(".xml"):
             files.texts[rel] = _check_file(files, rel, new, old, report)
 
 
-def _series(source: CoreSource, depends: list[str] | None) -> _Series:
-    views = core_views(source)
-    core = [name for name in depends or [] if name in views.depends]
-    return _Series(
-        source,
-        views,
-        views.installable_with(depends) if depends is not None else None,
-        views.installable_with(core) or frozenset(),
-    )
-
-
-def _depends(manifest: str | None) -> list[str] | None:
-    try:
-        data = ast.literal_eval(manifest) if manifest else None
-    except (ValueError, SyntaxError, MemoryError, RecursionError):
-        return None
-    if not isinstance(data, dict):
-        return None
-    depends = data.get("depends", [])  # none: base only
-    return [str(d) for d in depends] if isinstance(depends, list) else None
-
-
-def _check_file(files: ModuleFiles, rel: str, new: _Series, old: _Series | None, report: StepReport) -> str:
+def _check_file(
+    files: ModuleFiles, rel: str, new: SeriesViews, old: SeriesViews | None, report: StepReport
+) -> str:
     text = files.texts[rel]
     try:
         doc = read_xml(text)
@@ -170,7 +106,7 @@ def _check_record(
     view: tuple[etree._Element, etree._Element],
     ref: str,
     trees: tuple[etree._Element, etree._Element | None],
-    series: tuple[_Series, _Series | None],
+    series: tuple[SeriesViews, SeriesViews | None],
     report: StepReport,
 ) -> list[Edit]:
     """``view``: the record (or template) and the element holding its specs."""
