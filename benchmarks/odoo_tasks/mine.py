@@ -274,10 +274,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{task.id}\t{task.kind}\t{counts}\t{task.subject}")
     print(json.dumps({"tasks": len(made), "skipped": reasons}), file=sys.stderr)
     if not args.dry_run:
-        split = {t.id: split_of(t.id) for t in made}
-        (args.out / "split.json").write_text(
-            json.dumps({"seed": SPLIT_SEED, "split": split}, indent=1) + "\n"
-        )
+        record = args.out / "split.json"
+        # Tasks mined before keep their half (one split, seed recorded); the new ones join by the same rule.
+        split = json.loads(record.read_text(encoding="utf-8"))["split"] if record.is_file() else {}
+        split.update({t.id: split_of(t.id) for t in made})
+        record.write_text(json.dumps({"seed": SPLIT_SEED, "split": split}, indent=1) + "\n")
     return 0
 
 
