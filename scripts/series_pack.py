@@ -1,7 +1,7 @@
 """Make the series pack of one Odoo: every LGPL Community module installed (no demo), then dumped.
 
     .venv/bin/python scripts/series_pack.py --python LAB/venv/bin/python --odoo-bin LAB/src/odoo-bin \
-        -c LAB/odoo.conf --db pack_18               # -> odoo_tools/series/packs/<series>.json.gz
+        -c LAB/odoo.conf --db pack_18               # -> odoo_tools/series/packs/<series>.json.xz
 
 Regenerating the bundled packs is one command per lab (/work/labs/README.txt), e.g. for 18.0:
 
@@ -46,7 +46,7 @@ def main() -> int:
     parser.add_argument("-c", "--config", required=True, type=Path, help="its odoo.conf")
     parser.add_argument("--db", required=True, help="the database to install into (created when missing)")
     parser.add_argument("--load-only", action="store_true", help="no install: models/fields/methods only")
-    parser.add_argument("--out", type=Path, help="default: odoo_tools/series/packs/<series>.json.gz")
+    parser.add_argument("--out", type=Path, help="default: odoo_tools/series/packs/<series>.json.xz")
     parser.add_argument("--logs", type=Path, default=Path(tempfile.gettempdir()) / "series_pack")
     args = parser.parse_args()
     args.logs.mkdir(parents=True, exist_ok=True)
@@ -62,7 +62,7 @@ def main() -> int:
     made_by = data["made_by"]
     made_by["date"] = datetime.date.today().isoformat()
     made_by["skipped"] = dict(sorted({**skipped, **made_by.pop("load_failed", {})}.items()))
-    target = args.out or PACKS / f"{data['series']}.json.gz"
+    target = args.out or PACKS / f"{data['series']}.json.xz"
     size = write_pack(data, target)
     print(
         f"{target}: {size / 1e6:.2f} MB, {len(data['modules'])} modules, {len(data['models'])} models,"

@@ -29,7 +29,7 @@ from pydantic import TypeAdapter, ValidationError
 
 from odoo_tools.findings import Finding
 from odoo_tools.lint._common import INCOMPLETE_RUN
-from odoo_tools.series import pack_folders
+from odoo_tools.series import PACK_SUFFIXES, pack_folders
 from odoo_tools.storage import private_folder, read_private, write_private
 
 SCHEMA = "lint-cache-1"
@@ -71,7 +71,7 @@ def extra_packs_stamp() -> str:
     code digest): names, sizes and times, so another pack re-checks."""
     stamps = []
     for folder in pack_folders():
-        for path in sorted(folder.glob("*.json.gz")):
+        for path in sorted(p for suffix in PACK_SUFFIXES for p in folder.glob(f"*{suffix}")):
             with contextlib.suppress(OSError):
                 stat = path.stat()
                 stamps.append(f"{path}:{stat.st_size}:{stat.st_mtime_ns}")

@@ -32,7 +32,7 @@ The face of the package (callers import from here; the ``_modules`` are private)
   ``normalize_series``), ``supported_between(first, last)``: what code stepping through series carries.
 
 Adding a series: one ``SeriesFacts`` in ``_facts.SERIES``, its entries in ``api_changes.toml``, its
-series pack (``packs/<series>.json.gz``), its core module list (``scripts/core_modules.py
+series pack (``packs/<series>.json.xz``), its core module list (``scripts/core_modules.py
 --odoo-path``), its core fields list (``core_fields/``, ``scripts/core_fields.py``, for migrate), its
 framework names (``scripts/core_python_names.py``) and its guidelines file.
 """
@@ -66,6 +66,7 @@ from odoo_tools.series._names import (
     series_of_version,
 )
 from odoo_tools.series._pack import (
+    PACK_SUFFIXES,
     PACKS_ENV,
     PackField,
     PackHeader,
@@ -88,6 +89,7 @@ __all__ = [
     "MAGIC_FIELDS",
     "MAGIC_FIELDS_BEFORE_17",
     "PACKS_ENV",
+    "PACK_SUFFIXES",
     "SUPPORTED_SERIES",
     "VIEW_CONTEXT_NAMES",
     "AccessFacts",

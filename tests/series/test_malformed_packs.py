@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import lzma
 import shutil
 from collections.abc import Callable
 from pathlib import Path
@@ -21,11 +22,11 @@ from tests.lint.conftest import FIXTURE_ADDONS, run_cli
 
 pytestmark = pytest.mark.anyio
 
-BUNDLED = Path(__file__).resolve().parents[2] / "odoo_tools" / "series" / "packs" / "18.0.json.gz"
+BUNDLED = Path(__file__).resolve().parents[2] / "odoo_tools" / "series" / "packs" / "18.0.json.xz"
 
 
 def _good() -> dict[str, Any]:
-    return dict(json.loads(gzip.decompress(BUNDLED.read_bytes())))
+    return dict(json.loads(lzma.decompress(BUNDLED.read_bytes())))
 
 
 def _partner_field(name: str, value: object) -> dict[str, Any]:

@@ -4,8 +4,8 @@ driver script makes a whole pack from it. The real registry's agreement is tests
 
 from __future__ import annotations
 
-import gzip
 import json
+import lzma
 import subprocess
 import sys
 from pathlib import Path
@@ -118,7 +118,7 @@ def test_choose_modules_says_why_each_is_left_out() -> None:
 def test_the_script_makes_the_same_pack_twice(tmp_path: Path) -> None:
     outputs = []
     for run in ("a", "b"):
-        target = tmp_path / f"{run}.json.gz"
+        target = tmp_path / f"{run}.json.xz"
         command = [
             sys.executable,
             str(ROOT / "scripts" / "series_pack.py"),
@@ -137,12 +137,12 @@ def test_the_script_makes_the_same_pack_twice(tmp_path: Path) -> None:
         subprocess.run(command, check=True, capture_output=True, cwd=ROOT)
         outputs.append(target.read_bytes())
     assert outputs[0] == outputs[1]
-    data = json.loads(gzip.decompress(outputs[0]))
+    data = json.loads(lzma.decompress(outputs[0]))
     assert data["made_by"]["installed"] is False and "views" not in data
     assert data["made_by"]["skipped"]["shop_pro"] == "licence OEEL-1"
     assert data["models"]["res.users"]["fields"]["name"]["inherited"] == "res.partner"
     assert pack_bytes(data) == outputs[0]
-    read = load_pack(tmp_path / "a.json.gz")  # the reader gives the framework's methods back
+    read = load_pack(tmp_path / "a.json.xz")  # the reader gives the framework's methods back
     partner = read.model("res.partner") if read else None
     assert partner is not None and partner.methods["_compute_display_name"].modules == ()
     assert partner.methods["write"].modules == ("base", "sale_lite")

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import gzip
 import json
+import lzma
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -16,12 +18,21 @@ from odoo_tools.series._pack import PACKS
 TINY = Path(__file__).resolve().parents[2] / "fixtures" / "series_packs" / "tiny_18.0.json"
 
 
-@pytest.fixture
-def tiny(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+def _as_made(data: Any) -> bytes:
+    return json.dumps(data, sort_keys=True, separators=(",", ":")).encode()
+
+
+def _compressed(data: bytes, suffix: str) -> bytes:
+    return lzma.compress(data) if suffix == ".json.xz" else gzip.compress(data)
+
+
+# Every reading is checked on both files a pack may be: xz (what the maker writes) and gzip (older packs).
+@pytest.fixture(params=[".json.xz", ".json.gz"])
+def tiny(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest) -> Path:
     folder = tmp_path / "packs"
     folder.mkdir()
     compact = json.dumps(json.loads(TINY.read_text()), sort_keys=True, separators=(",", ":"))  # as made
-    (folder / "18.0.json.gz").write_bytes(gzip.compress(compact.encode()))
+    (folder / f"18.0{request.param}").write_bytes(_compressed(compact.encode(), request.param))
     monkeypatch.setenv(PACKS_ENV, str(folder))
     return folder
 
@@ -80,13 +91,42 @@ def test_a_pack_laid_out_otherwise_reads_the_same(tmp_path: Path, tiny: Path) ->
     assert slow.views == fast.views and slow.xmlids == fast.xmlids and slow.modules == fast.modules
 
 
-def test_an_unreadable_pack_is_no_pack(tmp_path: Path) -> None:
-    bad = tmp_path / "18.0.json.gz"
-    bad.write_bytes(b"not gzip")
+@pytest.mark.parametrize("suffix", [".json.xz", ".json.gz"])
+def test_an_unreadable_pack_is_no_pack(tmp_path: Path, suffix: str) -> None:
+    bad = tmp_path / f"18.0{suffix}"
+    bad.write_bytes(b"not compressed")
     assert load_pack(bad) is None
-    other = tmp_path / "other.json.gz"
-    other.write_bytes(gzip.compress(b'{"format": 2}'))
+    other = tmp_path / f"other{suffix}"
+    other.write_bytes(_compressed(b'{"format": 2}', suffix))
     assert load_pack(other) is None
+    swapped = tmp_path / f"swapped{suffix}"  # named for one compression, holding the other
+    swapped.write_bytes(_compressed(TINY.read_bytes(), ".json.gz" if suffix == ".json.xz" else ".json.xz"))
+    assert load_pack(swapped) is None
+
+
+def test_an_xz_pack_is_found_before_a_gzip_one(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A folder holding both files of a series (an xz pack made beside an older gzip one) gives
+    the xz one, for the whole pack and for its header."""
+    folder = tmp_path / "packs"
+    folder.mkdir()
+    data = json.loads(TINY.read_text())
+    (folder / "18.0.json.gz").write_bytes(gzip.compress(_as_made(data)))
+    data["made_by"] = {**data["made_by"], "odoo_version": "18.0-xz"}
+    (folder / "18.0.json.xz").write_bytes(lzma.compress(_as_made(data)))
+    monkeypatch.setenv(PACKS_ENV, str(folder))
+    found, header = pack("18.0"), pack_header("18.0")
+    assert found is not None and found.path == folder / "18.0.json.xz" and found.odoo_version == "18.0-xz"
+    assert header is not None and header.odoo_version == "18.0-xz"
+
+
+# The bundled packs together, after the 16.0 pack: at most this many bytes (issue 30: aim <= 5 MB).
+BUNDLED_BUDGET = 5_000_000
+
+
+def test_the_bundled_packs_are_xz_and_within_their_budget() -> None:
+    files = sorted(PACKS.iterdir())
+    assert files and all(f.name.endswith(".json.xz") for f in files), files
+    assert sum(f.stat().st_size for f in files) <= BUNDLED_BUDGET
 
 
 # Supported series without a pack, and why (check says the pack is missing and what that silences).
@@ -101,7 +141,7 @@ def test_every_supported_series_has_its_data() -> None:
     series pack unless PACKLESS says why not."""
     from odoo_tools.series import core_graph, framework_names, series_facts
 
-    bundled = {p.name.split(".json")[0] for p in PACKS.glob("*.json.gz")}
+    bundled = {p.name.split(".json")[0] for p in PACKS.glob("*.json.*")}
     for series in SUPPORTED_SERIES:
         assert series_facts(series).series == series
         assert (series in bundled) != (series in PACKLESS), series
@@ -112,13 +152,21 @@ def test_every_supported_series_has_its_data() -> None:
     assert bundled <= set(SUPPORTED_SERIES)
 
 
-@pytest.mark.parametrize("path", sorted(PACKS.glob("*.json.gz")), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", sorted(PACKS.glob("*.json.xz")), ids=lambda p: p.name)
 def test_a_bundled_pack_reads_lazily_as_it_reads_whole(path: Path) -> None:
     """Models found by offset and decoded on demand are exactly the file's (no model missed, none
     made up by a field or method named like the first key of a model)."""
     lazy = load_pack(path)
-    whole = json.loads(gzip.decompress(path.read_bytes()))
+    whole = json.loads(lzma.decompress(path.read_bytes()))
     assert lazy is not None and set(lazy.model_names) == set(whole["models"])
     assert all(lazy._text.item("models", name) == raw for name, raw in whole["models"].items())
     assert lazy.xmlids == whole.get("xmlids", {}) and lazy.views == whole.get("views", {})
     assert lazy.modules.keys() == whole["modules"].keys()
+
+
+def test_the_check_cache_sees_a_user_pack_of_either_kind(tiny: Path) -> None:
+    """A pack put in the ASSISTA_SERIES_PACKS folder, xz or gzip, re-checks what the cache holds."""
+    from odoo_tools.lint._cache import extra_packs_stamp
+
+    (pack_file,) = tiny.iterdir()
+    assert str(pack_file) in extra_packs_stamp()

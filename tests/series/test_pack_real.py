@@ -17,8 +17,8 @@ view (model, type, mode, parent, the tags of its own arch) is in the pack, the s
 
 from __future__ import annotations
 
-import gzip
 import json
+import lzma
 import os
 import re
 import secrets
@@ -114,9 +114,9 @@ def live() -> Iterator[dict[str, Any]]:
 
 @pytest.fixture(scope="module")
 def pack(live: dict[str, Any]) -> dict[str, Any]:
-    path = PACKS / f"{live['series']}.json.gz"
+    path = PACKS / f"{live['series']}.json.xz"
     assert path.is_file(), f"no pack bundled for {live['series']}"
-    return json.loads(gzip.decompress(path.read_bytes()))  # type: ignore[no-any-return]
+    return json.loads(lzma.decompress(path.read_bytes()))  # type: ignore[no-any-return]
 
 
 def test_every_live_model_and_module_is_in_the_pack(live: dict[str, Any], pack: dict[str, Any]) -> None:

@@ -3,7 +3,7 @@
 ``dump.py`` (and its ``pack_*`` siblings) run BY PATH under the Odoo's own interpreter, stdlib only: a
 user's own ``odoo-bin`` can be asked for its pack the same way. This face is our side:
 ``DUMPER`` (the script's path), ``choose_modules`` (which modules a full pack installs, and why the
-others are left out) and ``write_pack`` (the ``.json.gz`` bytes, the same for the same facts).
+others are left out) and ``write_pack`` (the ``.json.xz`` bytes, the same for the same facts).
 ``ask_odoo`` runs the dumper under a given Odoo (the way to ask a user's own ``odoo-bin`` for its pack).
 ``scripts/series_pack.py`` drives the whole making.
 """
@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import lzma
 import os
 import subprocess
 import tempfile
@@ -66,16 +67,20 @@ def ask_odoo(python: str, odoo_bin: Path, config: Path, what: list[str]) -> dict
         return json.loads(out.read_text(encoding="utf-8"))  # type: ignore[no-any-return]
 
 
-def pack_bytes(data: Mapping[str, Any]) -> bytes:
-    """The file's bytes: gzip of compact JSON with sorted keys, no timestamp in the gzip header (a
-    regeneration from the same Odoo differs only in ``made_by.date``)."""
+def pack_bytes(data: Mapping[str, Any], suffix: str = ".json.xz") -> bytes:
+    """The file's bytes (``<series>.json.xz``): xz of compact JSON with sorted keys (a regeneration
+    from the same Odoo differs only in ``made_by.date``). xz's strongest preset: the bundled packs are
+    half their gzip size (5.9 MB -> 2.9 MB for 17.0-19.0) and unpack in 0.1 s; the reader still reads
+    gzip (``.json.gz``, written when ``suffix`` asks for it, no timestamp in its header)."""
     payload = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
-    return gzip.compress(payload, compresslevel=9, mtime=0)
+    if suffix == ".json.gz":
+        return gzip.compress(payload, compresslevel=9, mtime=0)
+    return lzma.compress(payload, preset=9 | lzma.PRESET_EXTREME)
 
 
 def write_pack(data: Mapping[str, Any], target: Path) -> int:
-    """Write the pack; its size in bytes."""
-    payload = pack_bytes(data)
+    """Write the pack (gzip when ``target`` ends in ``.json.gz``, else xz); its size in bytes."""
+    payload = pack_bytes(data, ".json.gz" if target.name.endswith(".json.gz") else ".json.xz")
     target.parent.mkdir(parents=True, exist_ok=True)
     temporary = target.with_suffix(".tmp")
     temporary.write_bytes(payload)

@@ -5,7 +5,7 @@
     ODOO_PYTHON dump.py pack --odoo-dir DIR -c ODOO_CONF -d DB --load-all M1,M2,... --out F
 
 ``DIR`` is the folder holding the ``odoo`` package (the one of ``odoo-bin``). ``pack`` writes the
-pack's JSON (not compressed; ``scripts/series_pack.py`` adds ``made_by`` and writes the ``.json.gz``).
+pack's JSON (not compressed; ``scripts/series_pack.py`` adds ``made_by`` and writes the ``.json.xz``).
 With ``--load-all`` the registry is built in memory from those modules (and their depends) on top of
 DB's installed ones, without installing anything: models, fields and methods only (no external IDs,
 no views: their data was never loaded). That quick pack stands in until a full install is dumped.
