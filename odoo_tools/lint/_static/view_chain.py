@@ -23,7 +23,8 @@ from dataclasses import dataclass, field
 
 from lxml import etree
 
-from odoo_tools.lint._static.view_sources import KEPT_VALUES, ChainView, ChainViews
+from odoo_tools.lint._static.view_files import ChainView
+from odoo_tools.lint._static.view_sources import KEPT_VALUES, ChainViews
 from odoo_tools.view_inheritance import Refused, Unreadable, apply_spec, locate, spec_queue
 
 _ATTRIBUTE = re.compile(r"@([\w:.-]+)")
