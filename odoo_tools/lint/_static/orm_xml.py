@@ -15,54 +15,19 @@ import re
 
 from lxml import etree
 
-from odoo_tools.catalogue import entry
 from odoo_tools.findings import Finding
-from odoo_tools.index import ModelResolver, attribute_line, qualify
+from odoo_tools.index import ModelResolver, qualify
+from odoo_tools.lint._static.arch_names import XmlFileChecks, walk_arch
 from odoo_tools.lint._static.context import StaticContext
-from odoo_tools.lint._static.core_answers import method_exists, python_read
+from odoo_tools.lint._static.core_answers import python_read
 from odoo_tools.lint._static.xpath_context import xpath_contexts
-from odoo_tools.series import series_family
 from odoo_tools.storage import read_capped
 
 _PARSER = etree.XMLParser(resolve_entities=False, no_network=True, remove_comments=True)
-_SUBVIEWS = frozenset({"list", "tree", "form", "kanban", "graph", "pivot", "calendar", "activity"})
 _XPATH_FIELD = re.compile(r"""field\[@name\s*=\s*['"](\w+)['"]\]""")
 _X2MANY = ("One2many", "Many2many")
 _COLUMNS = frozenset({"/list/", "/tree/"})
 MAX_CANDIDATES = 256  # models a spec's node may belong to; more: not judged
-
-
-class _File:
-    def __init__(self, ctx: StaticContext, rel: str, text: str) -> None:
-        self.ctx = ctx
-        self.rel = rel
-        self.lines = text.splitlines()
-        self.found: list[Finding] = []
-        # (model, depth) -> its candidates: a view of 20,000 specs asks for the same few
-        self.candidates: dict[tuple[str, int], tuple[str, ...]] = {}
-        self._verdicts: dict[tuple[tuple[str, ...], str], list[bool | None]] = {}
-
-    def verdicts(self, contexts: tuple[str, ...], name: str) -> list[bool | None]:
-        """Whether each of ``contexts`` has field ``name`` (asked once per file)."""
-        key = (contexts, name)
-        if key not in self._verdicts:
-            self._verdicts[key] = [self.ctx.resolver.model(m).has_field(name) for m in contexts]
-        return self._verdicts[key]
-
-    def line(self, node: etree._Element, attr: str) -> int:
-        tag_line = getattr(node, "sourceline", None)
-        return attribute_line(self.lines, tag_line if isinstance(tag_line, int) else 0, attr)
-
-    def report(self, code: str, message: str, hint: str, line: int) -> None:
-        rule = entry(code)
-        if rule.since is None or series_family(self.ctx.series) in rule.series():
-            self.found.append(
-                self.ctx.finding(code, f"{message}: {rule.why}.", hint, self.rel, line, rule.severity)
-            )
-            return
-        # A series the verdict was not confirmed on (before the rule's ``since``): a warning.
-        why = f"Odoo {rule.window()} refuses it at install; {self.ctx.series or 'this series'} was not tried"
-        self.found.append(self.ctx.finding(code, f"{message} ({why}).", hint, self.rel, line, "warning"))
 
 
 def check_orm_xml(ctx: StaticContext) -> list[Finding]:
@@ -79,14 +44,14 @@ def check_orm_xml(ctx: StaticContext) -> list[Finding]:
             continue  # reported by the index (xml-syntax) or the manifest check
         if root.tag not in ("odoo", "openerp", "data"):
             continue
-        out = _File(ctx, rel, data.decode("utf-8", errors="replace"))
+        out = XmlFileChecks(ctx, rel, data.decode("utf-8", errors="replace"))
         for record in root.iter("record"):
             _record(out, record)
         found += out.found
     return found
 
 
-def _record(out: _File, record: etree._Element) -> None:
+def _record(out: XmlFileChecks, record: etree._Element) -> None:
     resolver = out.ctx.resolver
     model = record.get("model", "")
     if not model:
@@ -128,7 +93,7 @@ def _record(out: _File, record: etree._Element) -> None:
         _view(out, record, values)
 
 
-def _view(out: _File, record: etree._Element, values: dict[str, etree._Element]) -> None:
+def _view(out: XmlFileChecks, record: etree._Element, values: dict[str, etree._Element]) -> None:
     arch = next((el for el in values["arch"] if isinstance(el.tag, str)), None)
     if arch is None or values["arch"].get("type", "xml") != "xml":
         return
@@ -153,7 +118,7 @@ def _view(out: _File, record: etree._Element, values: dict[str, etree._Element])
         )
         return
     if not parent:
-        _walk(out, resolver, arch, (model,))
+        walk_arch(out, resolver, arch, (model,))
         return
     # Odoo wraps several top-level specs in <data>, as a <data> root holds them.
     specs = [el for el in values["arch"] if isinstance(el.tag, str)]
@@ -174,10 +139,10 @@ def _view(out: _File, record: etree._Element, values: dict[str, etree._Element])
         else:
             contexts = _candidates(out, model)
         if contexts:
-            _walk(out, resolver, spec, contexts)
+            walk_arch(out, resolver, spec, contexts)
 
 
-def _anchor(out: _File, resolver: ModelResolver, model: str, spec: etree._Element) -> None:
+def _anchor(out: XmlFileChecks, resolver: ModelResolver, model: str, spec: etree._Element) -> None:
     """A field an inheriting spec locates (``<field name="x" position=...>``, the fields of an
     ``xpath``) must be in the parent view, so on its model or in an inline sub-view (two levels):
     a name no candidate has cannot be located, and Odoo refuses the view."""
@@ -232,7 +197,7 @@ def _parent_model(ctx: StaticContext, parent: str) -> str:
     return ""
 
 
-def _candidates(out: _File, model: str, depth: int = 1) -> tuple[str, ...]:
+def _candidates(out: XmlFileChecks, model: str, depth: int = 1) -> tuple[str, ...]:
     """The models a node placed near an unknown anchor may belong to: ``model`` and the comodel
     of each of its x2many fields (their inline sub-views), ``depth`` levels down; () when one of
     them cannot be told, or when there are over ``MAX_CANDIDATES`` (each spec's names are looked
@@ -244,7 +209,7 @@ def _candidates(out: _File, model: str, depth: int = 1) -> tuple[str, ...]:
     return out.candidates[key]
 
 
-def _uncached_candidates(out: _File, model: str, depth: int) -> tuple[str, ...]:
+def _uncached_candidates(out: XmlFileChecks, model: str, depth: int) -> tuple[str, ...]:
     resolver = out.ctx.resolver
     if depth > 1:
         found: list[str] = []
@@ -265,76 +230,3 @@ def _uncached_candidates(out: _File, model: str, depth: int) -> tuple[str, ...]:
     if any(not c for c in comodels):
         return ()  # an x2many whose comodel is unknown: its sub-view could hold anything
     return tuple(dict.fromkeys([model, *comodels]))
-
-
-def _walk(out: _File, resolver: ModelResolver, node: etree._Element, contexts: tuple[str, ...]) -> None:
-    for child in node:
-        if not isinstance(child.tag, str) or child.get("position") == "attributes":
-            continue
-        name = child.get("name", "")
-        if child.tag == "field" and name:
-            verdicts = out.verdicts(contexts, name)
-            # an x_ field may be a manual one that data loaded before created (as for records)
-            if verdicts and all(v is False for v in verdicts) and not name.startswith("x_"):
-                out.report(
-                    "view-field-unknown",
-                    f'Field "{name}" does not exist in model "{contexts[0]}"'
-                    + (f" (nor in {', '.join(contexts[1:])})" if len(contexts) > 1 else ""),
-                    "Check the field name (find_model shows the model's fields); a field of a "
-                    "module that is not a dependency is not there when this view loads.",
-                    out.line(child, "name"),
-                )
-                continue
-            subs = tuple(
-                c for m, v in zip(contexts, verdicts, strict=True) if v and (c := resolver.comodel(m, name))
-            )
-            for grand in child:
-                if isinstance(grand.tag, str) and grand.tag in _SUBVIEWS and len(subs) == 1:
-                    _walk(out, resolver, grand, subs)
-        elif child.tag == "button" and child.get("type") == "object" and name and not child.get("special"):
-            # a special= button (cancel, save) calls no method: ir.ui.view's _validate_tag_button
-            # does not look its name up (l10n_es_partner 19.0's Skip: name="action_skip" special="cancel")
-            _button(out, resolver, child, contexts)
-            _walk(out, resolver, child, contexts)
-        elif child.tag == "groupby" and name:
-            subs = tuple(c for m in contexts if (c := resolver.comodel(m, name)))
-            if len(subs) == 1:
-                _walk(out, resolver, child, subs)
-        else:
-            _walk(out, resolver, child, contexts)
-
-
-def _button(out: _File, resolver: ModelResolver, button: etree._Element, contexts: tuple[str, ...]) -> None:
-    """``<button type="object" name="m">`` calls method m of the node's model: Odoo validates the
-    view against the model's methods at install."""
-    name = button.get("name", "")
-    if name.startswith("_"):
-        out.report(
-            "button-method-unknown",
-            f'Button calls method "{name}": a private method (its name starts with "_") cannot be '
-            "called from a button",
-            "Call a public method (one whose name does not start with '_') that calls it.",
-            out.line(button, "name"),
-        )
-        return
-    if _leaves_its_anchor(button):
-        return  # '..' or an axis: the node it lands in, so its model, is not told here
-    verdicts = [method_exists(out.ctx, m, name) for m in contexts]
-    if verdicts and all(v is False for v in verdicts):
-        out.report(
-            "button-method-unknown",
-            f'Button calls method "{name}", which model "{contexts[0]}" does not have'
-            + (f" (nor {', '.join(contexts[1:])})" if len(contexts) > 1 else ""),
-            "Check the method name, or define the method on the model (a public method: a name "
-            "starting with '_' cannot be called from a button).",
-            out.line(button, "name"),
-        )
-
-
-def _leaves_its_anchor(node: etree._Element) -> bool:
-    """``node`` comes with an ``xpath`` spec that may leave the field it names (``/..``,
-    ``parent::``): the candidates followed that field into its comodel."""
-    for ancestor in node.iterancestors("xpath"):
-        expr = ancestor.get("expr", "")
-        return ".." in expr or "::" in expr
-    return False
