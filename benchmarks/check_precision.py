@@ -5,17 +5,22 @@ made by ``benchmarks/corpus.py``, every error judged by installing the module on
 
     # errors of one half, with the tool of a checkout (its venv's python, or PYTHONPATH=<checkout>)
     ASSISTA_CORPUS=/somewhere/corpus nice -n 10 python benchmarks/check_precision.py run --series 18.0 \\
-        --half dev --label after --python .venv/bin/python [--tree OTHER_CHECKOUT]
+        --half dev --label after --python .venv/bin/python [--tree OTHER_CHECKOUT] [--odoo-path SRC]
     # install modules on a real Odoo of the series, a fresh database each, dropped after
     ASSISTA_BENCH_ODOO_BIN=.../odoo-bin ASSISTA_BENCH_ODOO_PYTHON=.../python \\
     ASSISTA_BENCH_ODOO_ADDONS=.../odoo/addons,.../addons PGHOST=127.0.0.1 PGUSER=odoo PGPASSWORD=odoo \\
         nice -n 10 python benchmarks/check_precision.py judge --series 18.0 MODULE... [--demo]
     # errors per 1,000 modules, per half and code, false (the module installs) vs true (it fails)
     ASSISTA_CORPUS=... python benchmarks/check_precision.py report --series 18.0 --label after
+    # the findings two runs of one half do not share (e.g. packs only vs with --odoo-path)
+    ASSISTA_CORPUS=... python benchmarks/check_precision.py compare --series 18.0 --half dev \\
+        --label packs --other source
 
 ``run`` checks the half's modules in one call, the series folder as addons root (so every
 dependency in the set is found), without Odoo source and without cache, as a new user would, and
-keeps the JSON report in ``<corpus>/results/<label>-<series>-<half>.json``. ``--tree`` runs the
+keeps the JSON report in ``<corpus>/results/<label>-<series>-<half>.json``. ``--odoo-path`` gives
+the check an Odoo source of the series (its ``odoo/addons`` and ``addons``) instead of the bundled
+pack alone: the two runs' findings should be the same. ``--tree`` runs the
 tool from another checkout (e.g. a worktree of an older commit; read-only: no bytecode is written).
 ``judge`` installs each module with plain ``odoo-bin -i MODULE --stop-after-init`` in a new
 database, its addons path the core roots and a private folder of links to the module's dependency
@@ -53,7 +58,14 @@ def results_dir(corpus: Path) -> Path:
 
 
 def run_check(
-    corpus: Path, series: str, half: str, label: str, python: str, tree: Path | None, jobs: int
+    corpus: Path,
+    series: str,
+    half: str,
+    label: str,
+    python: str,
+    tree: Path | None,
+    jobs: int,
+    odoo_path: Path | None = None,
 ) -> None:
     root = corpus.absolute() / series
     modules = load_json(root / "split.json", {})[half]
@@ -61,6 +73,8 @@ def run_check(
     out = results_dir(corpus) / f"{label}-{series}-{half}.json"
     out.parent.mkdir(parents=True, exist_ok=True)
     cmd = [python, "-c", ENTRY, "check", "--checks", "static", "--addons-path", str(root)]
+    if odoo_path is not None:
+        cmd += ["--odoo-path", str(odoo_path.absolute())]
     cmd += ["--no-cache", "--jobs", str(jobs), "--format", "json", "-o", str(out), *modules]
     env = dict(os.environ)
     if tree is not None:
@@ -226,17 +240,41 @@ def report(corpus: Path, series: str, label: str) -> None:
             )
 
 
+def compare(corpus: Path, series: str, half: str, label: str, other: str) -> int:
+    """Print the findings (module, code, severity, file:line) only one of two runs has; 1 if any."""
+    runs = []
+    for name in (label, other):
+        data = json.loads((results_dir(corpus) / f"{name}-{series}-{half}.json").read_text(encoding="utf-8"))
+        runs.append(
+            collections.Counter(
+                (f.get("module", ""), f["code"], f["severity"], f"{f.get('path')}:{f.get('line')}")
+                for f in data.get("findings", [])
+            )
+        )
+    only = [(label, runs[0] - runs[1]), (other, runs[1] - runs[0])]
+    for name, found in only:
+        for key, count in sorted(found.items()):
+            print(f"only {name}: {' '.join(key)}" + (f" (x{count})" if count > 1 else ""))
+    print(
+        f"{series} {half}: {sum(runs[0].values())} findings in {label}, {sum(runs[1].values())} in {other}; "
+        f"{sum(only[0][1].values())} only in {label}, {sum(only[1][1].values())} only in {other}"
+    )
+    return 1 if only[0][1] or only[1][1] else 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("action", choices=("run", "judge", "report"))
+    parser.add_argument("action", choices=("run", "judge", "report", "compare"))
     parser.add_argument("modules", nargs="*", help="for judge: the modules to install")
     parser.add_argument("--series", required=True, choices=SERIES)
     parser.add_argument("--corpus", type=Path, default=os.environ.get("ASSISTA_CORPUS"))
     parser.add_argument("--half", choices=("dev", "held_out"))
     parser.add_argument("--label", default="after", help="names the run's results (before, after, ...)")
+    parser.add_argument("--other", help="compare: the label of the second run")
     parser.add_argument("--python", default=sys.executable, help="interpreter with assista-odoo installed")
     parser.add_argument("--tree", type=Path, help="run the tool from this checkout (PYTHONPATH)")
     parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--odoo-path", type=Path, help="run: an Odoo source of the series for the check")
     parser.add_argument("--demo", action="store_true", help="judge: install with demo data")
     args = parser.parse_intermixed_args(argv)
     if args.corpus is None:
@@ -244,12 +282,18 @@ def main(argv: list[str] | None = None) -> int:
     if args.action == "run":
         if args.half is None:
             parser.error("run needs --half dev or --half held_out")
-        run_check(args.corpus, args.series, args.half, args.label, args.python, args.tree, args.jobs)
+        run_check(
+            args.corpus, args.series, args.half, args.label, args.python, args.tree, args.jobs, args.odoo_path
+        )
     elif args.action == "judge":
         for var in ("ASSISTA_BENCH_ODOO_BIN", "ASSISTA_BENCH_ODOO_ADDONS"):
             if var not in os.environ:
                 parser.error(f"judge needs {var}")
         judge(args.corpus, args.series, args.modules, args.demo)
+    elif args.action == "compare":
+        if args.half is None or args.other is None:
+            parser.error("compare needs --half and --other")
+        return compare(args.corpus, args.series, args.half, args.label, args.other)
     else:
         report(args.corpus, args.series, args.label)
     return 0
