@@ -35,6 +35,7 @@ from odoo_tools.series._pack_shape import (
     objects,
     strings_by_name,
     text,
+    unreadable_pack,
     whole,
 )
 from odoo_tools.series._pack_text import PackText
@@ -383,17 +384,24 @@ def load_pack(path: Path) -> SeriesPack | None:
     it is a pack whose values are not of their types, or larger than any real one."""
     try:
         packed = read_capped(path, MAX_PACKED_BYTES)  # a pipe never blocks
-        if packed is None:
-            raise bad_pack(path, "the file", f"is over {MAX_PACKED_BYTES} bytes")
+    except OSError as exc:
+        raise unreadable_pack(path, exc.strerror or type(exc).__name__) from exc
+    if packed is None:
+        raise bad_pack(path, "the file", f"is over {MAX_PACKED_BYTES} bytes")
+    try:
         with _unpacked(path, io.BytesIO(packed)) as stream:
             data = stream.read(MAX_JSON_BYTES + 1)  # a gzip or xz bomb stops here
-        if len(data) > MAX_JSON_BYTES:
-            raise bad_pack(path, "its JSON", f"is over {MAX_JSON_BYTES} bytes")
+    except (OSError, EOFError, lzma.LZMAError) as exc:  # not that compression, cut short, a wrong CRC
+        kind = "xz" if path.name.endswith(".json.xz") else "gzip"
+        raise unreadable_pack(path, f"it is not a whole {kind} file ({exc})") from exc
+    if len(data) > MAX_JSON_BYTES:
+        raise bad_pack(path, "its JSON", f"is over {MAX_JSON_BYTES} bytes")
+    try:
         pack_text = PackText(data.decode("utf-8"))
     except RecursionError as exc:
         raise bad_pack(path, "its JSON", "nests deeper than the decoder goes") from exc
-    except (OSError, ValueError, EOFError, UnicodeDecodeError, lzma.LZMAError):
-        return None
+    except ValueError as exc:  # UnicodeDecodeError is one
+        raise unreadable_pack(path, f"its content is not UTF-8 JSON ({str(exc)[:200]})") from exc
     raw = pack_text.top
     if raw.get("format") != FORMAT:
         return None

@@ -30,6 +30,15 @@ def bad_pack(path: Path, where: str, what: str) -> BadPack:
     )
 
 
+def unreadable_pack(path: Path, why: str) -> BadPack:
+    """A pack file that cannot be read at all (not gzip, cut short, not UTF-8 JSON): said so, not
+    taken for "no pack" (which would silently turn off every check the pack feeds)."""
+    return BadPack(
+        f"The series pack {path} is not readable: {why}.",
+        "Remove it from the ASSISTA_SERIES_PACKS folder, or make it again with scripts/series_pack.py.",
+    )
+
+
 def mapping(value: Any, path: Path, where: str) -> dict[str, Any]:
     """``value`` as an object (absent: empty)."""
     if value is None:

@@ -123,3 +123,33 @@ def test_a_relative_packs_folder_is_never_read_from_the_repository(tmp_path: Pat
     )  # fmt: skip
     assert done.returncode in (0, 1), (done.stdout, done.stderr)
     assert "malformed" not in done.stderr and "series pack (18.0" in done.stdout, done.stdout
+
+
+@pytest.mark.parametrize(
+    ("name", "packed", "why"),
+    [
+        ("18.0.json.xz", b"not xz at all\n", "it is not a whole xz file"),
+        ("18.0.json.xz", BUNDLED.read_bytes()[:100], "it is not a whole xz file"),
+        ("18.0.json.gz", b"not gzip at all\n", "it is not a whole gzip file"),
+        ("18.0.json.xz", lzma.compress(b"x"), "its content is not UTF-8 JSON"),
+        ("18.0.json.gz", gzip.compress(b"\xff\xfe{}"), "its content is not UTF-8 JSON"),
+    ],
+    ids=["not xz", "cut short", "not gzip", "not JSON", "not UTF-8"],
+)
+def test_a_pack_file_that_cannot_be_read_is_said_so_not_taken_for_no_pack(
+    tmp_path: Path, name: str, packed: bytes, why: str
+) -> None:
+    """A pack that is not of its compression (or is cut short, or holds no JSON) read as "no series
+    pack for Odoo 18.0 is bundled": every check the pack feeds turned off, exit 0. It is a usage
+    error naming the file, as a malformed pack is."""
+    packs = tmp_path / "packs"
+    packs.mkdir()
+    (packs / name).write_bytes(packed)
+    _addons(tmp_path)
+    done = run_cli(
+        ["check", "addons", "--checks", "static"], cwd=tmp_path, cache=tmp_path / "cache",
+        extra_env={PACKS_ENV: str(packs)},
+    )  # fmt: skip
+    assert done.returncode == 2, (done.stdout, done.stderr)
+    assert f"The series pack {packs / name} is not readable: {why}" in done.stderr, done.stderr
+    assert "Traceback" not in done.stderr and "is bundled" not in done.stdout, done.stderr

@@ -14,6 +14,7 @@ import pytest
 from odoo_tools.index import PackClasses
 from odoo_tools.series import PACKS_ENV, SUPPORTED_SERIES, load_pack, pack, pack_header
 from odoo_tools.series._pack import PACKS
+from odoo_tools.series._pack_shape import BadPack
 
 TINY = Path(__file__).resolve().parents[2] / "fixtures" / "series_packs" / "tiny_18.0.json"
 
@@ -92,16 +93,22 @@ def test_a_pack_laid_out_otherwise_reads_the_same(tmp_path: Path, tiny: Path) ->
 
 
 @pytest.mark.parametrize("suffix", [".json.xz", ".json.gz"])
-def test_an_unreadable_pack_is_no_pack(tmp_path: Path, suffix: str) -> None:
+def test_an_unreadable_pack_is_refused_and_another_format_is_no_pack(tmp_path: Path, suffix: str) -> None:
+    """A file that is not of its compression (or holds the other one) is a broken pack, said so (it
+    read as "no pack": every check the pack feeds silently off); a pack of another format is one
+    this reader does not know."""
+    kind = "xz" if suffix == ".json.xz" else "gzip"
     bad = tmp_path / f"18.0{suffix}"
     bad.write_bytes(b"not compressed")
-    assert load_pack(bad) is None
+    with pytest.raises(BadPack, match=f"is not readable: it is not a whole {kind} file"):
+        load_pack(bad)
     other = tmp_path / f"other{suffix}"
     other.write_bytes(_compressed(b'{"format": 2}', suffix))
     assert load_pack(other) is None
     swapped = tmp_path / f"swapped{suffix}"  # named for one compression, holding the other
     swapped.write_bytes(_compressed(TINY.read_bytes(), ".json.gz" if suffix == ".json.xz" else ".json.xz"))
-    assert load_pack(swapped) is None
+    with pytest.raises(BadPack, match=f"is not readable: it is not a whole {kind} file"):
+        load_pack(swapped)
 
 
 def test_an_xz_pack_is_found_before_a_gzip_one(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
