@@ -2,13 +2,29 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
 
 Severity = Literal["error", "warning", "info"]
 SEVERITY_RANK: dict[str, int] = {"info": 0, "warning": 1, "error": 2}
+# What a message or hint shows of the names it quotes: a module's file is hostile, and a 5 MB field
+# name in an xpath was printed whole in every report format. Odoo's longest names are far shorter.
+MAX_WORD = 200
+MAX_TEXT = 4000
+ELLIPSIS = "\u2026"
+_LONG_WORD = re.compile(rf"\S{{{MAX_WORD + 1},}}")
+
+
+def capped(text: str) -> str:
+    """``text`` with each word (a run without spaces) over MAX_WORD characters, and the whole
+    over MAX_TEXT, cut with an ellipsis."""
+    if len(text) <= MAX_WORD:
+        return text
+    text = _LONG_WORD.sub(lambda m: m.group(0)[:MAX_WORD] + ELLIPSIS, text)
+    return text if len(text) <= MAX_TEXT else text[:MAX_TEXT] + ELLIPSIS
 
 
 class Finding(BaseModel):
@@ -29,6 +45,11 @@ class Finding(BaseModel):
     model: str = ""
     field: str = ""
     traceback: str = Field(default="", description="Trimmed traceback, the addon's frames first")
+
+    @field_validator("message", "hint")
+    @classmethod
+    def _capped(cls, value: str) -> str:
+        return capped(value)
 
     def rule(self) -> str:
         """The code, then the readable name when it says something more (``W8150 missing-readme``)."""
