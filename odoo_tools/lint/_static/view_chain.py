@@ -25,6 +25,7 @@ from lxml import etree
 
 from odoo_tools.lint._static.view_files import ChainView
 from odoo_tools.lint._static.view_sources import KEPT_VALUES, ChainViews
+from odoo_tools.lint._static.xpath_steps import last_step
 from odoo_tools.view_inheritance import Refused, Unreadable, apply_spec, locate, spec_queue
 
 _ATTRIBUTE = re.compile(r"@([\w:.-]+)")
@@ -337,7 +338,7 @@ def _may_add(failed: etree._Element, spec: etree._Element, used: set[str]) -> bo
     content.extend(copy.deepcopy(child) for child in failed if isinstance(child.tag, str))
     probe = spec
     if spec.tag == "xpath":
-        last = _last_step(str(spec.get("expr") or ""))
+        last = last_step(str(spec.get("expr") or ""))
         if last is None:
             return True
         probe = copy.copy(spec)
@@ -346,29 +347,6 @@ def _may_add(failed: etree._Element, spec: etree._Element, used: set[str]) -> bo
         return locate(content, probe) is not None
     except Unreadable:
         return True
-
-
-def _last_step(expr: str) -> str | None:
-    """The last step of a plain location path (``//a/b[@x='y']`` -> ``b[@x='y']``); None for
-    ``..``, an axis or anything not a plain path."""
-    depth, quote, start = 0, "", 0
-    for index, char in enumerate(expr):
-        if quote:
-            quote = "" if char == quote else quote
-        elif char in "'\"":
-            quote = char
-        elif char == "[":
-            depth += 1
-        elif char == "]":
-            depth -= 1
-        elif char == "/" and depth == 0:
-            start = index + 1
-        elif char in "|(" and depth == 0:
-            return None
-    last = expr[start:].strip()
-    if not last or last.startswith(".") or "::" in last.split("[", 1)[0]:
-        return None
-    return last
 
 
 def _attributes(spec: etree._Element) -> set[str]:

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from odoo_tools.index import ModelResolver
+from odoo_tools.lint._static.xpath_steps import location_steps
 
 _NAME = re.compile(r"""^[\w:*-]*\[\s*@name\s*=\s*['"](\w+)['"]\s*\]""")
 _UP = ("parent::", "ancestor::", "ancestor-or-self::")
@@ -37,7 +38,7 @@ def xpath_contexts(
     """The models the nodes a spec adds at ``expr`` belong to (``position`` after, before, replace or
     inside the node it finds); ``()`` when that cannot be told. ``candidates(resolver, model, depth)``
     gives ``model`` and the comodels of its inline sub-views, ``depth`` levels down."""
-    steps = _steps(expr)
+    steps = location_steps(expr)
     if steps is None:
         return ()
     node: _Node | None = _Node((model,))
@@ -54,7 +55,7 @@ def lands_in_sub_view(expr: str) -> bool:
     """The path goes below a ``<field>``: what a spec puts there is in that field's inline sub-view
     (a field's only children in an arch), which Odoo does not validate as a view of its own."""
     below_field = False
-    for _, step in _steps(expr) or []:
+    for _, step in location_steps(expr) or []:
         name = step.split("[", 1)[0].strip()
         if name == ".." or name.startswith(("parent::", "ancestor::", "ancestor-or-self::")):
             return False  # back up: where it lands is xpath_contexts' question
@@ -62,41 +63,6 @@ def lands_in_sub_view(expr: str) -> bool:
             return True
         below_field = name in ("field", "child::field", "descendant::field")
     return False
-
-
-def _steps(expr: str) -> list[tuple[bool, str]] | None:
-    """``//a/b/..`` -> [(True, "a"), (False, "b"), (False, "..")]; None for what is not one plain
-    location path (a union, a function call at the top)."""
-    parts: list[str] = []
-    depth, quote, current = 0, "", ""
-    for char in expr.strip():
-        if quote:
-            quote = "" if char == quote else quote
-        elif char in "'\"":
-            quote = char
-        elif char == "[":
-            depth += 1
-        elif char == "]":
-            depth -= 1
-        elif char == "/" and depth == 0:
-            parts.append(current.strip())
-            current = ""
-            continue
-        elif char in "|(" and depth == 0 and not current.strip().endswith("node"):
-            return None
-        current += char
-    parts.append(current.strip())
-    steps: list[tuple[bool, str]] = []
-    descendant = False  # a relative path starts at the arch's root element, "/form" at the document
-    if parts and parts[0] == "":
-        parts = parts[1:]
-    for part in parts:
-        if part == "":
-            descendant = True
-            continue
-        steps.append((descendant, part))
-        descendant = False
-    return steps if steps else None
 
 
 def _step(
