@@ -69,8 +69,10 @@ def empty_result(addons: Sequence[Addon]) -> ByModule:
 
 def owner_of(path: Path, addons: Sequence[Addon]) -> Addon | None:
     """The addon whose folder holds ``path`` (absolute)."""
+    parts = path.parts  # a prefix of parts: ``path.parents`` built a Path per level, per addon
     for addon in addons:
-        if path == addon.path or addon.path in path.parents:
+        folder = addon.path.parts
+        if parts[: len(folder)] == folder:
             return addon
     return None
 

@@ -74,20 +74,24 @@ async def run_flake8(addons: Sequence[Addon], config: LintConfig) -> ByModule:
 
 def parse_output(stdout: str, addons: Sequence[Addon]) -> ByModule:
     found = empty_result(addons)
+    places: dict[str, tuple[Addon, str]] = {}  # a file's lines come together: resolved once
     for line in stdout.splitlines():
         parts = line.split("\t", 4)
         if len(parts) != 5:
             continue
         raw_path, row, col, code, text = parts
-        path = Path(raw_path).resolve()
-        addon = owner_of(path, addons) or addons[0]
+        if raw_path not in places:
+            path = Path(raw_path).resolve()
+            addon = owner_of(path, addons) or addons[0]
+            places[raw_path] = (addon, rel_path(path, addon))
+        addon, rel = places[raw_path]
         found[addon.name].append(
             Finding(
                 source=SOURCE,
                 code=code,
                 severity="error",
                 module=addon.name,
-                path=rel_path(path, addon),
+                path=rel,
                 line=int(row),
                 column=int(col),
                 message=text,

@@ -12,6 +12,8 @@ a warning: the domain fails when the field is used. The file is read with ``ast`
 from __future__ import annotations
 
 import ast
+from collections import deque
+from collections.abc import Iterator
 
 from odoo_tools.catalogue import entry
 from odoo_tools.findings import Finding
@@ -33,13 +35,38 @@ def check_field_domains(ctx: StaticContext, in_forms: set[tuple[str, str]]) -> l
             continue
         try:
             raw = read_capped(ctx.absolute(data.path))
-            tree = ast.parse(raw) if raw is not None else None
+            if raw is None or not _may_name_domain(raw):
+                continue  # parsing every model file was half of the static checks' time
+            tree = ast.parse(raw)
         except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
             continue  # the index reports a file it could not read
-        for node in ast.walk(tree) if tree is not None else ():
-            if isinstance(node, ast.ClassDef) and (model := _model_of(node, classes)):
+        for node in _classes(tree):
+            if model := _model_of(node, classes):
                 found += _class_domains(ctx, data.path, model, node, in_forms)
     return found
+
+
+def _may_name_domain(raw: bytes) -> bool:
+    """Whether the source can hold a ``domain=`` keyword: Python normalizes identifiers (NFKC),
+    so a file with non-ASCII bytes may spell it otherwise and is always parsed."""
+    return b"domain" in raw or not raw.isascii()
+
+
+def _classes(tree: ast.Module) -> Iterator[ast.ClassDef]:
+    """Every class statement, in ``ast.walk``'s order (breadth first): a class is a statement, so
+    only statements, except handlers and match cases are visited (``ast.walk`` went through every
+    expression node too, for nothing: no statement is ever below an expression)."""
+    todo: deque[ast.AST] = deque([tree])
+    while todo:
+        node = todo.popleft()
+        if isinstance(node, ast.ClassDef):
+            yield node
+        for _, value in ast.iter_fields(node):
+            if isinstance(value, list):
+                todo.extend(v for v in value if isinstance(v, _BLOCKS))
+
+
+_BLOCKS = (ast.stmt, ast.excepthandler, ast.match_case)
 
 
 def _model_of(node: ast.ClassDef, classes: dict[tuple[str, int], str]) -> str:
