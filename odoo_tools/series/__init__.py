@@ -65,21 +65,17 @@ from odoo_tools.series._names import (
     series_major,
     series_of_version,
 )
-from odoo_tools.series._pack import (
+from odoo_tools.series._pack import PackField, PackMethod, PackModel, PackModule, SeriesPack
+from odoo_tools.series._pack_diff import PackDiff, PackRef, pack_diff, pack_ref
+from odoo_tools.series._pack_files import (
     PACK_SUFFIXES,
     PACKS_ENV,
-    PackField,
     PackHeader,
-    PackMethod,
-    PackModel,
-    PackModule,
-    SeriesPack,
     load_pack,
     pack,
     pack_folders,
     pack_header,
 )
-from odoo_tools.series._pack_diff import PackDiff, PackRef, pack_diff, pack_ref
 from odoo_tools.series._value import Series, supported_between
 from odoo_tools.series._view_names import VIEW_CONTEXT_NAMES, view_context_names
 

@@ -18,7 +18,8 @@ import functools
 from dataclasses import dataclass
 from pathlib import Path
 
-from odoo_tools.series._pack import SeriesPack, load_pack, pack_header, pack_path
+from odoo_tools.series._pack import SeriesPack
+from odoo_tools.series._pack_files import load_pack, pack_header, pack_path
 
 
 @dataclass(frozen=True, slots=True)

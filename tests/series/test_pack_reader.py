@@ -13,7 +13,7 @@ import pytest
 
 from odoo_tools.index import PackClasses
 from odoo_tools.series import PACKS_ENV, SUPPORTED_SERIES, load_pack, pack, pack_header
-from odoo_tools.series._pack import PACKS
+from odoo_tools.series._pack_files import PACKS
 from odoo_tools.series._pack_shape import BadPack
 
 TINY = Path(__file__).resolve().parents[2] / "fixtures" / "series_packs" / "tiny_18.0.json"
