@@ -20,7 +20,8 @@ The face of the package (callers import from here; the ``_modules`` are private)
   registry of the series knows of its core (``PackModel``, ``PackField``, ``PackMethod``, ``PackModule``;
   ``SeriesPack.closure(names)``, ``PackModel.seen_from(closure)``: what a module sees), ``load_pack(path)``;
   ``pack_ref(series)`` -> ``PackRef`` (a pack where a reader takes an Odoo source), ``pack_diff(old, new)``
-  -> ``PackDiff`` (what a step removed or changed, from the two packs alone);
+  -> ``PackDiff`` (what a step removed or changed, from the two packs alone), ``field_renames(old,
+  new)`` -> the relational fields a step made plural and the flags it turned into ``active``;
 - ``core_graph(series)`` -> ``CoreList`` (core modules' depends, each model's module, auto-install
   triggers: ``core_modules/<series>.json``, ``scripts/core_modules.py``), ``stable_core_models()``;
 - ``MAGIC_FIELDS``, ``magic_fields(facts)``: what BaseModel gives every model; ``CORE_FIELDS_DIR``: the
@@ -40,6 +41,7 @@ framework names (``scripts/core_python_names.py``) and its guidelines file.
 from odoo_tools.series._api_changes import API_CHANGES, ApiChange, Kind
 from odoo_tools.series._core_modules import CORE_FIELDS_DIR, CoreList, core_graph, stable_core_models
 from odoo_tools.series._facts import AccessFacts, SeriesFacts
+from odoo_tools.series._field_renames import FieldRename, field_renames
 from odoo_tools.series._framework_names import (
     FrameworkNames,
     RemovedNames,
@@ -91,6 +93,7 @@ __all__ = [
     "AccessFacts",
     "ApiChange",
     "CoreList",
+    "FieldRename",
     "FrameworkNames",
     "Kind",
     "PackDiff",
@@ -107,6 +110,7 @@ __all__ = [
     "api_change",
     "api_changes",
     "core_graph",
+    "field_renames",
     "framework_names",
     "gone_by",
     "is_before",

@@ -13,6 +13,7 @@ from odoo_tools.migrate.engine.report import StepReport
 from odoo_tools.migrate.engine.step_knowledge import CoreSource
 from odoo_tools.migrate.engine.upgrade_code import run_upgrade_code
 from odoo_tools.migrate.passes.anchors import check_core_anchors
+from odoo_tools.migrate.passes.domain_fields import rename_domain_fields
 from odoo_tools.migrate.passes.group_privileges import move_group_categories
 from odoo_tools.migrate.passes.moved_python_names import move_reexported_imports
 from odoo_tools.migrate.passes.protocol import (
@@ -109,6 +110,7 @@ AFTER_RULES = (
     Pass("imports of core addon names the step removed", BOTH_SOURCES, _both(find_removed_addon_imports)),
     Pass("references to core external IDs the step removed", XML_IDS, _xml_ids),
     # before redeclaring: a field renamed is no longer one to declare again
+    Pass("core fields the step renamed, in domains", NOTHING, _plain(rename_domain_fields)),
     Pass("core relations the step turned around", NOTHING, _plain(rename_swapped_relations)),
     Pass("core fields and models the step removed", NOTHING, _redeclare),
     Pass("values given to core fields the step removed", NOTHING, _plain(drop_removed_values)),
