@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from odoo_tools.migrate.engine.core_closure import core_closure
 from odoo_tools.migrate.engine.edits import apply_edits
 from odoo_tools.migrate.engine.module_files import ModuleFiles
 from odoo_tools.migrate.engine.python_rules import rewrite_python
@@ -38,6 +39,7 @@ def migrate_step(
     rules = rules_for(target)
     python = [text for rel, text in files.texts.items() if rel.endswith(".py")]
     report.own_fields = {m.group(1) for text in python for m in _FIELD_DECLARATION.finditer(text)}
+    report.core_closure = core_closure(files, str(target))
     report.mentions_embedded_actions = any("ir.embedded.actions" in text for text in files.texts.values())
     # Python first: a field's definition may move something into the module's views (states=)
     for rel in sorted(files.texts, key=lambda rel: (not rel.endswith(".py"), rel)):

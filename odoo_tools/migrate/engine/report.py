@@ -25,6 +25,8 @@ class StepReport:
     moved_modifiers: dict[tuple[str, str], dict[str, str]] = field(default_factory=dict)
     own_fields: set[str] = field(default_factory=set)  # field names the module's classes declare
     mentions_embedded_actions: bool = False  # ir.embedded.actions kept groups_id in 19.0
+    # the target pack's modules the module depends on (engine/core_closure.py); None when unknown
+    core_closure: frozenset[str] | None = None
 
     @property
     def target_series(self) -> str:

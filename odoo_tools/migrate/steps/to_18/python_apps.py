@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from odoo_tools.migrate.engine.core_closure import sees_field
 from odoo_tools.migrate.engine.python_rules import (
     PythonRule,
     dotted,
@@ -18,10 +19,15 @@ from odoo_tools.migrate.engine.python_rules import (
 
 class ProductType(PythonRule):
     """``{'type': 'product'}`` -> ``{'type': 'consu', 'is_storable': True}``; ``detailed_type`` is
-    ``type`` again; ``('type', '=', 'product')`` in a domain is ``('is_storable', '=', True)``."""
+    ``type`` again; ``('type', '=', 'product')`` in a domain is ``('is_storable', '=', True)``.
+    ``is_storable`` is stock's: a module that does not depend on stock gets ``'consu'`` alone."""
 
     rule = "removed-product-type-product"
     triggers = ("product",)
+
+    @property
+    def _storable(self) -> bool:
+        return sees_field(self.site.report, "product.template", "is_storable")
 
     def leave_Dict(self, original: cst.Dict, updated: cst.Dict) -> cst.BaseExpression:
         elements: list[cst.BaseDictElement] = []
@@ -42,6 +48,11 @@ class ProductType(PythonRule):
                 key, changed = "type", True
                 self.site.report.count("removed-detailed-type")
             if key == "type" and value == "product" and isinstance(element.value, cst.SimpleString):
+                if not self._storable:
+                    elements.append(element.with_changes(value=same_quotes(element.value, "consu")))
+                    self.applied()
+                    changed = True
+                    continue
                 comma = (
                     element.comma
                     if isinstance(element.comma, cst.Comma)
@@ -69,6 +80,19 @@ class ProductType(PythonRule):
             first = items[0].value
             assert isinstance(first, cst.SimpleString)
             self.applied()
+            if not self._storable:
+                consu = (
+                    same_quotes(items[2].value, "consu")
+                    if isinstance(items[2].value, cst.SimpleString)
+                    else None
+                )
+                return updated.with_changes(
+                    elements=[
+                        items[0].with_changes(value=same_quotes(first, "type")),
+                        items[1],
+                        items[2].with_changes(value=consu) if consu is not None else items[2],
+                    ]
+                )
             flag = "True" if operator != "!=" else "False"
             return updated.with_changes(
                 elements=[
@@ -88,6 +112,13 @@ class ProductType(PythonRule):
         if len(updated.comparisons) != 1 or string_value(updated.comparisons[0].comparator) != "product":
             return updated
         operator = updated.comparisons[0].operator
+        if not self._storable:
+            comparator = updated.comparisons[0].comparator
+            if not isinstance(comparator, cst.SimpleString):
+                return updated
+            self.applied()
+            consu = updated.comparisons[0].with_changes(comparator=same_quotes(comparator, "consu"))
+            return updated.with_changes(left=left.with_changes(attr=cst.Name("type")), comparisons=[consu])
         storable = left.with_changes(attr=cst.Name("is_storable"))
         if isinstance(operator, cst.Equal):
             self.applied()

@@ -7,6 +7,7 @@ import re
 
 from lxml import etree
 
+from odoo_tools.migrate.engine.core_closure import sees_field
 from odoo_tools.migrate.engine.edits import Edit, indentation_at, line_of
 from odoo_tools.migrate.engine.report import Site
 from odoo_tools.migrate.engine.xml_edit import (
@@ -136,6 +137,9 @@ def fix_product_type(doc: XmlDocument, site: Site) -> list[Edit]:
             site.report.count("removed-detailed-type")
         if value == "product":
             edits.append(Edit(span[0], span[1], "consu", "removed-product-type-product"))
+            site.report.count("removed-product-type-product")
+            if not sees_field(site.report, "product.template", "is_storable"):
+                continue  # stock's field: a module without stock has goods products only
             indent = indentation_at(doc.text, tag.start)
             edits.append(
                 Edit(
@@ -145,7 +149,6 @@ def fix_product_type(doc: XmlDocument, site: Site) -> list[Edit]:
                     "removed-product-type-product",
                 )
             )
-            site.report.count("removed-product-type-product")
     return edits
 
 
