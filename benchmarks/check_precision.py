@@ -9,6 +9,7 @@ made by ``benchmarks/corpus.py``, every error judged by installing the module on
     # install modules on a real Odoo of the series, a fresh database each, dropped after
     ASSISTA_BENCH_ODOO_BIN=.../odoo-bin ASSISTA_BENCH_ODOO_PYTHON=.../python \\
     ASSISTA_BENCH_ODOO_ADDONS=.../odoo/addons,.../addons PGHOST=127.0.0.1 PGUSER=odoo PGPASSWORD=odoo \\
+    [ASSISTA_BENCH_TEMPLATE_DB=a_db_with_base ASSISTA_BENCH_DB_PREFIX=me_judge] \\
         nice -n 10 python benchmarks/check_precision.py judge --series 18.0 MODULE... [--demo]
     # errors per 1,000 modules, per half and code, false (the module installs) vs true (it fails)
     ASSISTA_CORPUS=... python benchmarks/check_precision.py report --series 18.0 --label after
@@ -151,7 +152,13 @@ def install(
     with tempfile.TemporaryDirectory(prefix="judge-") as links:
         for name in closure(modules, root):
             os.symlink(root / name, Path(links) / name)
-        db = f"corpora_judge_{os.getpid()}"  # our own prefix on the shared cluster
+        # our own prefix on the shared cluster; a copy of a template database (one with base
+        # installed, ASSISTA_BENCH_TEMPLATE_DB) spares installing base each time
+        db = f"{os.environ.get('ASSISTA_BENCH_DB_PREFIX', 'corpora_judge')}_{os.getpid()}"
+        template = os.environ.get("ASSISTA_BENCH_TEMPLATE_DB")
+        if template:
+            subprocess.run(["dropdb", "--if-exists", db], capture_output=True)
+            subprocess.run(["createdb", "-T", template, db], capture_output=True, check=True)
         addons = f"{os.environ['ASSISTA_BENCH_ODOO_ADDONS']},{links}"
         cmd = [python, odoo_bin, "--addons-path", addons, "-d", db, "-i", ",".join(modules)]
         cmd += ["--stop-after-init", "--no-http", "--log-level=info"]
@@ -173,6 +180,10 @@ def install(
         states = module_states(db, modules)
         subprocess.run(["dropdb", "--if-exists", db], capture_output=True)
     first = _FIRST_ERROR.search(log)
+    if rc != 0:  # why it failed, beyond the first line ("Failed to load registry" says little)
+        kept = results_dir(corpus) / "logs" / f"judge-{series}-{modules[0]}{'-etc' * (len(modules) > 1)}.log"
+        kept.parent.mkdir(parents=True, exist_ok=True)
+        kept.write_text("\n".join(log.splitlines()[-300:]), encoding="utf-8")
     shown = ["***" if prev == "-w" else c for prev, c in zip(["", *cmd], cmd, strict=False)]
     info: dict[str, Any] = {
         "rc": rc,
