@@ -17,7 +17,8 @@ from lxml import etree
 from odoo_tools.findings import Finding
 from odoo_tools.index import attribute_line
 from odoo_tools.lint._static.context import StaticContext
-from odoo_tools.lint._static.view_chain import UNDECIDABLE, SpecBudget, first_unlocated
+from odoo_tools.lint._static.spec_doubts import UNDECIDABLE
+from odoo_tools.lint._static.view_chain import SpecBudget, first_unlocated
 from odoo_tools.lint._static.view_sources import ChainViews, chain_views
 from odoo_tools.storage import capped_lines
 

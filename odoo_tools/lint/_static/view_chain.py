@@ -17,19 +17,23 @@ from __future__ import annotations
 
 import collections
 import copy
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from lxml import etree
 
+from odoo_tools.lint._static.spec_doubts import (
+    LOADED_ID,
+    UNDECIDABLE,
+    loosened,
+    may_add,
+    spec_attributes,
+    undecidable,
+)
 from odoo_tools.lint._static.view_files import ChainView
 from odoo_tools.lint._static.view_sources import KEPT_VALUES, ChainViews
-from odoo_tools.lint._static.xpath_steps import last_step
 from odoo_tools.view_inheritance import Refused, Unreadable, apply_spec, locate, spec_queue
 
-_ATTRIBUTE = re.compile(r"@([\w:.-]+)")
-_TEXTUAL = re.compile(r"text\(\)|normalize-space|string\(|\.\s*[!=]|contains\(\s*\.")
 MAX_VIEWS = 2000  # views combined for one spec at most (settings forms have a few hundred)
 # Specs looked up at most: in one view (Odoo 18's largest extension has 39), and per check of a
 # module, over every walk (a walk re-applies the module's earlier views). Each spec scans an arch
@@ -252,16 +256,16 @@ def _evaluate(views: ChainViews, view: ChainView, state: _State, budget: SpecBud
 
 def _doubt(views: ChainViews, spec: etree._Element, state: _State) -> str:
     """Why the spec's node may be in Odoo's arch though it is not in ours; "" when it cannot be."""
-    loaded = any(_LOADED_ID.search(str(value)) for value in spec.attrib.values())
-    if (state.skeleton or loaded) and _undecidable(spec):
+    loaded = any(LOADED_ID.search(str(value)) for value in spec.attrib.values())
+    if (state.skeleton or loaded) and undecidable(spec):
         # Without what the pack drops, does it still find nothing? Then it finds nothing with it.
         loose = loosened(spec)
         if loose is None or locate(state.root, loose) is not None:
             return UNDECIDABLE
         spec = loose
-    used = _attributes(spec)
+    used = spec_attributes(spec)
     for xml_id, failed in state.failed:
-        if _may_add(failed, spec, used):
+        if may_add(failed, spec, used):
             return f"view {xml_id}, which may add it, could not be applied from the series pack's skeleton"
     if used & state.unsure:
         changed = ", ".join(sorted(used & state.unsure))
@@ -271,92 +275,3 @@ def _doubt(views: ChainViews, spec: etree._Element, state: _State) -> str:
     if views.unread:
         return f"module(s) {', '.join(sorted(views.unread))} of its dependencies were not read"
     return ""
-
-
-UNDECIDABLE = "it anchors on what the series pack does not keep (text, or an attribute's value)"
-
-
-def _undecidable(spec: etree._Element) -> bool:
-    """The spec tests text or an attribute value a skeleton drops (a skeleton keeps the names of
-    the ``t-*`` directives: ``[@t-if]`` is a fair test)."""
-    if any(_LOADED_ID.search(str(value)) for value in spec.attrib.values()):
-        return True  # %(xml_id)d is the record's database id in a loaded view: the pack has no ids
-    if spec.tag != "xpath":
-        return bool(_attributes(spec) - KEPT_VALUES - {"string"})
-    expr = str(spec.get("expr") or "")
-    if _TEXTUAL.search(expr):
-        return True
-    for match in _ATTRIBUTE.finditer(expr):
-        name = match.group(1)
-        if name in KEPT_VALUES or name == "string":
-            continue
-        if not (name.startswith("t-") and expr[match.end() :].lstrip().startswith("]")):
-            return True
-    return False
-
-
-def loosened(spec: etree._Element) -> etree._Element | None:
-    """``spec`` without its conditions on what a pack skeleton drops: it finds at least what the
-    spec finds (an ``@t-if='x'`` is kept as ``@t-if``, an ``@widget='x'`` or ``text()`` test is
-    dropped); None when that cannot be told (a position or a negation in the expression)."""
-    loose = copy.copy(spec)
-    if spec.tag != "xpath":
-        for name, value in list(loose.attrib.items()):
-            if (name not in KEPT_VALUES and name != "string") or _LOADED_ID.search(str(value)):
-                del loose.attrib[name]
-        return loose
-    expr = str(spec.get("expr") or "")
-    if _POSITIONAL.search(expr):
-        return None
-    loose.set("expr", _PREDICATE.sub(_loosen, expr))
-    return None if _undecidable(loose) else loose
-
-
-_POSITIONAL = re.compile(r"\[\s*\d|last\(\)|position\(\)|not\(|count\(")
-_LOADED_ID = re.compile(r"%\([\w.]+\)[ds]")  # odoo.tools.convert puts the record's id there
-_PREDICATE = re.compile(r"\[([^\[\]]*)\]")
-_TEST = re.compile(r"""^\s*@([\w:.-]+)\s*=\s*(?:'[^']*'|"[^"]*")\s*$""")
-
-
-def _loosen(match: re.Match[str]) -> str:
-    inside = match.group(1)
-    test = _TEST.match(inside)
-    if test is not None and _LOADED_ID.search(inside):
-        return ""
-    if test is not None and test.group(1) not in KEPT_VALUES | {"string"}:
-        return f"[@{test.group(1)}]" if test.group(1).startswith("t-") else ""
-    if _TEXTUAL.search(inside) and "@" not in inside:
-        return ""
-    return match.group(0)
-
-
-def _may_add(failed: etree._Element, spec: etree._Element, used: set[str]) -> bool:
-    """Whether a spec we could not apply might have put ``spec``'s node in the arch."""
-    if failed.get("position") == "attributes":
-        return bool({str(a.get("name")) for a in failed.iter("attribute")} & used)
-    content = etree.Element("data")
-    content.extend(copy.deepcopy(child) for child in failed if isinstance(child.tag, str))
-    probe = spec
-    if spec.tag == "xpath":
-        last = last_step(str(spec.get("expr") or ""))
-        if last is None:
-            return True
-        probe = copy.copy(spec)
-        probe.set("expr", f"//{last}")
-    try:
-        return locate(content, probe) is not None
-    except Unreadable:
-        return True
-
-
-def _attributes(spec: etree._Element) -> set[str]:
-    if spec.tag == "xpath":
-        expr = str(spec.get("expr") or "")
-        return set(_ATTRIBUTE.findall(expr)) | ({"class"} if "hasclass" in expr else set())
-    if spec.tag == "field":
-        return {"name"}
-    return {str(k) for k in spec.attrib if k not in ("position", "version")}
-
-
-def _textual(spec: etree._Element) -> bool:
-    return spec.tag == "xpath" and bool(_TEXTUAL.search(str(spec.get("expr") or "")))
