@@ -115,7 +115,9 @@ def judge(odoo: Odoo, task: Task, addons: Path, work: Path) -> Verdict:
     started = time.monotonic()
     data_dir = work / "data"
     template = template_for(odoo, task, data_dir)
-    db = f"{DB_PREFIX}{task.series.replace('.', '')}_{task.commit[:8]}_{os.getpid()}"
+    # A wheel task's commit is a version: the database is named by a digest of the task's id.
+    tag = hashlib.sha256(task.id.encode()).hexdigest()[:8]
+    db = f"{DB_PREFIX}{task.series.replace('.', '')}_{tag}_{os.getpid()}"
     _psql("dropdb", "--if-exists", db)
     made = _psql("createdb", "-T", template, db)
     if made.returncode != 0:

@@ -9,15 +9,19 @@ before the commit is not stored: ``build_before`` rebuilds it from the OCA repos
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shutil
 import subprocess
+import sys
 import tarfile
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 TASKS_DIR = Path(__file__).resolve().parent / "tasks"
+# Where the older wheels of wheel-mined tasks are kept (downloaded again when missing).
+WHEELS_ENV = "ASSISTA_BENCH_WHEELS"
 # Where `fetch`/`git clone --mirror` put the OCA repositories: <root>/OCA+<repo>/repo (a git dir).
 MIRRORS_ENV = "ASSISTA_BENCH_MIRRORS"
 DEFAULT_MIRRORS = Path("/work/.mirror")
@@ -41,6 +45,10 @@ class Task:
     subject: str = ""  # the commit's first line, as written
     judged: str = ""  # how the lists above were decided (static, then confirmed by the gate)
     gate: dict[str, str] = field(default_factory=dict)  # leg -> "pass" | reason it failed
+    # A task mined from two released wheels (no git history): the older wheel's file name and sha256;
+    # ``commit`` and ``parent`` then name the two releases (odoo-addon-<module>==<version>).
+    before_wheel: str = ""
+    before_sha256: str = ""
     root: str = field(default="", repr=False)  # the task set's folder (not stored)
 
     @property
@@ -102,6 +110,9 @@ def build_before(task: Task, addons: Path) -> None:
             raise SystemExit(f"task {task.folder.name}: {problem}; the task was not run")
         shutil.copytree(before, addons, dirs_exist_ok=True)
         return
+    if task.before_wheel:
+        _unpack_before_wheel(task, addons)
+        return
     git_dir = mirror_git_dir(task.repo)
     if not git_dir.is_dir():
         raise SystemExit(f"no git snapshot of {task.repo} at {git_dir}: fetch it (git clone --mirror) first")
@@ -119,6 +130,30 @@ def build_before(task: Task, addons: Path) -> None:
     with tarfile.open(archive) as tar:
         tar.extractall(addons, filter="data")
     archive.unlink()
+
+
+def wheel_cache() -> Path:
+    return Path(os.environ.get(WHEELS_ENV) or Path.home() / ".cache" / "assista-bench-wheels")
+
+
+def _unpack_before_wheel(task: Task, addons: Path) -> None:
+    """The module before, from its older release (fetched with pip when not cached), checked by sha256."""
+    from benchmarks.odoo_tasks.wheel_diff import unpack_module
+
+    cache = wheel_cache()
+    wheel = cache / task.before_wheel
+    if not wheel.is_file():
+        cache.mkdir(parents=True, exist_ok=True)
+        subprocess.run(
+            [sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:", "-q",
+             "-d", str(cache), task.parent],
+            capture_output=True, timeout=300,
+        )  # fmt: skip
+    digest = hashlib.sha256(wheel.read_bytes()).hexdigest() if wheel.is_file() else ""
+    if digest != task.before_sha256:
+        raise SystemExit(f"task {task.id}: {task.before_wheel} missing or not the mined one (sha256)")
+    addons.mkdir(parents=True, exist_ok=True)
+    unpack_module(wheel, task.module, addons)
 
 
 def unfit_before(before: Path) -> str | None:

@@ -1,9 +1,9 @@
 """The Odoo task benchmark (benchmarks/odoo_tasks): mining, the judge's reading of Odoo's log, and a
 3-task slice of the gate (oracle, scripted replay through the MCP tools) judged by the stand-in odoo-bin.
 
-The full gate on a real Odoo lab is opt-in: ``ASSISTA_BENCH_LAB_17`` (a lab folder: venv/,
-src/odoo-bin, odoo.conf) runs the empty, oracle and replay legs on the first ``ASSISTA_BENCH_TASKS``
-bundled 17.0 tasks (default 1)."""
+The full gate on a real Odoo lab is opt-in: ``ASSISTA_BENCH_LAB_17`` / ``ASSISTA_BENCH_LAB_18`` (a
+lab folder: venv/, src/odoo-bin, odoo.conf) runs the empty, oracle and replay legs on the first
+``ASSISTA_BENCH_TASKS`` bundled tasks of that series (default 1)."""
 
 from __future__ import annotations
 
@@ -183,22 +183,23 @@ def test_slice_oracle_and_replay_with_the_stand_in(tmp_path: Path, pg: Pg) -> No
     )
 
 
-@pytest.mark.skipif(
-    not os.environ.get("ASSISTA_BENCH_LAB_17"), reason="opt-in: ASSISTA_BENCH_LAB_17=<lab folder>"
-)
-def test_gate_on_a_real_odoo_17(tmp_path: Path) -> None:
+@pytest.mark.parametrize("series", ["17.0", "18.0"])
+def test_gate_on_a_real_odoo(tmp_path: Path, series: str) -> None:
+    variable = f"ASSISTA_BENCH_LAB_{series[:2]}"
+    if not os.environ.get(variable):
+        pytest.skip(f"opt-in: {variable}=<lab folder>")
     count = int(os.environ.get("ASSISTA_BENCH_TASKS", "1"))
-    chosen = [t.id for t in load_tasks(TASKS_DIR) if t.series == "17.0"][:count]
+    chosen = [t.id for t in load_tasks(TASKS_DIR) if t.series == series][:count]
     copy = tmp_path / "tasks"
     for task_id in chosen:
         shutil.copytree(TASKS_DIR / task_id, copy / task_id)
         task = load_task(copy / task_id)
         task.gate = {}  # judge every leg again (the gate skips what task.json says is judged)
         write_task_json(task)
-    lab = os.environ["ASSISTA_BENCH_LAB_17"]
+    lab = os.environ[variable]
     out = tmp_path / "gate.jsonl"
     done = _bench(
-        "gate", "--lab", f"17.0={lab}", "--tasks", str(copy), "--out", str(out), timeout=3600 * count
+        "gate", "--lab", f"{series}={lab}", "--tasks", str(copy), "--out", str(out), timeout=3600 * count
     )
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     assert f"{count} of {count} tasks pass the gate" in done.stdout
