@@ -94,8 +94,29 @@ def run_gate(tasks: list[Task], odoos: dict[str, Odoo], args: argparse.Namespace
     if args.prune and failed:
         _prune(tasks, failed, Path(args.tasks))
     passed = [t for t in tasks if len(t.gate) == 3 and t.id not in failed]
+    for (series, half), counts in sorted(_by_half(tasks, failed, Path(args.tasks)).items()):
+        print(f"{series} {half}: " + ", ".join(f"{n} {what}" for what, n in counts.items()))
     print(f"{len(passed)} of {len(tasks)} tasks pass the gate")
     return 0 if len(passed) == len(tasks) else 1
+
+
+def _by_half(tasks: list[Task], failed: dict[str, str], root: Path) -> dict[tuple[str, str], dict[str, int]]:
+    """Per series and half: tasks passing every leg, failing one (here or dropped before), unjudged."""
+    from benchmarks.odoo_tasks.mine import split_of
+
+    record = root / "dropped.json"
+    dropped = json.loads(record.read_text(encoding="utf-8")) if record.is_file() else {}
+    rows: dict[tuple[str, str], dict[str, int]] = {}
+
+    def state(task: Task) -> str:
+        return "failed a leg" if task.id in failed else "pass" if len(task.gate) == 3 else "unjudged"
+
+    states = [(t.id, t.series, state(t)) for t in tasks]
+    states += [(i, i.split("-")[0], "failed a leg") for i in dropped if i not in {t.id for t in tasks}]
+    for task_id, series, verdict in states:
+        counts = rows.setdefault((series, split_of(task_id)), {"pass": 0, "failed a leg": 0, "unjudged": 0})
+        counts[verdict] += 1
+    return rows
 
 
 def _closure_size(task: Task) -> int:
