@@ -103,7 +103,7 @@ def _view(out: XmlFileChecks, record: etree._Element, values: dict[str, etree._E
     inherit = values.get("inherit_id")
     parent = qualify(inherit.get("ref", ""), out.ctx.addon.name) if inherit is not None else ""
     model_node = values.get("model")
-    model = (model_node.text or "").strip() if model_node is not None else _parent_model(out.ctx, parent)
+    model = (model_node.text or "").strip() if model_node is not None else parent_model(out.ctx, parent)
     if not model or arch.tag in ("t", "template", "qweb"):
         return
     resolver = out.ctx.resolver
@@ -185,7 +185,7 @@ def _anchor(out: XmlFileChecks, resolver: ModelResolver, model: str, spec: etree
         current = subs.pop()
 
 
-def _parent_model(ctx: StaticContext, parent: str) -> str:
+def parent_model(ctx: StaticContext, parent: str) -> str:
     """The model of an inheriting view without ``model``: its ancestors'."""
     seen: set[str] = set()
     while parent and parent not in seen and parent in ctx.tables.views:

@@ -24,7 +24,7 @@ from odoo_tools.findings import Finding
 from odoo_tools.index import ModelResolver, attribute_line, qualify
 from odoo_tools.lint._static.context import StaticContext
 from odoo_tools.lint._static.field_domains import check_field_domains
-from odoo_tools.lint._static.orm_xml import _parent_model
+from odoo_tools.lint._static.orm_xml import parent_model
 from odoo_tools.lint._static.view_expressions import context_group_by, domain_names, expression_names
 from odoo_tools.lint._static.view_places import parent_type, stays_on_top
 from odoo_tools.lint._static.xpath_context import Candidates, xpath_contexts
@@ -150,7 +150,7 @@ def _view(out: _File, fields: dict[str, etree._Element]) -> None:
     inherit = fields.get("inherit_id")
     parent = qualify(inherit.get("ref", ""), out.ctx.addon.name) if inherit is not None else ""
     model_node = fields.get("model")
-    model = (model_node.text or "").strip() if model_node is not None else _parent_model(out.ctx, parent)
+    model = (model_node.text or "").strip() if model_node is not None else parent_model(out.ctx, parent)
     if not model or out.resolver.defined_anywhere(model) is False:
         return  # no model: the view's model check says so
     if not parent:
