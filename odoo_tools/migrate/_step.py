@@ -40,6 +40,7 @@ def migrate_step(
     python = [text for rel, text in files.texts.items() if rel.endswith(".py")]
     report.own_fields = {m.group(1) for text in python for m in _FIELD_DECLARATION.finditer(text)}
     report.core_closure = core_closure(files, str(target))
+    report.extends_view_inheritance = any(_INHERITANCE_OVERRIDE.search(text) for text in python)
     report.mentions_embedded_actions = any("ir.embedded.actions" in text for text in files.texts.values())
     # Python first: a field's definition may move something into the module's views (states=)
     for rel in sorted(files.texts, key=lambda rel: (not rel.endswith(".py"), rel)):
@@ -58,6 +59,8 @@ def _run(passes: tuple[Pass, ...], files: ModuleFiles, report: StepReport, known
             step_pass.run(files, report, known)
 
 
+# an override of the method that applies inheriting views' specs (it may accept more in them)
+_INHERITANCE_OVERRIDE = re.compile(r"^\s+def\s+apply_inheritance_specs\s*\(", re.MULTILINE)
 _FIELD_DECLARATION = re.compile(r"^\s+(\w+)\s*=\s*fields\.\w+\(", re.MULTILINE)
 
 

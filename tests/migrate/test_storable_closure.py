@@ -57,3 +57,9 @@ def test_with_stock_the_storable_flag(tmp_path: Path) -> None:
     assert '<field name="is_storable" eval="True"/>' in (folder / "data" / "p.xml").read_text()
     test = (folder / "tests" / "test_fee.py").read_text()
     assert '"type": "consu", "is_storable": True' in test and "product.is_storable" in test
+
+
+def test_a_dependency_outside_the_core_may_bring_stock(tmp_path: Path) -> None:
+    folder = _module(tmp_path, ["delivery", "stock_oca_extension"])  # not in the 18.0 pack
+    assert main(["migrate", str(folder), "--to", "18.0", "--write", "--no-diff"]) == 0
+    assert '<field name="is_storable" eval="True"/>' in (folder / "data" / "p.xml").read_text()

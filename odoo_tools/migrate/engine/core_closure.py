@@ -15,7 +15,8 @@ from odoo_tools.series import pack
 
 def core_closure(files: ModuleFiles, target: str) -> frozenset[str] | None:
     """The target pack's modules the module depends on, transitively (None when the pack or the
-    manifest's depends cannot be read: then nothing is known to be out of reach)."""
+    manifest's depends cannot be read, or one of them is not a core module of the target series:
+    then nothing is known to be out of reach)."""
     found = pack(target)
     rel = manifest_rel(files)
     if found is None or rel is None:
@@ -25,8 +26,8 @@ def core_closure(files: ModuleFiles, target: str) -> frozenset[str] | None:
     except (SyntaxError, ValueError, MemoryError, RecursionError):
         return None
     depends = manifest.get("depends", []) if isinstance(manifest, dict) else None
-    if not isinstance(depends, list) or not all(isinstance(d, str) for d in depends):
-        return None
+    if not isinstance(depends, list) or not all(isinstance(d, str) and d in found.modules for d in depends):
+        return None  # a dependency outside the core may bring any core module along
     return found.closure(["base", *depends])
 
 

@@ -27,6 +27,7 @@ class StepReport:
     mentions_embedded_actions: bool = False  # ir.embedded.actions kept groups_id in 19.0
     # the target pack's modules the module depends on (engine/core_closure.py); None when unknown
     core_closure: frozenset[str] | None = None
+    extends_view_inheritance: bool = False  # its Python overrides how inheriting views apply
 
     @property
     def target_series(self) -> str:

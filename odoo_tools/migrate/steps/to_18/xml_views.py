@@ -189,13 +189,31 @@ ATTRIBUTE_SPEC_KEYS = ("name", "add", "remove", "separator")
 
 
 def fix_attribute_spec(doc: XmlDocument, site: Site) -> list[Edit]:
-    """An inheriting view's ``<attribute>`` takes only name/add/remove/separator in 18.0 (any other,
-    e.g. ``translation="off"``, fails the install): the others are dropped."""
+    """An ``<attribute>`` of a ``position="attributes"`` spec takes only name/add/remove/separator
+    and ``data-oe-*`` in 18.0 (odoo/tools/template_inheritance.py: any other, e.g.
+    ``translation="off"``, fails the install): the others are dropped. Only where Odoo's own
+    inheritance applies the spec: a module that extends the view inheritance itself, or depends on
+    a module outside the core (which may), gets a warning instead."""
     edits: list[Edit] = []
+    report = site.report
+    odoo_applies = report.core_closure is not None and not report.extends_view_inheritance
     for element in doc.root.iter("attribute"):
-        if not in_arch(element):
+        spec = element.getparent()
+        if not in_arch(element) or spec is None or spec.get("position") != "attributes":
             continue
         tag = doc.tag(element)
+        unknown = [k for k in tag.attributes if k not in ATTRIBUTE_SPEC_KEYS and not k.startswith("data-oe-")]
+        if unknown and not odoo_applies:
+            report.find(
+                "strict-attribute-spec",
+                site.path,
+                line_of(doc.text, tag.start),
+                f"<attribute> with {', '.join(unknown)}: Odoo 18.0's view inheritance rejects it, unless "
+                "an extension of the view inheritance this module has or depends on accepts it.",
+                "Keep it only if such an extension (e.g. a module overriding apply_inheritance_specs) "
+                "reads it on 18.0; else remove it.",
+            )
+            continue
         for key, attribute in tag.attributes.items():
             if key not in ATTRIBUTE_SPEC_KEYS and not key.startswith("data-oe-"):
                 edits.append(Edit(attribute.start, attribute.end, "", "strict-attribute-spec"))
