@@ -85,6 +85,35 @@ class Keys:
             digest.update(self._check_digest("static", addon).encode())
         return digest.hexdigest()
 
+    def static_facts_key(self, addon: Addon) -> str:
+        """A second key for the static checks of ``addon``, tried when the first (every file of
+        the project) missed: the contents of every file of its dependency closure (with the
+        auto-installed modules), and of the rest of the project only what the static checks read
+        of it: the index's facts of each file (with their lines), the manifests, names and folders.
+        So an edit that changes no fact of the index (a comment, a method body) re-runs the static
+        checks only of the edited module and of those that depend on it. Loads the index."""
+        digest = hashlib.sha256(self._project_facts.encode())
+        addon_set = self.project.addon_set
+        for name in sorted(addon_set.closure([addon.name, "base"], auto_install=True)):
+            if name in addon_set:
+                digest.update(f"{name}\0{self._check_digest('static', addon_set.addons[name])}\0".encode())
+        series = self.project.series_of(addon) or ""
+        return cache_key("static-facts", addon.name, digest.hexdigest(), series, self.versions)
+
+    @functools.cached_property
+    def _project_facts(self) -> str:
+        addon_set = self.project.addon_set
+        digest = hashlib.sha256(repr(sorted(str(f) for f in addon_set.findings)).encode())
+        for addon in sorted(addon_set.addons.values(), key=lambda a: (a.readonly, a.name)):
+            manifests = [(rel, d) for rel, d in self._module_files(addon) if rel in MANIFESTS]
+            digest.update(f"{addon.name}\0{addon.path}\0{addon.readonly}\0{manifests}\0".encode())
+        tables = self.project.index().tables
+        for module, files in sorted(tables.files_by_module.items()):
+            digest.update(f"{module}\0".encode())
+            for data in files:  # frozen dataclasses of tuples: their repr is stable across runs
+                digest.update(repr(data).encode())
+        return digest.hexdigest()
+
 
 def _walk(folder: str, prefix: str = "") -> Iterator[tuple[str, str, os.stat_result]]:
     """(relative posix path, path, stat) of every file under ``folder``, sorted, skipping what

@@ -101,6 +101,15 @@ async def lint_addons(
             else:
                 results[check][addon.name] = hit
                 run.cached.setdefault(check, []).append(addon.name)
+    for addon in list(pending.get("static", [])):  # the finer key: see Keys.static_facts_key
+        key = keys_of.static_facts_key(addon)
+        hit = cache.get(key)
+        if hit is not None:
+            pending["static"].remove(addon)
+            results["static"][addon.name] = hit
+            run.cached.setdefault("static", []).append(addon.name)
+            cache.put(keys[("static", addon.name)], hit)
+        keys[("static-facts", addon.name)] = key
     unfit = _set_aside_unfit(pending, results)
     if on_progress is not None:
         on_progress("cache", sum(len(names) for names in run.cached.values()))
@@ -122,6 +131,8 @@ async def lint_addons(
         for name, findings in found.items():
             results[check][name] = findings
             cache.put(keys[(check, name)], findings)
+            if check == "static":
+                cache.put(keys[("static-facts", name)], findings)
             run.checked.setdefault(check, []).append(name)
     configs = {a.name: project.config_for(a) for a in addons}
     everything = [
