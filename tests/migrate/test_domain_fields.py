@@ -65,6 +65,18 @@ VIEWS_19 = """<odoo>
 """
 
 
+MODEL_19 = """from odoo import fields, models
+
+
+class Mapping(models.Model):
+    _name = "my.mapping"
+
+    account_id = fields.Many2one("account.account", domain="[('deprecated', '=', False)]")
+    other_ids = fields.Many2many(comodel_name="account.account", domain=[("deprecated", "!=", True)])
+    move_id = fields.Many2one("account.move", domain=[("deprecated", "=", False)])
+"""
+
+
 def _module(tmp_path: Path, series: str, files: dict[str, str]) -> Path:
     folder = tmp_path / "mine"
     folder.mkdir()
@@ -103,11 +115,15 @@ def test_17_to_18_domains_of_account_account(tmp_path: Path, capsys: pytest.Capt
 
 
 def test_18_to_19_filters_and_the_deprecated_flag(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    folder = _module(tmp_path, "18.0", {"views/views.xml": VIEWS_19})
+    folder = _module(tmp_path, "18.0", {"views/views.xml": VIEWS_19, "models/mapping.py": MODEL_19})
     assert main(["migrate", str(folder), "--to", "19.0", "--write", "--no-diff"]) == 0
     xml = (folder / "views/views.xml").read_text()
     assert "[('user_ids', '=', user.id)]" in xml
     assert "('active', '=', True)" in xml
     assert "('deprecated', 'in', [True])" in xml  # not a plain = of a flag: left, with a warning
+    model = (folder / "models/mapping.py").read_text()
+    assert "domain=\"[('active', '=', True)]\")" in model  # the comodel's domain
+    assert 'domain=[("active", "=", True)])' in model
+    assert 'fields.Many2one("account.move", domain=[("deprecated", "=", False)])' in model
     out = capsys.readouterr().out
     assert "[renamed-domain-field]" in out and "says the opposite" in out

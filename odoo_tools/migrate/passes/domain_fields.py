@@ -4,6 +4,7 @@ the domains and field paths of a model the module names: an ``ir.rule``'s ``doma
 view's ``<filter domain>`` and ``<field name>`` (its ``model``), and in Python the domain given to
 ``env["model"].search(...)`` and its kin. ``('company_id', '=', x)`` on account.account becomes
 ``('company_ids', '=', x)`` (on a many2many, ``=`` matches the records whose set holds ``x``);
+A relational field's ``domain=`` (its comodel's) too.
 ``('deprecated', '=', False)`` becomes ``('active', '=', True)``. A leaf of a flag turned around
 that is not a plain ``=``/``!=`` of True or False is a warning, never a guess."""
 
@@ -35,6 +36,7 @@ _FLAG_LEAF = re.compile(
 _DOMAIN_METHODS = frozenset(
     {"search", "search_count", "search_read", "search_fetch", "_search", "read_group", "_read_group"}
 )
+_RELATIONAL = frozenset({"Many2one", "Many2many", "One2many"})
 _CHAINED = frozenset({"sudo", "with_context", "with_company", "with_user", "with_env"})
 
 
@@ -189,15 +191,22 @@ def _python_edits(text: str, renames: _Renames, report: StepReport, path: str) -
     for node in ast.walk(tree):
         if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
             continue
-        if node.func.attr not in _DOMAIN_METHODS:
+        if node.func.attr in _DOMAIN_METHODS:
+            model = _env_model(node.func.value)
+            domains = [node.args[0]] if node.args else []
+        elif node.func.attr in _RELATIONAL and isinstance(node.func.value, ast.Name):
+            model = _comodel(node)  # fields.Many2one("account.account", domain=...)
+            domains = []
+        else:
             continue
-        model = _env_model(node.func.value)
         if model not in models:
             continue
-        domains = [node.args[0]] if node.args else []
         domains += [k.value for k in node.keywords if k.arg == "domain"]
         for domain in domains:
-            if not isinstance(domain, ast.List | ast.Tuple) or domain.end_lineno is None:
+            literal = isinstance(domain, ast.List | ast.Tuple) or (
+                isinstance(domain, ast.Constant) and isinstance(domain.value, str)
+            )
+            if not literal or domain.end_lineno is None:
                 continue
             start = _offset(text, starts, domain.lineno, domain.col_offset)
             end = _offset(text, starts, domain.end_lineno, domain.end_col_offset or 0)
@@ -206,6 +215,13 @@ def _python_edits(text: str, renames: _Renames, report: StepReport, path: str) -
             if new != value:
                 edits.append(Edit(start, end, new, RULE))
     return edits
+
+
+def _comodel(node: ast.Call) -> str:
+    """The comodel a relational field's definition names (its first argument or comodel_name=)."""
+    given = [k.value for k in node.keywords if k.arg == "comodel_name"] or node.args[:1]
+    found = given[0] if given else None
+    return found.value if isinstance(found, ast.Constant) and isinstance(found.value, str) else ""
 
 
 def _env_model(node: ast.expr) -> str:
