@@ -52,6 +52,8 @@ INSTALL_TIMEOUT_SECONDS = 1200
 CHECK_TIMEOUT_SECONDS = 3 * 3600
 ENTRY = "import sys; from assista_mcp.cli import main; sys.argv[0] = 'assista-odoo'; sys.exit(main())"
 _FIRST_ERROR = re.compile(r"^\S+ \S+ \d+ (ERROR|CRITICAL) .*$", re.M)
+# Odoo refused a module of the closure for a Python package the lab lacks: no verdict on the module.
+_UNMET = re.compile(r"because an external dependency is not met")
 
 
 def results_dir(corpus: Path) -> Path:
@@ -139,7 +141,10 @@ def judge(corpus: Path, series: str, modules: list[str], demo: bool) -> None:
     for module in todo:
         states, info = install(corpus, series, [module], demo)
         state = states.get(module, "absent")
-        record(corpus, series, {module: {**info, "installed": state == "installed", "state": state}})
+        installed: bool | None = state == "installed"
+        if not installed and info.get("unmet"):
+            installed, state = None, "not judged: an external dependency is missing on this Odoo"
+        record(corpus, series, {module: {**info, "installed": installed, "state": state}})
 
 
 def install(
@@ -191,6 +196,7 @@ def install(
         "together": len(modules),
         "seconds": round(time.monotonic() - started, 1),
         "first_error": first.group(0)[:600] if first else "",
+        "unmet": bool(_UNMET.search(log)),
         "command": " ".join(shown),
     }
     print(
