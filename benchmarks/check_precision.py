@@ -250,7 +250,9 @@ def report(corpus: Path, series: str, label: str) -> None:
             by_code[e["code"]].append(e)
         for code, group in sorted(by_code.items(), key=lambda kv: -len(kv[1])):
             mods = sorted({e["module"] for e in group})
-            judged = {m: verdicts[m]["installed"] for m in mods if m in verdicts}
+            judged = {
+                m: verdicts[m]["installed"] for m in mods if verdicts.get(m, {}).get("installed") is not None
+            }
             print(
                 f"  {code}: {len(group)} errors on {len(mods)} modules; judged {len(judged)}: "
                 f"{sum(judged.values())} install, {len(judged) - sum(judged.values())} fail"
