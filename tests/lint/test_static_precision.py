@@ -403,3 +403,19 @@ def test_an_error_in_demo_data_is_a_warning(tmp_path: Path) -> None:
     manifest.write_text(manifest.read_text()[:-1] + ", 'demo': ['demo.xml']}", encoding="utf-8")
     found = [(f.path, f.severity) for f in _static(tmp_path, "x", "18.0") if f.code == "record-field-unknown"]
     assert sorted(found) == [("x/data.xml", "error"), ("x/demo.xml", "warning")]
+
+
+def test_a_missing_demo_only_file_is_a_warning_a_missing_data_file_an_error(tmp_path: Path) -> None:
+    """Odoo 17-19 load demo data in a savepoint (odoo/modules/loading.py load_demo) and install the
+    module without it when that fails: a missing demo file breaks only installs with demo data.
+    A file listed in data as well is opened at every install."""
+    _module(tmp_path, "x", ["base"], ["views/gone.xml", "data/both.xml"], {})
+    manifest = tmp_path / "x" / "__manifest__.py"
+    demo = "'demo': ['demo/gone_demo.xml', 'data/both.xml'], 'data':"
+    manifest.write_text(manifest.read_text().replace("'data':", demo))
+    found = [f for f in _static(tmp_path, "x", "18.0") if f.code == "data-file-missing"]
+    assert sorted((f.message.split("'")[1], f.severity) for f in found) == [
+        ("data/both.xml", "error"),
+        ("demo/gone_demo.xml", "warning"),
+        ("views/gone.xml", "error"),
+    ]

@@ -28,12 +28,8 @@ def check_manifest_files(ctx: StaticContext) -> list[Finding]:
             found += _qweb_entry(ctx, listed, manifest_rel, _line_of(manifest_text, listed))
         elif not (ctx.addon.path / listed).is_file():
             found.append(
-                ctx.finding(
-                    "data-file-missing",
-                    f"The manifest lists {listed!r}, which does not exist.",
-                    "Create the file, fix the path (relative to the module folder), or remove the entry.",
-                    manifest_rel,
-                    _line_of(manifest_text, listed),
+                _missing(
+                    ctx, listed, demo_only=listed not in manifest.data, line=_line_of(manifest_text, listed)
                 )
             )
     listed_set = set(manifest.data_files) | set(_manual(manifest.raw))  # qweb files are used too
@@ -50,6 +46,26 @@ def check_manifest_files(ctx: StaticContext) -> list[Finding]:
                 )
             )
     return found
+
+
+def _missing(ctx: StaticContext, listed: str, *, demo_only: bool, line: int | None) -> Finding:
+    """Odoo loads demo files in a savepoint and installs the module without them when one fails
+    (17.0-19.0 ``load_demo``), so a missing demo-only file breaks only installs with demo data."""
+    if demo_only:
+        message = (
+            f"The manifest lists {listed!r} as demo data, which does not exist: installs with demo "
+            "data go on without the module's demo records."
+        )
+    else:
+        message = f"The manifest lists {listed!r}, which does not exist."
+    return ctx.finding(
+        "data-file-missing",
+        message,
+        "Create the file, fix the path (relative to the module folder), or remove the entry.",
+        ctx.addon.manifest.file,
+        line,
+        severity="warning" if demo_only else "error",
+    )
 
 
 def _qweb_entry(ctx: StaticContext, pattern: str, manifest_rel: str, line: int | None) -> list[Finding]:
