@@ -18,6 +18,8 @@ class Base(models.AbstractModel):
         result = super().get_view(view_id, view_type, **options)
         if view_type == "tree" or view_type in ["tree", "form"]:
             return result
+        for sub_view_type in ["tree", "form"]:
+            result[sub_view_type] = 1
         return result
 
     def open(self):
@@ -45,6 +47,7 @@ def test_tree_view_types_in_code_and_tests(tmp_path: Path) -> None:
     assert main(["migrate", str(folder), "--to", "18.0", "--write", "--no-diff"]) == 0
     code = (folder / "base.py").read_text()
     assert 'if view_type == "list" or view_type in ["list", "form"]:' in code
+    assert 'for sub_view_type in ["list", "form"]:' in code
     assert '{"views": [[False, "list"]], "kind": "tree"}' in code  # "kind" is no view type
     test = (folder / "tests" / "test_views.py").read_text()
     assert 'get_view(view_type="list")' in test and 'get_views([(False, "list")])' in test

@@ -210,6 +210,12 @@ class ListViewMode(PythonRule):
             targets.append(target)
         return updated.with_changes(comparisons=targets)
 
+    def leave_For(self, original: cst.For, updated: cst.For) -> cst.For:
+        """``for sub_view_type in ["tree", "form"]:``."""
+        if _names_a_view_type(updated.target) and isinstance(updated.iter, cst.List | cst.Tuple | cst.Set):
+            return updated.with_changes(iter=self._modes(updated.iter))
+        return updated
+
     def leave_Arg(self, original: cst.Arg, updated: cst.Arg) -> cst.Arg:
         """``get_view(view_type="tree")``, ``Form(record, view_mode="tree")``-like keywords."""
         keyword = updated.keyword.value if updated.keyword is not None else ""
