@@ -11,7 +11,7 @@ from pathlib import Path
 from odoo_tools.findings import ELLIPSIS, MAX_TEXT, MAX_WORD, Finding
 from tests.lint.conftest import run_cli
 
-NAME = "x" * 100_000  # 100 kB: the whole name was quoted in each finding (5 MB before the cap)
+NAME = "x" * (5 << 20)
 VIEW = f"""<odoo><record id="v" model="ir.ui.view"><field name="name">big</field>
 <field name="model">res.partner</field><field name="inherit_id" ref="base.view_partner_form"/>
 <field name="arch" type="xml"><xpath expr="//field[@name='{NAME}']" position="after">
@@ -19,7 +19,7 @@ VIEW = f"""<odoo><record id="v" model="ir.ui.view"><field name="name">big</field
 """
 
 
-def test_a_long_name_in_an_xpath_is_shown_capped(tmp_path: Path) -> None:
+def test_a_five_megabyte_name_in_an_xpath_is_shown_capped(tmp_path: Path) -> None:
     module = tmp_path / "addons" / "big"
     (module / "views").mkdir(parents=True)
     manifest = {"name": "big", "version": "18.0.1.0.0", "license": "LGPL-3", "depends": ["base"]}
