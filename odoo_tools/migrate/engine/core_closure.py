@@ -18,17 +18,24 @@ def core_closure(files: ModuleFiles, target: str) -> frozenset[str] | None:
     manifest's depends cannot be read, or one of them is not a core module of the target series:
     then nothing is known to be out of reach)."""
     found = pack(target)
-    rel = manifest_rel(files)
-    if found is None or rel is None:
-        return None
-    try:
-        manifest = ast.literal_eval(files.texts[rel])
-    except (SyntaxError, ValueError, MemoryError, RecursionError):
-        return None
-    depends = manifest.get("depends", []) if isinstance(manifest, dict) else None
-    if not isinstance(depends, list) or not all(isinstance(d, str) and d in found.modules for d in depends):
+    depends = manifest_depends(files)
+    if found is None or depends is None or not all(d in found.modules for d in depends):
         return None  # a dependency outside the core may bring any core module along
     return found.closure(["base", *depends])
+
+
+def manifest_depends(files: ModuleFiles) -> list[str] | None:
+    """The manifest's ``depends`` (None when the manifest cannot be read as a literal or the list
+    is not one of names): the one reading of it migrate's passes share."""
+    rel = manifest_rel(files)
+    try:
+        manifest = ast.literal_eval(files.texts[rel]) if rel is not None else None
+    except (SyntaxError, ValueError, TypeError, MemoryError, RecursionError):
+        return None
+    depends = manifest.get("depends", []) if isinstance(manifest, dict) else None
+    if not isinstance(depends, list) or not all(isinstance(d, str) for d in depends):
+        return None
+    return depends
 
 
 def sees_field(report: StepReport, model: str, field: str) -> bool:

@@ -9,18 +9,17 @@ needs its inverse, a Selection its values...) and every use of a removed model a
 
 from __future__ import annotations
 
-import ast
 from collections import defaultdict
 from collections.abc import Callable
 from pathlib import Path
 
-from odoo_tools.lint import RemovedField, core_difference, core_fields, core_graph, core_model_fields
+from odoo_tools.lint import RemovedField, core_difference, core_fields, core_model_fields
 from odoo_tools.migrate.engine.module_files import ModuleFiles
 from odoo_tools.migrate.engine.report import StepReport
 from odoo_tools.migrate.passes.core_uses import Use, python_uses, read_models, xml_uses
 from odoo_tools.migrate.passes.declare_fields import declare
 from odoo_tools.migrate.passes.removed_selection import complete_selections
-from odoo_tools.series import known_facts
+from odoo_tools.series import known_facts, pack
 
 RULE_FIELD = "removed-core-field"
 RULE_MODEL = "removed-core-model"
@@ -46,7 +45,7 @@ def redeclare_removed(files: ModuleFiles, report: StepReport, old_source: Path |
     for rel, text in sorted(files.texts.items()):
         if rel.endswith(".xml"):
             uses += xml_uses(rel, text, models)
-    reachable = _reachable_models(files, new)
+    reachable = _reachable_models(report)
     wanted: dict[str, dict[str, RemovedField]] = defaultdict(dict)
     field_uses: list[tuple[Use, RemovedField]] = []
     model_uses: list[Use] = []
@@ -115,35 +114,21 @@ def _declarable(removed: RemovedField, removed_models: frozenset[str], new: str)
     )
 
 
-def _reachable_models(files: ModuleFiles, new: str) -> Callable[[str], bool]:
-    """Whether a comodel is a model of the module's dependency closure on the target series (core
-    modules' dependencies from the bundled list); True when that cannot be told (a dependency
-    outside the core, an unreadable manifest): a Many2one to a model outside the closure points
-    nowhere and a view using it fails."""
-    graph = core_graph(new)
-    depends = _manifest_depends(files)
-    if depends is None or any(name not in graph.depends for name in depends):
+def _reachable_models(report: StepReport) -> Callable[[str], bool]:
+    """Whether a comodel is a model of the module's dependency closure on the target series (the
+    step's ``core_closure``, from the target pack); True when that cannot be told (no pack, a
+    dependency outside the core, an unreadable manifest): a Many2one to a model outside the closure
+    points nowhere and a view using it fails."""
+    target = pack(str(report.target))
+    closure = report.core_closure
+    if target is None or closure is None:
         return lambda comodel: True
-    closure: set[str] = set()
-    todo = [*depends, "base"]
-    while todo:
-        name = todo.pop()
-        if name not in closure:
-            closure.add(name)
-            todo.extend(graph.depends.get(name, ()))
-    return lambda comodel: not comodel or graph.models.get(comodel, "base") in closure
 
+    def reachable(comodel: str) -> bool:
+        model = target.model(comodel) if comodel else None
+        return model is None or model.modules[0] in closure
 
-def _manifest_depends(files: ModuleFiles) -> list[str] | None:
-    text = files.texts.get("__manifest__.py")
-    try:
-        manifest = ast.literal_eval(text) if text is not None else None
-    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-        return None
-    depends = manifest.get("depends") if isinstance(manifest, dict) else None
-    if not isinstance(depends, list) or not all(isinstance(d, str) for d in depends):
-        return None
-    return depends
+    return reachable
 
 
 def _field_finding(

@@ -10,6 +10,7 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 
 from odoo_tools.index import FieldDef, parse_python
 from odoo_tools.lint import RemovedField, core_difference, core_graph, core_model_fields
+from odoo_tools.migrate.engine.core_closure import manifest_depends
 from odoo_tools.migrate.engine.module_files import ModuleFiles
 from odoo_tools.migrate.engine.python_rules import (
     dotted,
@@ -21,7 +22,6 @@ from odoo_tools.migrate.engine.python_rules import (
 )
 from odoo_tools.migrate.engine.report import StepReport
 from odoo_tools.migrate.passes.record_models import BoundModels, model_of
-from odoo_tools.migrate.passes.removed_core import _manifest_depends
 
 RULE = "removed-core-field-value"
 WRITING = ("create", "write", "new")
@@ -35,7 +35,7 @@ def drop_removed_values(files: ModuleFiles, report: StepReport) -> None:
     # a module outside the core it depends on may declare the field again (its own migration
     # does: OCA account_usability for account_template_active): the values stay, with a warning
     core = core_graph(f"{report.source}").depends
-    outside = [name for name in _manifest_depends(files) or [] if name not in core]
+    outside = [name for name in manifest_depends(files) or [] if name not in core]
     declared: set[tuple[str, str]] = set()
     for rel, text in files.texts.items():
         if rel.endswith(".py"):

@@ -15,11 +15,11 @@ import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from odoo_tools.lint import core_graph
+from odoo_tools.migrate.engine.core_closure import manifest_depends
 from odoo_tools.migrate.engine.module_files import ModuleFiles
 from odoo_tools.migrate.engine.python_rules import class_model, keep_rewrite, python_modules
 from odoo_tools.migrate.engine.report import StepReport
 from odoo_tools.migrate.engine.step_knowledge import CoreSource
-from odoo_tools.migrate.passes.removed_core import _manifest_depends
 from odoo_tools.migrate.passes.signatures import CoreMethods, core_methods
 
 RULE = "renamed-core-method"
@@ -69,7 +69,7 @@ def rename_calls(files: ModuleFiles, report: StepReport, renamed: dict[str, str]
     old name exists on no model any more, and a name of that kind (no method of a plain Python
     type) is a record's. Not when the module defines a function of that name itself, nor when it
     depends on a module outside the core (which may define one)."""
-    depends = _manifest_depends(files)
+    depends = manifest_depends(files)
     core = core_graph(f"{report.source}").depends
     if depends is None or any(name not in core for name in depends):
         return
