@@ -50,7 +50,7 @@ def check_manifest_files(ctx: StaticContext) -> list[Finding]:
 
 def _missing(ctx: StaticContext, listed: str, *, demo_only: bool, line: int | None) -> Finding:
     """Odoo loads demo files in a savepoint and installs the module without them when one fails
-    (17.0-19.0 ``load_demo``), so a missing demo-only file breaks only installs with demo data."""
+    (``load_demo``, read in 16.0-19.0), so a missing demo-only file breaks only installs with demo data."""
     if demo_only:
         message = (
             f"The manifest lists {listed!r} as demo data, which does not exist: installs with demo "
