@@ -35,14 +35,12 @@ class ListViewMode(PythonRule):
             self.applied()
             return updated.with_changes(key=same_quotes(updated.key, "list_view_ref"))
         if key == "view_mode" and isinstance(updated.value, cst.SimpleString):
-            value = string_value(updated.value) or ""
-            modes = [m.strip() for m in value.split(",")]
-            if "tree" in modes:
-                self.applied()
-                new = ",".join("list" if m == "tree" else m for m in modes)
-                return updated.with_changes(value=same_quotes(updated.value, new))
+            return updated.with_changes(value=self._mode_list(updated.value))
         if key == "views" and isinstance(updated.value, (cst.List, cst.Tuple)):
-            return updated.with_changes(value=self._views(updated.value))
+            views = [
+                e.with_changes(value=self._pair(e.value, any_view_id=True)) for e in updated.value.elements
+            ]
+            return updated.with_changes(value=updated.value.with_changes(elements=views))
         return updated
 
     def leave_Comparison(self, original: cst.Comparison, updated: cst.Comparison) -> cst.BaseExpression:
@@ -72,11 +70,7 @@ class ListViewMode(PythonRule):
         keyword = updated.keyword.value if updated.keyword is not None else ""
         value = updated.value
         if keyword in ("view_type", "view_mode") and isinstance(value, cst.SimpleString):
-            modes = [m.strip() for m in (string_value(value) or "").split(",")]
-            if "tree" in modes:
-                self.applied()
-                new = ",".join("list" if m == "tree" else m for m in modes)
-                return updated.with_changes(value=same_quotes(value, new))
+            return updated.with_changes(value=self._mode_list(value))
         return updated
 
     def leave_Tuple(self, original: cst.Tuple, updated: cst.Tuple) -> cst.BaseExpression:
@@ -85,13 +79,13 @@ class ListViewMode(PythonRule):
     def leave_List(self, original: cst.List, updated: cst.List) -> cst.BaseExpression:
         return self._pair(updated)
 
-    def _pair(self, pair: cst.Tuple | cst.List) -> cst.BaseExpression:
+    def _pair(self, pair: cst.BaseExpression, any_view_id: bool = False) -> cst.BaseExpression:
         """``(False, "tree")``, ``[view.id, "tree"]``: a (view id, view type) pair, as get_views()
-        and an action's ``views`` take them."""
-        if len(pair.elements) != 2:
+        and an action's ``views`` take them; in ``views`` any first element is a view id."""
+        if not isinstance(pair, cst.Tuple | cst.List) or len(pair.elements) != 2:
             return pair
         first, mode = (e.value for e in pair.elements)
-        view_id = (
+        view_id = any_view_id or (
             (isinstance(first, cst.Name) and first.value in ("False", "None"))
             or isinstance(first, cst.Integer)
             or (isinstance(first, cst.Attribute) and first.attr.value == "id")
@@ -103,6 +97,14 @@ class ListViewMode(PythonRule):
             elements=[pair.elements[0], pair.elements[1].with_changes(value=same_quotes(mode, "list"))]
         )
 
+    def _mode_list(self, value: cst.SimpleString) -> cst.SimpleString:
+        """``"tree,form"`` -> ``"list,form"``: a comma list of view modes."""
+        modes = [m.strip() for m in (string_value(value) or "").split(",")]
+        if "tree" not in modes:
+            return value
+        self.applied()
+        return same_quotes(value, ",".join("list" if m == "tree" else m for m in modes))
+
     def _modes(self, modes: cst.List | cst.Tuple | cst.Set) -> cst.BaseExpression:
         elements = []
         for element in modes.elements:
@@ -112,21 +114,3 @@ class ListViewMode(PythonRule):
                 element = element.with_changes(value=same_quotes(mode, "list"))
             elements.append(element)
         return modes.with_changes(elements=elements)
-
-    def _views(self, views: cst.List | cst.Tuple) -> cst.BaseExpression:
-        elements = []
-        for element in views.elements:
-            pair = element.value
-            if isinstance(pair, cst.Tuple | cst.List) and len(pair.elements) == 2:
-                mode = pair.elements[1].value
-                if isinstance(mode, cst.SimpleString) and string_value(mode) == "tree":
-                    self.applied()
-                    pair = pair.with_changes(
-                        elements=[
-                            pair.elements[0],
-                            pair.elements[1].with_changes(value=same_quotes(mode, "list")),
-                        ]
-                    )
-                    element = element.with_changes(value=pair)
-            elements.append(element)
-        return views.with_changes(elements=elements)
