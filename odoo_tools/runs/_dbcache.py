@@ -39,14 +39,43 @@ BuildFn = Callable[[str], Awaitable["bool | TemplateInfo"]]
 AcceptFn = Callable[["TemplateInfo"], str]
 
 
-__all__ = ["CloneOutcome", "TemplateCache", "TemplateInfo", "template_key"]
+__all__ = ["CloneOutcome", "TemplateCache", "TemplateInfo", "layer_base", "template_key"]
+
+
+def layer_base(templates: list[TemplateInfo], info: TemplateInfo) -> TemplateInfo | None:
+    """The template a new one can be built on: same Odoo and demo flag, holding nothing the new
+    one will not hold (installing the rest into a copy of it gives what an install from empty
+    gives), the largest such. Only valid while the files of the modules it holds are unchanged:
+    its key covered their bytes when it was built, the new key covers them now."""
+    wanted = set(info.modules)
+    fits = [
+        t
+        for t in templates
+        if not t.orphan
+        and t.held is not None
+        and t.odoo_version == info.odoo_version
+        and t.demo == info.demo
+        and set(t.held) <= wanted
+    ]
+    return max(fits, key=lambda t: (len(t.held or ()), t.name), default=None)
 
 
 class TemplateCache:
     """Templates of one cache dir on one PostgreSQL server, under one database prefix."""
 
-    def __init__(self, pg: Pg, cache_dir: Path, *, max_count: int = 5, max_age_days: float = 14.0) -> None:
+    def __init__(
+        self,
+        pg: Pg,
+        cache_dir: Path,
+        *,
+        max_count: int = 5,
+        max_age_days: float = 14.0,
+        layered: bool = False,
+    ) -> None:
         self.pg = pg
+        # Build a new template from a copy of the largest recorded one it contains (see
+        # ``layer_base``): only where the dependencies' files never change between builds
+        self.layered = layered
         self.cache_dir = cache_dir
         self.meta_dir = cache_dir / "templates"
         self.data_dir = cache_dir / "odoo-data"  # odoo-bin --data-dir: filestores are ours to copy
@@ -81,7 +110,7 @@ class TemplateCache:
             outcome = CloneOutcome("hit", template)
             refused = self._refused(template, accept) if self._usable(template) else ""
             if refused or not self._usable(template):
-                outcome = await self._build(template, build, info)
+                outcome = await self._build(template, build, info, accept)
                 if outcome.status == "build_failed":
                     return outcome
                 outcome = CloneOutcome("built", template, outcome.build_seconds, rebuilt_because=refused)
@@ -130,14 +159,19 @@ class TemplateCache:
             return "its record is unreadable"
         return accept(recorded) if accept is not None else ""
 
-    async def _build(self, template: str, build: BuildFn, info: TemplateInfo) -> CloneOutcome:
+    async def _build(
+        self, template: str, build: BuildFn, info: TemplateInfo, accept: AcceptFn | None = None
+    ) -> CloneOutcome:
         scratch = new_db_name("build", self.pg.prefix)
         self.drop_database(template)  # a leftover without a record: rebuild from scratch
         self.drop_database(self.spare_name(template))
         self._meta_path(template).unlink(missing_ok=True)
         started = time.time()
+        base = ""
         async with self.pg.async_advisory_lock(RUN_LOCK_PREFIX + scratch):
-            self.pg.create(scratch)
+            base = self._layer_into(scratch, info, accept) if self.layered else ""
+            if not base:
+                self.pg.create(scratch)
             try:
                 built = await build(scratch)
             except BaseException:
@@ -152,10 +186,29 @@ class TemplateCache:
         self._move_filestore(scratch, template)
         now = time.time()
         record = (built if isinstance(built, TemplateInfo) else info).model_copy(
-            update={"name": template, "created": now, "last_used": now, "build_seconds": seconds}
+            update={
+                "name": template,
+                "created": now,
+                "last_used": now,
+                "build_seconds": seconds,
+                "built_on": base,
+            }
         )
         self._write_meta(record)
         return CloneOutcome("built", template, seconds)
+
+    def _layer_into(self, scratch: str, info: TemplateInfo, accept: AcceptFn | None) -> str:
+        """Make ``scratch`` a copy of the largest usable template the new one contains; its name,
+        or "" (nothing to layer on, or that template is busy: the build starts from empty)."""
+        usable = [t for t in self.templates() if not (accept and accept(t))]
+        base = layer_base(usable, info)
+        if base is None:
+            return ""
+        with self.pg.try_advisory_lock(LOCK_PREFIX + base.name) as free:
+            if not free or not self._usable(base.name):
+                return ""
+            self._clone_into(base.name, scratch)
+        return base.name
 
     # -- databases and their filestores ---------------------------------------------------------
     def drop_database(self, name: str) -> bool:

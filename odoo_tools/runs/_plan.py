@@ -35,6 +35,9 @@ class RunnerConfig:
     keep_db: bool = False
     template_max_count: int = 5
     template_max_age_days: float = 14.0
+    # A new template is built on a copy of the largest one it contains (dbcache.layer_base): for a
+    # fixed Odoo whose module files never change between builds (a benchmark over one lab)
+    layered_templates: bool = False
     spare_clone: bool = True  # keep the next clone of a template ready (see dbcache.refill_spare)
     background_drop: bool = True  # drop a finished run's database after answering
     base_env: Mapping[str, str] | None = None  # default: our environment (filtered for the child)

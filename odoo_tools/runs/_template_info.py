@@ -29,6 +29,9 @@ class TemplateInfo(BaseModel):
     created: float = 0.0
     last_used: float = 0.0
     build_seconds: float = 0.0
+    built_on: str = Field(
+        default="", description="The template this one was layered on; '': built from empty"
+    )
     orphan: bool = Field(default=False, description="Database without a record (or the reverse)")
 
 

@@ -65,6 +65,7 @@ class OdooRunner:
             config.cache_dir,
             max_count=config.template_max_count,
             max_age_days=config.template_max_age_days,
+            layered=config.layered_templates,
         )
         self.log_dir = config.cache_dir / "logs"
         self._odoo: OdooBin | None = None

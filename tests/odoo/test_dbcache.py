@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from odoo_tools.errors import DatabaseError
-from odoo_tools.runs._dbcache import RUN_LOCK_PREFIX, TemplateCache, TemplateInfo, template_key
+from odoo_tools.runs._dbcache import RUN_LOCK_PREFIX, TemplateCache, TemplateInfo, layer_base, template_key
 from odoo_tools.runs._pg import Pg, new_db_name
 
 
@@ -244,3 +244,77 @@ def test_prune_drops_only_databases_no_live_run_holds(pg: Pg, tmp_path: Path) ->
     assert pg.list_ours() == sorted([in_use, someone_elses_template])
     pg.drop(in_use)
     pg.drop(someone_elses_template)
+
+
+def _held(name: str, held: list[str], **update: object) -> TemplateInfo:
+    info = TemplateInfo(name=name, key=name, odoo_version="18.0", demo=True, modules=held, held=held)
+    return info.model_copy(update=update)
+
+
+def test_layer_base_is_the_largest_template_holding_nothing_the_new_one_will_not() -> None:
+    new = TemplateInfo(
+        name="", key="n", odoo_version="18.0", demo=True, modules=["base", "mail", "sale", "web"]
+    )
+    small = _held("small", ["base", "web"])
+    large = _held("large", ["base", "mail", "web"])
+    assert layer_base([small, large], new) == large
+    # a template holding one module more (stock) would carry it into the new one
+    assert layer_base([small, _held("wider", ["base", "mail", "stock", "web"])], new) == small
+    # another Odoo, another demo flag, an orphan or an unknown content never serve as a base
+    assert layer_base([large.model_copy(update={"odoo_version": "17.0"})], new) is None
+    assert layer_base([large.model_copy(update={"demo": False})], new) is None
+    assert layer_base([large.model_copy(update={"orphan": True})], new) is None
+    assert layer_base([large.model_copy(update={"held": None})], new) is None
+
+
+class LayerBuilder(Builder):
+    """Adds its module to what the scratch database already holds, as ``odoo-bin -i`` would."""
+
+    def __init__(self, pg: Pg, cache: TemplateCache, module: str) -> None:
+        super().__init__(pg, cache)
+        self.module = module
+
+    async def __call__(self, database: str) -> bool:
+        self.calls.append(database)
+        with self.pg.connect(database) as conn, conn.cursor() as cur:
+            cur.execute(
+                "CREATE TABLE IF NOT EXISTS deps (name text); INSERT INTO deps VALUES (%s)", (self.module,)
+            )
+        return True
+
+
+@pytest.mark.anyio
+async def test_a_layered_cache_builds_a_new_template_on_a_copy_of_the_largest_it_contains(
+    pg: Pg, tmp_path: Path
+) -> None:
+    cache = TemplateCache(pg, tmp_path / "cache", max_count=10, layered=True)
+    small = TemplateInfo(name="", key="s" * 40, odoo_version="18.0", modules=["base"], held=["base"])
+    wide = TemplateInfo(
+        name="", key="w" * 40, odoo_version="18.0", modules=["base", "mail"], held=["base", "mail"]
+    )
+    plain = TemplateCache(pg, tmp_path / "plain")  # not layered: every build starts from empty
+    runs = [new_db_name("install", pg.prefix) for _ in range(3)]
+    try:
+        first = await cache.clone("s" * 40, runs[0], LayerBuilder(pg, cache, "base"), small)
+        assert first.status == "built" and _built_on(cache, first.template) == ""
+        second = await cache.clone("w" * 40, runs[1], LayerBuilder(pg, cache, "mail"), wide)
+        assert _built_on(cache, second.template) == first.template
+        with pg.connect(runs[1]) as conn, conn.cursor() as cur:
+            cur.execute("SELECT name FROM deps ORDER BY name")
+            assert cur.fetchall() == [("base",), ("mail",)]  # the base's content, then the difference
+        third = await plain.clone("w" * 40, runs[2], LayerBuilder(pg, plain, "mail"), wide)
+        assert _built_on(plain, third.template) == ""
+        with pg.connect(runs[2]) as conn, conn.cursor() as cur:
+            cur.execute("SELECT name FROM deps ORDER BY name")
+            assert cur.fetchall() == [("mail",)]
+    finally:
+        for name in runs:
+            cache.drop_database(name)
+        cache.clear()
+        plain.clear()
+
+
+def _built_on(cache: TemplateCache, template: str) -> str:
+    record = cache.record(template)
+    assert record is not None
+    return record.built_on
