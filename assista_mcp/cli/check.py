@@ -28,12 +28,13 @@ from odoo_tools.lint import (
     changed_files,
     changed_modules,
     core_roots_from_python,
-    load_project,
+    lint_project,
     roots_for_targets,
     shard,
     split_core_roots,
 )
 from odoo_tools.lint.reporters import FORMATS, INCOMPLETE, Report
+from odoo_tools.project import Project
 
 
 def _odoo_producer() -> Producer:
@@ -116,14 +117,8 @@ def run_check(args: argparse.Namespace) -> int:
         settings = settings.model_copy(update={"addons_paths": roots})
         args.targets = args.targets or ["."]  # none = the current folder: inside a module, just it
     settings.workspace()  # fail early, with the sandbox's message, on a missing or bad addons path
-    roots, core_roots = project_roots(settings)
-    project = load_project(
-        roots,
-        core_roots,
-        odoo_path=settings.odoo_source(),
-        series_setting=settings.odoo_series,
-        cache_dir=None if getattr(args, "no_cache", False) else settings.cache_dir,
-    )
+    roots = project_roots(settings)[0]
+    project = lint_project(open_project(settings, cache=not getattr(args, "no_cache", False)))
     _refuse_contradicting_series(settings, project)
     if getattr(args, "profile", "auto") != "auto":
         project.profile = args.profile
@@ -176,6 +171,19 @@ def project_roots(settings: Settings) -> tuple[list[Path], list[Path]]:
     if not core and settings.odoo_python:
         core = core_roots_from_python(settings.odoo_python)
     return own, core
+
+
+def open_project(settings: Settings, cache: bool = True) -> Project:
+    """The project a command reads: its own roots and Odoo's core folders (``project_roots``), its
+    Odoo source and series setting, the index cache unless ``cache`` is off."""
+    own, core = project_roots(settings)
+    return Project.open(
+        own,
+        core,
+        odoo_path=settings.odoo_source(),
+        series=settings.odoo_series,
+        cache_dir=settings.cache_dir if cache else None,
+    )
 
 
 def _nothing_checked(roots: list[Path], taken_as_core: list[Path]) -> list[str]:

@@ -145,17 +145,15 @@ def refuse_unknown_modules(settings: Settings, names: list[str]) -> None:
     """An unknown module is a usage error, decided before Odoo starts (odoo-bin would only log
     'invalid module names, ignored' after seconds): the modules of the addons path, Odoo's from
     its source, else the bundled core module list that ``check`` uses."""
-    from assista_mcp.cli.check import project_roots
+    from assista_mcp.cli.check import open_project
     from odoo_tools.index import unknown_modules
-    from odoo_tools.lint import load_project
 
     settings.workspace()  # a missing addons path: the sandbox's own message
-    roots, core_roots = project_roots(settings)
-    odoo_path, series = settings.odoo_source(), settings.odoo_series
-    project = load_project(roots, core_roots, odoo_path=odoo_path, series_setting=series)
-    unknown = unknown_modules(project.addon_set, project.series, names)
+    project = open_project(settings)
+    addons = project.addons()
+    unknown = unknown_modules(addons, project.series(addons).series, names)
     if unknown:
-        where = "" if project.addon_set.has_odoo_source else " nor among Odoo's core modules"
+        where = "" if addons.has_odoo_source else " nor among Odoo's core modules"
         raise InvalidInput(
             f"Unknown module(s): {', '.join(unknown)}: found neither in the addons path{where}.",
             "Give module names (their folder names); check --addons-path.",

@@ -3,7 +3,7 @@
 One ``AppContext`` per built server. The SDK enters ``AppContext.lifespan`` for each connection
 (once for stdio and HTTP, once per in-process ``Client``) and tools reach it through their
 ``ctx: Ctx`` parameter (``app(ctx)``), as the MCP SDK's lifespan examples do. Expensive services
-(the code index, the Odoo runner) are built on first use; when the last connection ends they
+(the project with its code index, the Odoo runner) are built on first use; when the last connection ends they
 are closed (background database chores finished) and dropped, to be built again if needed.
 """
 
@@ -22,10 +22,11 @@ from mcp.server.mcpserver import Context
 
 from assista_mcp.config.odoo_config import runner_config
 from assista_mcp.config.settings import Settings
-from odoo_tools.addons import ManifestCache, odoo_core_roots
+from odoo_tools.addons import ManifestCache
 from odoo_tools.files import recover_interrupted_writes
 from odoo_tools.index import ProjectIndex
 from odoo_tools.lint import FileDigests
+from odoo_tools.project import Project
 from odoo_tools.runs import OdooRunner
 from odoo_tools.workspace import Workspace
 
@@ -58,14 +59,16 @@ class Lazy(Generic[T]):
         return value
 
 
-def build_index(settings: Settings) -> ProjectIndex:
-    source = settings.odoo_source()
-    return ProjectIndex(
-        settings.addons_paths,
-        odoo_core_roots(source) if source else [],
+def open_project(settings: Settings, workspace: Workspace) -> Project:
+    """The one project every tool of the server reads: the sandbox's roots (the addons path, and
+    Odoo's core folders as knowledge), its Odoo source and series setting, the index cache."""
+    readonly = [root.path for root in workspace.roots if root.readonly]
+    return Project.open(
+        workspace.writable_roots,
+        readonly,
+        odoo_path=settings.odoo_source(),
+        series=settings.odoo_series,
         cache_dir=settings.cache_dir,
-        odoo_path=source,
-        series_setting=settings.odoo_series,
     )
 
 
@@ -92,17 +95,21 @@ class AppContext:
         self.settings = settings
         self.workspace: Workspace = settings.workspace()
         _finish_interrupted_writes(self.workspace)
-        self._index = Lazy(lambda: build_index(settings))
+        self._project = Lazy(lambda: open_project(settings, self.workspace))
         # long-lived: the warm worker pays off from the second validation of a template on
         self._runner = Lazy(lambda: OdooRunner(replace(runner_config(settings), warm=settings.warm_worker)))
         self._lint_digests = Lazy(FileDigests)
-        self._manifests = Lazy(ManifestCache)
         self._connections = 0
+
+    @property
+    def project(self) -> Project:
+        """The project: its addons, series and code index, shared by every tool."""
+        return self._project.get()
 
     @property
     def index(self) -> ProjectIndex:
         """The project's code index (built on first use)."""
-        return self._index.get()
+        return self.project.index()
 
     @property
     def runner(self) -> OdooRunner:
@@ -117,7 +124,7 @@ class AppContext:
     @property
     def manifests(self) -> ManifestCache:
         """Parsed manifests, so each lint call does not re-read every addon."""
-        return self._manifests.get()
+        return self.project.manifests
 
     @asynccontextmanager
     async def lifespan(self, _server: object) -> AsyncIterator[AppContext]:
@@ -133,8 +140,8 @@ class AppContext:
 
     async def aclose(self) -> None:
         """Finish the runner's background chores (dropping run databases) and drop every service."""
-        for service in (self._index, self._lint_digests, self._manifests):
-            service.drop()
+        self._project.drop()  # with its index and parsed manifests
+        self._lint_digests.drop()
         runner = self._runner.drop()
         if runner is not None:
             await anyio.to_thread.run_sync(runner.wait_idle)

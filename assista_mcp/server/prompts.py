@@ -18,7 +18,6 @@ from assista_mcp.server.context import AppContext, Ctx, app
 from assista_mcp.server.resources import resource_text
 from assista_mcp.server.tools._base import ToolSpec
 from assista_mcp.server.tools._text import answer
-from odoo_tools.addons import detect_series, discover_addons
 from odoo_tools.errors import InvalidInput
 from odoo_tools.series import SUPPORTED_SERIES, normalize_series, series_facts
 
@@ -29,11 +28,9 @@ class Guidelines(BaseModel):
 
 
 def project_series(context: AppContext) -> str:
-    """The project's series, as ``odoo_tools.addons`` detects it (source > manifests > setting); a
-    project whose series is unknown or unsupported is an error saying how to name one."""
-    addons = discover_addons(list(context.workspace.writable_roots))
-    own = (addon.manifest for addon in addons.addons.values() if not addon.readonly)
-    info = detect_series(context.settings.odoo_source(), own, context.settings.odoo_series)
+    """The project's series (source > manifests > setting, ``Project.series``); a project whose
+    series is unknown or unsupported is an error saying how to name one."""
+    info = context.project.series()
     if info.series is None:
         raise InvalidInput(
             "The project's Odoo series is unknown: no Odoo source, no manifest version like "

@@ -11,7 +11,13 @@ from odoo_tools.addons._discovery import (
     odoo_source_from_bin,
 )
 from odoo_tools.addons._manifest import ManifestCache, find_manifest_file
-from odoo_tools.addons._series import SeriesInfo, detect_series, module_series, selection_series
+from odoo_tools.addons._series import (
+    SeriesInfo,
+    detect_series,
+    module_series,
+    project_series,
+    selection_series,
+)
 
 __all__ = [
     "Addon",
@@ -24,5 +30,6 @@ __all__ = [
     "module_series",
     "odoo_core_roots",
     "odoo_source_from_bin",
+    "project_series",
     "selection_series",
 ]

@@ -6,8 +6,9 @@ wins) > the configured fallback (``Settings.odoo_series``, which must name a sup
 even when the source or the manifests decide). Everything version-dependent asks
 ``detect_series`` (or reads the ``SeriesInfo`` a caller got from it).
 
-Exported by the face: ``SeriesInfo(series, source, detail)`` (``.major``, ``.supported``) and
-``detect_series(odoo_path=None, manifests=(), setting=None) -> SeriesInfo``.
+Exported by the face: ``SeriesInfo(series, source, detail)`` (``.major``, ``.supported``,
+``.value``), ``detect_series(odoo_path=None, manifests=(), setting=None) -> SeriesInfo`` and
+``project_series(addons, odoo_path, setting)``, the same over a discovered project's own modules.
 """
 
 from __future__ import annotations
@@ -17,11 +18,21 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from odoo_tools.addons._manifest import Manifest
-from odoo_tools.series import is_supported, normalize_series, series_key, series_major, series_of_version
+from odoo_tools.series import (
+    Series,
+    is_supported,
+    normalize_series,
+    series_key,
+    series_major,
+    series_of_version,
+)
 from odoo_tools.sources import python_tree
+
+if TYPE_CHECKING:
+    from odoo_tools.addons._discovery import AddonSet
 
 SeriesSource = Literal["odoo-source", "manifests", "setting", "unknown"]
 
@@ -39,6 +50,13 @@ class SeriesInfo:
     @property
     def supported(self) -> bool:
         return is_supported(self.series)
+
+    @property
+    def value(self) -> Series | None:
+        """The series as the one value code compares (``Series``): ``None`` when it is unknown or
+        not a supported stable series (saas~17.2, 15.0), which only the text can name."""
+        major = self.major
+        return Series(major) if major is not None and self.supported and self.series == f"{major}.0" else None
 
 
 def detect_series(
@@ -59,6 +77,13 @@ def detect_series(
     if chosen:
         return SeriesInfo(chosen, "setting", "odoo_series setting")
     return SeriesInfo(None, "unknown", "no Odoo source, no versioned manifest, no odoo_series setting")
+
+
+def project_series(addons: AddonSet, odoo_path: Path | None, setting: str | None) -> SeriesInfo:
+    """The series of a discovered project: read from its Odoo source, else from the manifests of
+    its own (writable) modules, never Odoo's core modules beside them, else the setting."""
+    own = (addon.manifest for addon in addons.addons.values() if not addon.readonly)
+    return detect_series(odoo_path, own, setting)
 
 
 def series_from_odoo_source(odoo_path: Path) -> str | None:

@@ -15,7 +15,7 @@ import threading
 from collections.abc import Sequence
 from pathlib import Path
 
-from odoo_tools.addons import AddonSet, ManifestCache, SeriesInfo, detect_series, discover_addons
+from odoo_tools.addons import AddonSet, ManifestCache, SeriesInfo, discover_addons, project_series
 from odoo_tools.findings import Finding, sort_findings
 from odoo_tools.index import _queries as queries
 from odoo_tools.index import _references as references
@@ -74,8 +74,7 @@ class ProjectIndex:
                 for module in stats.modules:
                     self._module_tables.pop(module, None)
                 self._tables = None  # rebuilt by the next query that needs it
-            own = (a.manifest for a in self.addons.addons.values() if not a.readonly)
-            self.series = detect_series(self.odoo_path, own, self.series_setting)
+            self.series = project_series(self.addons, self.odoo_path, self.series_setting)
             self.parse_count += len(stats.parsed)
             self.last_refresh = stats
             return stats

@@ -3,7 +3,8 @@ our own cross-file checks, normalized into ``odoo_tools.findings.Finding``.
 
 Public API:
 - ``load_project(roots, readonly_roots=(), odoo_path=None, series_setting=None) -> LintProject``
-  (``.select(targets)`` -> addons, ``.series``, ``.addon_set``);
+  (``.select(targets)`` -> addons, ``.series``, ``.addon_set``); ``lint_project(project)``, the same
+  from an ``odoo_tools.project.Project`` (its index shared);
 - ``lint_addons(project, addons, checks=None, cache=..., digests=..., jobs=None,
   on_progress=None) -> LintRun`` (async) and ``lint_addons_sync``; ``CHECKS``;
 - ``LintCache(directory)``, ``FileDigests()``, ``StoredDigests(cache_dir, roots)`` (file digests kept
@@ -67,7 +68,7 @@ if TYPE_CHECKING:
         removed_name_uses,
         still_given,
     )
-    from odoo_tools.lint._project import LintProject, load_project
+    from odoo_tools.lint._project import LintProject, lint_project, load_project
     from odoo_tools.lint._runner import CHECKS, LintRun, lint_addons, lint_addons_sync, validate_checks
     from odoo_tools.lint._spares import start_spares
     from odoo_tools.lint._summary import Summary, summarize
@@ -107,6 +108,7 @@ _WHERE = {
     "count_fingerprints": "odoo_tools.lint._baseline",
     "lint_addons": "odoo_tools.lint._runner",
     "lint_addons_sync": "odoo_tools.lint._runner",
+    "lint_project": "odoo_tools.lint._project",
     "load_project": "odoo_tools.lint._project",
     "on_changed_lines": "odoo_tools.lint._baseline",
     "project_linter_files": "odoo_tools.lint._configs",
@@ -159,6 +161,7 @@ __all__ = [
     "guarded_imports",
     "lint_addons",
     "lint_addons_sync",
+    "lint_project",
     "load_project",
     "on_changed_lines",
     "project_linter_files",

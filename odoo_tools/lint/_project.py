@@ -13,14 +13,13 @@ from odoo_tools.addons import (
     Addon,
     AddonSet,
     ManifestCache,
-    detect_series,
-    discover_addons,
     module_series,
     selection_series,
 )
 from odoo_tools.errors import InvalidInput, NotFound
 from odoo_tools.findings import Finding
 from odoo_tools.lint._configs import LintConfig, config_for_root, config_note, uses_ruff_by_default
+from odoo_tools.project import Project
 from odoo_tools.series import SUPPORTED_SERIES, core_graph, is_supported, pack_header
 
 if TYPE_CHECKING:
@@ -41,7 +40,7 @@ class LintProject:
         """The code index (``odoo_tools.index.ProjectIndex``), built on first use and refreshed."""
         if self._index is None:
             if self.index_provider is None:
-                raise RuntimeError("LintProject has no index provider")  # load_project always sets one
+                raise RuntimeError("LintProject has no index provider")  # lint_project always sets one
             self._index = self.index_provider()
             self._index.refresh()
         return self._index
@@ -208,19 +207,24 @@ def load_project(
     index_provider: Callable[[], ProjectIndex] | None = None,
     manifests: ManifestCache | None = None,
 ) -> LintProject:
-    """Discover the addons and the series. ``index_provider`` lets a server share its index;
-    by default one is built over the same roots (cached under ``cache_dir``). A ``manifests``
-    cache kept between calls re-parses only the manifests that changed."""
-    addon_set = discover_addons(roots, readonly_roots, manifests)
-    own = [a.manifest for a in addon_set.addons.values() if not a.readonly]
-    series = detect_series(odoo_path=odoo_path, manifests=own, setting=series_setting).series
+    """Discover the addons and the series of the ``Project`` these arguments describe (see
+    ``lint_project``). A ``manifests`` cache kept between calls re-parses only the manifests
+    that changed."""
+    project = Project.open(
+        roots,
+        readonly_roots,
+        odoo_path=odoo_path,
+        series=series_setting,
+        cache_dir=cache_dir,
+        manifests=manifests,
+    )
+    return lint_project(project, index_provider)
 
-    def default_index() -> ProjectIndex:
-        from odoo_tools.index import ProjectIndex
 
-        return ProjectIndex(
-            roots, readonly_roots, cache_dir=cache_dir, odoo_path=odoo_path, series_setting=series_setting
-        )
-
-    real_roots = tuple(Path(os.path.realpath(r)) for r in roots)
-    return LintProject(addon_set, series, real_roots, index_provider or default_index)
+def lint_project(project: Project, index_provider: Callable[[], ProjectIndex] | None = None) -> LintProject:
+    """What a lint run works on, read from ``project`` now: its addons and series; the code index
+    is the project's own (built on first use), or ``index_provider``'s when one is given."""
+    addon_set = project.addons()
+    series = project.series(addon_set).series
+    real_roots = tuple(Path(os.path.realpath(r)) for r in project.roots)
+    return LintProject(addon_set, series, real_roots, index_provider or project.index)

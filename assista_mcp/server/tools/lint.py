@@ -27,7 +27,7 @@ from odoo_tools.lint import (
     Summary,
     adopt,
     lint_addons,
-    load_project,
+    lint_project,
     summarize,
 )
 
@@ -202,16 +202,8 @@ TOOLS = (
 
 
 def _load(ctx: AppContext) -> LintProject:
-    settings = ctx.settings
-    readonly = [r.path for r in ctx.workspace.roots if r.readonly]
-    return load_project(
-        ctx.workspace.writable_roots,
-        readonly,
-        odoo_path=settings.odoo_path,
-        series_setting=settings.odoo_series,
-        index_provider=lambda: ctx.index,  # the server's one shared code index
-        manifests=ctx.manifests,  # every call re-discovers the addons
-    )
+    # the server's one project: its code index is shared, its manifests parsed once between calls
+    return lint_project(ctx.project)
 
 
 def _select(ctx: AppContext, project: LintProject, names: list[str]) -> list[Addon]:
