@@ -37,16 +37,20 @@ def adopted(
 def display_path(project: LintProject) -> Callable[[Finding], str]:
     """Findings hold root-relative paths; CI wants them relative to the working directory."""
     cwd = Path.cwd().resolve()
+    shown: dict[tuple[str, str], str] = {}  # thousands of findings share a few hundred files
 
     def display(finding: Finding) -> str:
         addon = project.addon_set.addons.get(finding.module)
         if not finding.path or addon is None:
             return finding.path
-        full = addon.root / finding.path
-        try:
-            return full.relative_to(cwd).as_posix()
-        except ValueError:
-            return full.as_posix()
+        where = (finding.module, finding.path)
+        if where not in shown:
+            full = addon.root / finding.path
+            try:
+                shown[where] = full.relative_to(cwd).as_posix()
+            except ValueError:
+                shown[where] = full.as_posix()
+        return shown[where]
 
     return display
 

@@ -97,6 +97,8 @@ def regrade(
     drift: frozenset[str] = frozenset(),
     hooks: HooksRelease | None = None,
     mandatory: frozenset[str] = frozenset(),
+    *,
+    in_place: bool = False,
 ) -> list[Finding]:
     """``findings`` as graded by the adapters (OCA's way), in the chosen grading. OCA's grading
     keeps pylint's and flake8's verdicts but grades OCA's hooks like the default does: the hooks
@@ -105,7 +107,11 @@ def regrade(
     something: the rule may not exist, or be narrower, in the pinned version. A hooks check newer
     than ``hooks`` (the release the repository's CI runs) is an info in both gradings. A pylint
     message the repository's own ``.pylintrc-mandatory`` names (``mandatory``) stays an error
-    with an older pin too: the pinned pylint-odoo knows it, and fails the commit on it."""
+    with an older pin too: the pinned pylint-odoo knows it, and fails the commit on it.
+
+    ``in_place``: change the findings themselves instead of copies, for a caller that owns them
+    (a warm check regrades every finding it read from the cache: copies cost 0.15 s of a 1 s run
+    on 16,845 findings)."""
     out = []
     for finding in findings:
         if _silenced_by_old_id(finding, module_dir):
@@ -147,7 +153,14 @@ def regrade(
             update["message"] = (  # Odoo reads it fine; only OCA's convention prefers a README
                 'OCA convention: describe the module in README.rst rather than the manifest\'s "description".'
             )
-        out.append(finding.model_copy(update=update))
+        if update == {"severity": finding.severity}:
+            out.append(finding)
+        elif in_place:
+            for name, value in update.items():
+                setattr(finding, name, value)  # as model_copy(update=): no validation, marked as set
+            out.append(finding)
+        else:
+            out.append(finding.model_copy(update=update))
     return out
 
 

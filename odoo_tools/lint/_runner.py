@@ -135,6 +135,7 @@ async def lint_addons(
                 cache.put(keys[("static-facts", name)], findings)
             run.checked.setdefault(check, []).append(name)
     configs = {a.name: project.config_for(a) for a in addons}
+    fresh = {check: set(run.cached.get(check, ())) for check in selected}
     everything = [
         f
         for check in selected
@@ -146,6 +147,9 @@ async def lint_addons(
             frozenset(source for source, _, _ in configs[name].drift),
             hooks_ci_release(configs[name], project.series_of(project.addon_set.addons[name])),
             configs[name].mandatory_messages or frozenset(),
+            # Findings read from the cache are this run's own objects; the static checks' may be
+            # the project's (its index's findings), which a server keeps between runs.
+            in_place=name in fresh[check],
         )
     ]
     run.findings, run.missing_tools = split_missing_tools(
