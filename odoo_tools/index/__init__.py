@@ -19,7 +19,7 @@ from odoo_tools.index._project import ProjectIndex
 from odoo_tools.index._project_map import DEFAULT_BUDGET, MAX_BUDGET, MIN_BUDGET, ProjectMap
 from odoo_tools.index._python_index import parse_python
 from odoo_tools.index._records import FieldDef, FileData, ModelClass, XmlRecord, qualify
-from odoo_tools.index._resolve import ModelResolver, ResolvedModel, base_model_methods
+from odoo_tools.index._resolve import RELATIONAL, X2MANY, ModelResolver, ResolvedModel, base_model_methods
 from odoo_tools.index._tables import Tables
 from odoo_tools.index._xml_index import parse_xml
 from odoo_tools.index._xml_lines import attribute_line
@@ -28,6 +28,8 @@ __all__ = [
     "DEFAULT_BUDGET",
     "MAX_BUDGET",
     "MIN_BUDGET",
+    "RELATIONAL",
+    "X2MANY",
     "FieldDef",
     "FieldMatches",
     "FileData",

@@ -26,7 +26,9 @@ from odoo_tools.index._tables import Located, Tables
 from odoo_tools.sources import python_tree
 
 BASE = "base"  # the abstract model every model inherits (``_inherit = "base"`` extends them all)
-RELATIONAL = frozenset({"Many2one", "One2many", "Many2many"})
+# The field types that point to another model: the one home of these names (lint imports them).
+X2MANY = frozenset({"One2many", "Many2many"})
+RELATIONAL = X2MANY | {"Many2one"}
 MAX_RELATED_HOPS = 32  # related fields followed through one another (a real chain has a few)
 
 

@@ -17,12 +17,12 @@ from collections.abc import Iterator
 
 from odoo_tools.catalogue import entry
 from odoo_tools.findings import Finding
+from odoo_tools.index import RELATIONAL
 from odoo_tools.lint._static.context import StaticContext
 from odoo_tools.lint._static.view_expressions import domain_names
 from odoo_tools.series import series_family, view_context_names
 from odoo_tools.storage import read_capped
 
-_RELATIONAL = frozenset({"Many2one", "One2many", "Many2many"})
 CODE = "field-domain-field-unknown"
 
 
@@ -85,7 +85,7 @@ def _class_domains(
         if not (isinstance(target, ast.Name) and isinstance(call, ast.Call)):
             continue
         func = call.func
-        if not (isinstance(func, ast.Attribute) and func.attr in _RELATIONAL):
+        if not (isinstance(func, ast.Attribute) and func.attr in RELATIONAL):
             continue
         given = {k.arg: k.value for k in call.keywords if k.arg}
         domain = given.get("domain")

@@ -16,7 +16,7 @@ import re
 from lxml import etree
 
 from odoo_tools.findings import Finding
-from odoo_tools.index import ModelResolver, qualify
+from odoo_tools.index import X2MANY, ModelResolver, qualify
 from odoo_tools.lint._static.arch_names import XmlFileChecks, walk_arch
 from odoo_tools.lint._static.context import StaticContext
 from odoo_tools.lint._static.core_answers import python_read
@@ -25,7 +25,6 @@ from odoo_tools.storage import read_capped
 
 _PARSER = etree.XMLParser(resolve_entities=False, no_network=True, remove_comments=True)
 _XPATH_FIELD = re.compile(r"""field\[@name\s*=\s*['"](\w+)['"]\]""")
-_X2MANY = ("One2many", "Many2many")
 _COLUMNS = frozenset({"/list/", "/tree/"})
 MAX_CANDIDATES = 256  # models a spec's node may belong to; more: not judged
 
@@ -222,7 +221,7 @@ def _uncached_candidates(out: XmlFileChecks, model: str, depth: int) -> tuple[st
     comodels = [
         located.item.comodel or resolver.comodel(model, name) or ""
         for name, located in resolver.model(model).fields.items()
-        if located.item.type in _X2MANY
+        if located.item.type in X2MANY
     ]
     # The bundled core list merges every core module: a field of a module outside the closure
     # (website's on res.partner) is not in the parent view this module sees.

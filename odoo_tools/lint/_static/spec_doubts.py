@@ -96,7 +96,3 @@ def spec_attributes(spec: etree._Element) -> set[str]:
     if spec.tag == "field":
         return {"name"}
     return {str(k) for k in spec.attrib if k not in ("position", "version")}
-
-
-def _textual(spec: etree._Element) -> bool:
-    return spec.tag == "xpath" and bool(_TEXTUAL.search(str(spec.get("expr") or "")))

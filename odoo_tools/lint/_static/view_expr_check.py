@@ -21,7 +21,7 @@ from lxml import etree
 
 from odoo_tools.catalogue import entry
 from odoo_tools.findings import Finding
-from odoo_tools.index import ModelResolver, attribute_line, qualify
+from odoo_tools.index import X2MANY, ModelResolver, attribute_line, qualify
 from odoo_tools.lint._static.context import StaticContext
 from odoo_tools.lint._static.field_domains import check_field_domains
 from odoo_tools.lint._static.orm_xml import parent_model
@@ -34,7 +34,6 @@ from odoo_tools.storage import read_capped
 _PARSER = etree.XMLParser(resolve_entities=False, no_network=True, remove_comments=True)
 _MODIFIERS = ("invisible", "readonly", "required", "column_invisible")
 _SUBVIEWS = frozenset({"list", "tree", "form", "kanban", "graph", "pivot", "calendar", "activity"})
-_X2MANY = ("One2many", "Many2many")
 MAX_CANDIDATES = 64  # models an inheriting view's node may belong to; more: not judged
 
 
@@ -86,7 +85,7 @@ class _File:
         comodels = [
             located.item.comodel or self.resolver.comodel(model, name) or ""
             for name, located in self.resolver.model(model).fields.items()
-            if located.item.type in _X2MANY
+            if located.item.type in X2MANY
         ]
         comodels = [c for c in comodels if not self.resolver.outside_closure(c)]
         if any(not c for c in comodels):
