@@ -17,6 +17,7 @@ from odoo_tools.storage import capped_lines
 
 _NEW_ID = re.compile(r"^([CWERF])81(\d\d)$")
 _DISABLE = re.compile(r"#\s*pylint\s*:\s*disable\s*=\s*([\w\-, ]+)")
+_OLD_DISABLE = re.compile(r"#\s*pylint\s*:\s*disable\s*=[\w\-, ]*[CWERF]79\d\d")  # any old id
 _LOOKBACK = 200  # lines; a standalone comment further up is not worth the read
 
 
@@ -68,4 +69,7 @@ def _indent(text: str) -> int:
 
 @lru_cache(maxsize=64)
 def _lines(path: Path, mtime_ns: int) -> list[str]:  # the mtime keys the cache: an edit re-reads
-    return capped_lines(path)
+    """The lines of ``path``, or none when no line disables an old id (most files: a warm check
+    asks this of every pylint finding, and walking up to 200 lines for each was 0.1 s)."""
+    lines = capped_lines(path)
+    return lines if any(_OLD_DISABLE.search(text) for text in lines) else []
