@@ -25,6 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from odoo_tools.addons import detect_series
 from odoo_tools.migrate import migrate
+from odoo_tools.series import Series
 
 CODES = ("retargeted-view-anchor", "removed-view-spec", "gone-view-anchor")
 
@@ -39,14 +40,14 @@ def main() -> int:
     parser.add_argument("--from-odoo-path", type=Path, default=None, help="the source series' Odoo source")
     parser.add_argument("--list", action="store_true", help="print every finding")
     args = parser.parse_args()
-    sources = {}
+    sources: dict[Series, Path] = {}
     for path in (args.odoo_path, args.from_odoo_path):
         major = detect_series(odoo_path=path).major if path is not None else None
         if path is not None and major is None:
             print(f"{path} is not an Odoo source", file=sys.stderr)
             return 2
         if path is not None and major is not None:
-            sources[major] = path
+            sources[Series(major)] = path
     folders = [
         Path(line.split("\t")[0].strip()) for line in args.corpus.read_text().splitlines() if line.strip()
     ]

@@ -136,11 +136,11 @@ def migrate_way(
     elif way == "upgrade_code":
         rules = upgrade_code_only(copy, odoo_src)
     else:
-        sources = {}
+        sources: dict[Series, Path] = {}
         for odoo in (odoo_src, from_odoo_src) if way == "ours" else ():
             major = detect_series(odoo_path=odoo).major if odoo is not None else None
             if odoo is not None and major is not None:
-                sources[major] = odoo
+                sources[Series(major)] = odoo
         report = migrate([copy], target, write=True, odoo_sources=sources)
         [module] = report.modules
         rules = module.rules_applied

@@ -29,7 +29,7 @@ from odoo_tools.migrate.engine.step_knowledge import CoreSource
 from odoo_tools.migrate.passes.core_xml_ids import CoreIds, core_ids
 from odoo_tools.migrate.passes.renamed_methods import renamed_everywhere
 from odoo_tools.migrate.passes.signatures import CoreMethods, core_methods, removed_parameters
-from odoo_tools.series import pack_ref
+from odoo_tools.series import Series, pack_ref
 
 
 def gone_ids(old: CoreIds, new: CoreIds, modules: set[str]) -> set[str]:
@@ -120,7 +120,7 @@ def main() -> int:
 def same_modules(args: argparse.Namespace, old_major: int, new_major: int) -> None:
     folders = [Path(line.split("\t")[0]) for line in args.modules.read_text().splitlines() if line.strip()]
     folders = folders[: args.limit] if args.limit else folders
-    sources = {old_major: args.from_odoo_path, new_major: args.odoo_path}
+    sources = {Series(old_major): args.from_odoo_path, Series(new_major): args.odoo_path}
     same, differing = 0, Counter[str]()
     for folder in folders:
         with_src = migrate([folder], f"{new_major}.0", odoo_sources=sources).modules[0]

@@ -24,6 +24,7 @@ from pydantic import BaseModel, Field, PrivateAttr, SecretStr, field_validator
 from odoo_tools.addons import detect_series, odoo_core_roots, odoo_source_from_bin
 from odoo_tools.errors import ConfigError
 from odoo_tools.runs import split_addons_path
+from odoo_tools.series import Series
 from odoo_tools.storage import default_cache_dir, default_data_dir
 from odoo_tools.workspace import Workspace
 
@@ -178,24 +179,25 @@ class Settings(BaseModel):
             return self.odoo_path
         return odoo_source_from_bin(self.odoo_bin) if self.odoo_bin else None
 
-    def migration_sources(self) -> dict[int, Path]:
-        """The Odoo sources migration reads, by major version: the target series' (``odoo_source``)
-        and, with ``from_odoo_path``, the older series' (one per series: a run through several
-        steps reads each step's two)."""
-        sources: dict[int, Path] = {}
+    def migration_sources(self) -> dict[Series, Path]:
+        """The Odoo sources migration reads, by series: the target series' (``odoo_source``) and,
+        with ``from_odoo_path``, the older series' (one per series: a run through several steps
+        reads each step's two). A saas~17.2 source stands for its major's series, as before."""
+        sources: dict[Series, Path] = {}
         source = self.odoo_source()
         if source is not None and (major := detect_series(odoo_path=source).major) is not None:
-            sources[major] = source
+            sources[Series(major)] = source
         for path in self.from_odoo_path:
-            old = detect_series(odoo_path=path).major
-            if old is None:
+            major = detect_series(odoo_path=path).major
+            if major is None:
                 raise ConfigError(
                     f"--from-odoo-path {path} is not the Odoo source of an older series",
                     "Give the folder holding odoo-bin and odoo/release.py of the modules' series.",
                 )
+            old = Series(major)
             if old in sources:
                 raise ConfigError(
-                    f"--from-odoo-path {path} is a second Odoo {old}.0 source (the other: {sources[old]})",
+                    f"--from-odoo-path {path} is a second Odoo {old} source (the other: {sources[old]})",
                     "Give each series' source once per series: --from-odoo-path for the older series, "
                     "--odoo-path or --odoo-bin for the target.",
                 )

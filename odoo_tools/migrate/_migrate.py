@@ -16,6 +16,7 @@ from odoo_tools.migrate.engine.report import SOURCE
 from odoo_tools.migrate.engine.step_knowledge import step_knowledge
 from odoo_tools.migrate.passes.protocol import Known
 from odoo_tools.migrate.passes.table import unchecked
+from odoo_tools.series import Series
 
 
 def migrate(
@@ -25,11 +26,14 @@ def migrate(
     from_series: str | None = None,
     write: bool = False,
     commit: bool = False,
-    odoo_sources: Mapping[int, Path] | None = None,
+    odoo_sources: Mapping[Series, Path] | None = None,
 ) -> MigrationReport:
-    """Every module under ``paths`` moved to ``to_series``; ``odoo_sources`` maps a series' major to
-    its Odoo source, whose ``upgrade_code`` scripts then run first on the steps into that series
-    (and whose core views are compared with the previous series' to retarget gone anchors)."""
+    """Every module under ``paths`` moved to ``to_series``; ``odoo_sources`` maps a series to its
+    Odoo source, whose ``upgrade_code`` scripts then run first on the steps into that series (and
+    whose core views are compared with the previous series' to retarget gone anchors)."""
+    if stray := [key for key in odoo_sources or {} if not isinstance(key, Series)]:
+        # a bare major (the old face) would match no step and silently read no source
+        raise TypeError(f"odoo_sources is keyed by Series (Series(18) for 18.0), not {stray[0]!r}")
     plan = plan_migration(paths, to_series, from_series)
     if commit:
         for planned in plan:
@@ -42,7 +46,7 @@ def migrate(
 
 
 def _guarded(
-    planned: PlannedModule, *, write: bool, commit: bool, odoo_sources: Mapping[int, Path]
+    planned: PlannedModule, *, write: bool, commit: bool, odoo_sources: Mapping[Series, Path]
 ) -> ModuleMigration:
     """``migrate_module``, except that a module whose input a pass cannot take (recursion, memory:
     nesting we did not foresee in one of its files) is a finding, and the other modules go on.
@@ -80,14 +84,14 @@ def migrate_module(
     *,
     write: bool = False,
     commit: bool = False,
-    odoo_sources: Mapping[int, Path] | None = None,
+    odoo_sources: Mapping[Series, Path] | None = None,
 ) -> ModuleMigration:
     files = ModuleFiles.read(planned.folder)
     outcomes: list[StepOutcome] = []
     for source, target in planned.steps:
         before, deleted_before = dict(files.texts), set(files.deleted)
         sources = odoo_sources or {}
-        old_source, new_source = sources.get(source.major), sources.get(target.major)
+        old_source, new_source = sources.get(source), sources.get(target)
         report = migrate_step(files, source, target, new_source, old_source)
         sha = ""
         if commit:

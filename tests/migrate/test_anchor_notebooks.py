@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from odoo_tools.migrate import migrate
+from odoo_tools.series import Series
 
 from .test_anchors import _module, _source
 
@@ -31,8 +32,8 @@ PAGES = (
 
 def _migrated(root: Path, old: str, new: str, spec: str) -> tuple[str, list[tuple[str, str]]]:
     sources = {
-        17: _source(root / "odoo17", 17, {"base_app": {"form": ("", old)}}),
-        18: _source(root / "odoo18", 18, {"base_app": {"form": ("", new)}}),
+        Series(17): _source(root / "odoo17", 17, {"base_app": {"form": ("", old)}}),
+        Series(18): _source(root / "odoo18", 18, {"base_app": {"form": ("", new)}}),
     }
     module = _module(root, [("base_app.form", spec)], depends="'base_app'")
     [migrated] = migrate([module], "18.0", odoo_sources=sources, write=True).modules

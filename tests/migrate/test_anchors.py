@@ -18,6 +18,7 @@ from odoo_tools.migrate import migrate
 from odoo_tools.migrate.engine.edits import apply_edits
 from odoo_tools.migrate.engine.xml_tags import read_xml
 from odoo_tools.migrate.passes.retarget_plan import Plan, spec_edits
+from odoo_tools.series import Series
 from odoo_tools.view_inheritance import apply_spec, locate
 
 from .conftest import snapshot
@@ -112,8 +113,11 @@ def _source(root: Path, major: int, views: dict[str, dict[str, tuple[str, str]]]
 
 
 @pytest.fixture
-def sources(tmp_path: Path) -> dict[int, Path]:
-    return {17: _source(tmp_path / "odoo17", 17, OLD_VIEWS), 18: _source(tmp_path / "odoo18", 18, NEW_VIEWS)}
+def sources(tmp_path: Path) -> dict[Series, Path]:
+    return {
+        Series(17): _source(tmp_path / "odoo17", 17, OLD_VIEWS),
+        Series(18): _source(tmp_path / "odoo18", 18, NEW_VIEWS),
+    }
 
 
 def _module(tmp_path: Path, records: list[tuple[str, str]], depends: str = "'sale_app'") -> Path:
@@ -132,12 +136,14 @@ def _module(tmp_path: Path, records: list[tuple[str, str]], depends: str = "'sal
     return folder
 
 
-def _findings(module: Path, sources: dict[int, Path], *, write: bool = True) -> list[tuple[str, int | None]]:
+def _findings(
+    module: Path, sources: dict[Series, Path], *, write: bool = True
+) -> list[tuple[str, int | None]]:
     [migrated] = migrate([module], "18.0", odoo_sources=sources, write=write).modules
     return [(f.code, f.line) for f in migrated.findings if "view" in f.code]
 
 
-def test_a_renamed_anchor_is_retargeted(tmp_path: Path, sources: dict[int, Path]) -> None:
+def test_a_renamed_anchor_is_retargeted(tmp_path: Path, sources: dict[Series, Path]) -> None:
     module = _module(
         tmp_path,
         [
@@ -153,7 +159,7 @@ def test_a_renamed_anchor_is_retargeted(tmp_path: Path, sources: dict[int, Path]
     assert '<xpath expr="//app[@name=\'base_app\']" position="inside"><b/></xpath>' in text
 
 
-def test_gone_anchors_move_to_a_surviving_neighbour(tmp_path: Path, sources: dict[int, Path]) -> None:
+def test_gone_anchors_move_to_a_surviving_neighbour(tmp_path: Path, sources: dict[Series, Path]) -> None:
     module = _module(
         tmp_path,
         [
@@ -171,7 +177,9 @@ def test_gone_anchors_move_to_a_surviving_neighbour(tmp_path: Path, sources: dic
     assert "<xpath expr=\"//setting[@id='pane_box']\"/>" in text  # a div before 17.0
 
 
-def test_a_moved_field_and_a_tree_become_list_are_followed(tmp_path: Path, sources: dict[int, Path]) -> None:
+def test_a_moved_field_and_a_tree_become_list_are_followed(
+    tmp_path: Path, sources: dict[Series, Path]
+) -> None:
     specs = (
         "<xpath expr=\"//group[@name='main']/field[@name='moved']\" position=\"attributes\"/>\n"
         "            <xpath expr=\"//field[@name='lines']/tree/field[@name='q']\" position=\"after\"/>\n"
@@ -183,7 +191,9 @@ def test_a_moved_field_and_a_tree_become_list_are_followed(tmp_path: Path, sourc
     assert '<xpath expr="//field[@name=\'p\']" position="after"/>' in text
 
 
-def test_a_spec_that_only_changed_a_gone_element_is_removed(tmp_path: Path, sources: dict[int, Path]) -> None:
+def test_a_spec_that_only_changed_a_gone_element_is_removed(
+    tmp_path: Path, sources: dict[Series, Path]
+) -> None:
     module = _module(
         tmp_path,
         [
@@ -199,7 +209,9 @@ def test_a_spec_that_only_changed_a_gone_element_is_removed(tmp_path: Path, sour
     etree.fromstring(text.encode())  # still well-formed
 
 
-def test_what_cannot_be_retargeted_safely_stays_a_finding(tmp_path: Path, sources: dict[int, Path]) -> None:
+def test_what_cannot_be_retargeted_safely_stays_a_finding(
+    tmp_path: Path, sources: dict[Series, Path]
+) -> None:
     specs = (
         '<div name="dates" position="replace"><div name="mine"/></div>\n'  # replace with content
         '            <xpath expr="//div[@name=\'two\']" position="inside"/>\n'  # two candidates
@@ -210,30 +222,30 @@ def test_what_cannot_be_retargeted_safely_stays_a_finding(tmp_path: Path, source
     assert _findings(module, sources, write=False) == [("gone-view-anchor", 5), ("gone-view-anchor", 6)]
     assert snapshot(module) == before
     # what the 17.0 core view did not have either did not go with 18.0: a finding only without 17.0
-    only_new = {18: sources[18]}
+    only_new = {Series(18): sources[Series(18)]}
     assert _findings(module, only_new, write=False) == [("gone-view-anchor", n) for n in (5, 6, 7)]
 
 
 def test_a_gone_core_anchor_is_an_error_when_nothing_outside_core_may_add_it(
-    tmp_path: Path, sources: dict[int, Path]
+    tmp_path: Path, sources: dict[Series, Path]
 ) -> None:
     """It anchored on the 17.0 core view and no view of what installs with it on 18.0 has it: the
     install fails. Without the 17.0 source, or with a dependency outside core, that is not sure."""
     spec = '<div name="dates" position="replace"><div name="mine"/></div>\n'
 
-    def severities(depends: str, given: dict[int, Path]) -> list[tuple[str, str]]:
+    def severities(depends: str, given: dict[Series, Path]) -> list[tuple[str, str]]:
         shutil.rmtree(tmp_path / "addons", ignore_errors=True)
         module = _module(tmp_path, [("base_app.form", spec)], depends)
         [migrated] = migrate([module], "18.0", odoo_sources=given).modules
         return [(f.code, f.severity) for f in migrated.findings if "view" in f.code]
 
     assert severities("'sale_app'", sources) == [("gone-view-anchor", "error")]
-    assert severities("'sale_app'", {18: sources[18]}) == [("gone-view-anchor", "warning")]
+    assert severities("'sale_app'", {Series(18): sources[Series(18)]}) == [("gone-view-anchor", "warning")]
     assert severities("'sale_app', 'other_repository_module'", sources) == [("gone-view-anchor", "warning")]
 
 
 def test_a_dry_run_writes_nothing_and_without_the_old_source_only_names_decide(
-    tmp_path: Path, sources: dict[int, Path]
+    tmp_path: Path, sources: dict[Series, Path]
 ) -> None:
     module = _module(
         tmp_path,
@@ -248,17 +260,17 @@ def test_a_dry_run_writes_nothing_and_without_the_old_source_only_names_decide(
         ("retargeted-view-anchor", 11),
     ]
     assert snapshot(module) == before
-    only_new = {18: sources[18]}
+    only_new = {Series(18): sources[Series(18)]}
     assert _findings(module, only_new) == [("retargeted-view-anchor", 5), ("gone-view-anchor", 11)]
     assert "//block[@name='sale_shipping']" in (module / "views" / "v.xml").read_text()
 
 
 def test_cli_takes_the_old_source(
-    tmp_path: Path, sources: dict[int, Path], capsys: pytest.CaptureFixture[str], isolated_env: Path
+    tmp_path: Path, sources: dict[Series, Path], capsys: pytest.CaptureFixture[str], isolated_env: Path
 ) -> None:
     module = _module(tmp_path, [("base_app.form", '<div name="dates" position="after"/>\n')])
-    argv = ["migrate", str(module), "--to", "18.0", "--odoo-path", str(sources[18]), "--no-diff"]
-    assert main([*argv, "--from-odoo-path", str(sources[17])]) == 0
+    argv = ["migrate", str(module), "--to", "18.0", "--odoo-path", str(sources[Series(18)]), "--no-diff"]
+    assert main([*argv, "--from-odoo-path", str(sources[Series(17)])]) == 0
     out = capsys.readouterr().out
     assert "warning: mine/views/v.xml:5: [retargeted-view-anchor]" in out and "user_id" in out
     assert "not proved: not installed nor tested on 18.0" in out and "not checked" not in out
@@ -275,22 +287,24 @@ def test_cli_takes_the_old_source(
 
 @pytest.mark.anyio
 async def test_mcp_tool_takes_the_old_source_from_the_settings(
-    tmp_path: Path, sources: dict[int, Path], server_for: Callable[..., Any]
+    tmp_path: Path, sources: dict[Series, Path], server_for: Callable[..., Any]
 ) -> None:
     """The MCP face reads the same ``from_odoo_path`` setting (``--from-odoo-path`` of serve/run,
     ASSISTA_FROM_ODOO_PATH, the project file once trusted) as the CLI's flag."""
     module = _module(tmp_path, [("base_app.form", '<div name="dates" position="after"/>\n')])
     call = {"module": "mine", "to_series": "18.0"}
     codes = []
-    for extra in ({}, {"from_odoo_path": sources[17]}):
-        async with Client(server_for(module.parent, odoo_path=sources[18], **extra)) as client:
+    for extra in ({}, {"from_odoo_path": sources[Series(17)]}):
+        async with Client(server_for(module.parent, odoo_path=sources[Series(18)], **extra)) as client:
             result = await client.call_tool("migrate_module", call)
         [migrated] = result.structured_content["modules"]
         codes.append(
             [(f["code"], f["line"]) for f in migrated["steps"][0]["findings"] if "view" in f["code"]]
         )
     assert codes == [[("gone-view-anchor", 5)], [("retargeted-view-anchor", 5)]]
-    async with Client(server_for(module.parent, odoo_path=sources[18], from_odoo_path=tmp_path)) as client:
+    async with Client(
+        server_for(module.parent, odoo_path=sources[Series(18)], from_odoo_path=tmp_path)
+    ) as client:
         refused = await client.call_tool("migrate_module", call)
     assert refused.is_error and "--from-odoo-path" in refused.content[0].text  # type: ignore[union-attr]
 
@@ -324,7 +338,7 @@ def test_a_spec_of_another_tag_becomes_an_xpath_keeping_the_rest() -> None:
 
 
 def test_what_the_module_adds_to_a_view_is_there_in_the_views_inheriting_it(
-    tmp_path: Path, sources: dict[int, Path]
+    tmp_path: Path, sources: dict[Series, Path]
 ) -> None:
     primary = "sale_app.form_primary"
     module = _module(
@@ -335,10 +349,10 @@ def test_what_the_module_adds_to_a_view_is_there_in_the_views_inheriting_it(
             (primary, '<field name="nowhere" position="after"/>\n'),
         ],
     )  # fmt: skip
-    assert _findings(module, {18: sources[18]}, write=False) == [("gone-view-anchor", 18)]
+    assert _findings(module, {Series(18): sources[Series(18)]}, write=False) == [("gone-view-anchor", 18)]
 
 
-def test_only_what_the_module_surely_has_is_a_new_anchor(tmp_path: Path, sources: dict[int, Path]) -> None:
+def test_only_what_the_module_surely_has_is_a_new_anchor(tmp_path: Path, sources: dict[Series, Path]) -> None:
     """With a dependency outside the core, every core view is read (any core module may be
     installed), but the spec moves only next to what its dependencies surely add."""
     module = _module(
@@ -358,7 +372,10 @@ def test_a_gone_container_of_the_root_moves_inside_the_root(tmp_path: Path) -> N
         }
     }
     new = {"base_app": {"config": ("", '<form string="Settings"></form>')}}
-    both = {17: _source(tmp_path / "odoo17", 17, old), 18: _source(tmp_path / "odoo18", 18, new)}
+    both = {
+        Series(17): _source(tmp_path / "odoo17", 17, old),
+        Series(18): _source(tmp_path / "odoo18", 18, new),
+    }
     module = _module(
         tmp_path,
         [
@@ -382,7 +399,10 @@ def test_a_deeper_gone_anchor_retargeted_to_the_root_says_so(tmp_path: Path) -> 
         }
     }
     new = {"base_app": {"cards": ("", "<kanban><templates><t><main/></t></templates></kanban>")}}
-    both = {17: _source(tmp_path / "odoo17", 17, old), 18: _source(tmp_path / "odoo18", 18, new)}
+    both = {
+        Series(17): _source(tmp_path / "odoo17", 17, old),
+        Series(18): _source(tmp_path / "odoo18", 18, new),
+    }
     spec = '<xpath expr="//div[hasclass(\'main\')]/div[last()]" position="inside"><div/></xpath>\n'
     module = _module(tmp_path, [("base_app.cards", spec)], depends="'base_app'")
     [migrated] = migrate([module], "18.0", odoo_sources=both, write=True).modules
@@ -410,7 +430,10 @@ def test_after_a_gone_last_child_is_at_its_parents_end(tmp_path: Path) -> None:
         }
     }
     new = {"base_app": {"users": ("", '<form><page name="prefs"><group name="other"/></page></form>')}}
-    both = {17: _source(tmp_path / "odoo17", 17, old), 18: _source(tmp_path / "odoo18", 18, new)}
+    both = {
+        Series(17): _source(tmp_path / "odoo17", 17, old),
+        Series(18): _source(tmp_path / "odoo18", 18, new),
+    }
     module = _module(
         tmp_path,
         [
@@ -442,7 +465,10 @@ def test_after_a_gone_end_of_a_settings_box_is_at_the_settings_end(tmp_path: Pat
             "config": ("", '<form><block><setting id="billing"><button name="b"/></setting></block></form>')
         }
     }
-    both = {17: _source(tmp_path / "odoo17", 17, old), 18: _source(tmp_path / "odoo18", 18, new)}
+    both = {
+        Series(17): _source(tmp_path / "odoo17", 17, old),
+        Series(18): _source(tmp_path / "odoo18", 18, new),
+    }
     module = _module(
         tmp_path,
         [
@@ -478,12 +504,15 @@ _PARTNER_NEW = (
 )
 
 
-def _partner_module(tmp_path: Path, specs: str) -> tuple[Path, dict[int, Path]]:
+def _partner_module(tmp_path: Path, specs: str) -> tuple[Path, dict[Series, Path]]:
     """19.0's partner form lost the ids of its two name fields (custom partner_firstname's
     //field[@id='individual'] failed its install) and its user form the action_id field."""
     old = {"base_app": {"partner": ("", _PARTNER_OLD)}}
     new = {"base_app": {"partner": ("", _PARTNER_NEW)}}
-    both = {17: _source(tmp_path / "odoo17", 17, old), 18: _source(tmp_path / "odoo18", 18, new)}
+    both = {
+        Series(17): _source(tmp_path / "odoo17", 17, old),
+        Series(18): _source(tmp_path / "odoo18", 18, new),
+    }
     return _module(tmp_path, [("base_app.partner", specs)], depends="'base_app'"), both
 
 
@@ -564,7 +593,9 @@ def test_a_template_extending_a_core_template_follows_a_renamed_field(tmp_path: 
         "    </template>\n"
         "</odoo>\n"
     )
-    [migrated] = migrate([module], "17.0", odoo_sources={16: old, 17: new}, write=True).modules
+    [migrated] = migrate(
+        [module], "17.0", odoo_sources={Series(16): old, Series(17): new}, write=True
+    ).modules
     assert [(f.code, f.line) for f in migrated.findings if "view" in f.code] == [
         ("retargeted-view-anchor", 4)
     ]
@@ -576,7 +607,7 @@ def test_a_template_extending_a_core_template_follows_a_renamed_field(tmp_path: 
 
 
 def test_the_parent_of_a_gone_element_is_followed_as_the_parent(
-    tmp_path: Path, sources: dict[int, Path]
+    tmp_path: Path, sources: dict[Series, Path]
 ) -> None:
     """``X/..`` whose X has no counterpart: the anchor is X's parent, followed as any anchor."""
     module = _module(
@@ -607,7 +638,7 @@ def test_a_gone_anchor_renamed_in_place_is_followed_to_its_successor(tmp_path: P
     for number, (between, rewritten, said) in enumerate(cases):
         new = {"base_app": {"report": ("", row.format(between))}}
         root = tmp_path / str(number)
-        both = {17: _source(root / "odoo17", 17, old), 18: _source(root / "odoo18", 18, new)}
+        both = {Series(17): _source(root / "odoo17", 17, old), Series(18): _source(root / "odoo18", 18, new)}
         module = _module(root, [("base_app.report", spec)], depends="'base_app'")
         [migrated] = migrate([module], "18.0", odoo_sources=both, write=True).modules
         [finding] = [f for f in migrated.findings if "view" in f.code]

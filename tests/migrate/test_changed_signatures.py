@@ -10,6 +10,7 @@ import pytest
 
 from odoo_tools.migrate import migrate
 from odoo_tools.migrate.passes.signatures import Signature, changed_parameters, renamed_parameters
+from odoo_tools.series import Series
 
 OLD = "    def _name_search(self, name='', args=None, operator='ilike', limit=100, name_get_uid=None):\n"
 NEW = "    def _name_search(self, name, domain=None, operator='ilike', limit=None, order=None):\n"
@@ -75,7 +76,9 @@ def test_overrides_and_patched_functions_take_the_new_signature(tmp_path: Path) 
     module.mkdir()
     (module / "__manifest__.py").write_text("{'name': 's', 'version': '16.0.1.0.0', 'depends': ['base']}\n")
     (module / "models.py").write_text(MODULE)
-    [migrated] = migrate([module], "17.0", write=True, odoo_sources={16: old, 17: new}).modules
+    [migrated] = migrate(
+        [module], "17.0", write=True, odoo_sources={Series(16): old, Series(17): new}
+    ).modules
     text = (module / "models.py").read_text()
     # the body renamed along with the parameter; name_get_uid gone, order passed on
     assert (

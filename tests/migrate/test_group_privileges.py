@@ -12,6 +12,7 @@ import pytest
 from assista_mcp.cli import main
 from odoo_tools.migrate import migrate
 from odoo_tools.migrate.passes.core_privileges import HIDDEN, manifest_category_ids, privilege_facts
+from odoo_tools.series import Series
 
 from .conftest import snapshot
 
@@ -63,8 +64,11 @@ def _source(root: Path, major: int, modules: dict[str, tuple[str, str, str]]) ->
 
 
 @pytest.fixture
-def sources(tmp_path: Path) -> dict[int, Path]:
-    return {18: _source(tmp_path / "odoo18", 18, OLD), 19: _source(tmp_path / "odoo19", 19, NEW)}
+def sources(tmp_path: Path) -> dict[Series, Path]:
+    return {
+        Series(18): _source(tmp_path / "odoo18", 18, OLD),
+        Series(19): _source(tmp_path / "odoo19", 19, NEW),
+    }
 
 
 MODULE_GROUPS = """<?xml version="1.0" encoding="utf-8"?>
@@ -111,7 +115,7 @@ _OWN_PRIVILEGE = """    <record id="res_groups_privilege_category_mine" model="r
 """
 
 
-def test_groups_join_the_core_privilege_or_one_added(tmp_path: Path, sources: dict[int, Path]) -> None:
+def test_groups_join_the_core_privilege_or_one_added(tmp_path: Path, sources: dict[Series, Path]) -> None:
     module = _module(tmp_path, "'stock'")
     [migrated] = migrate([module], "19.0", odoo_sources=sources, write=True).modules
     expected = (
@@ -136,7 +140,7 @@ def test_groups_join_the_core_privilege_or_one_added(tmp_path: Path, sources: di
 
 
 def test_without_the_privilege_module_a_privilege_is_added_in_its_category(
-    tmp_path: Path, sources: dict[int, Path]
+    tmp_path: Path, sources: dict[Series, Path]
 ) -> None:
     """The 18.0 category is gone in 19.0: the added privilege goes in the core heir's category."""
     module = _module(tmp_path, "'base'")
@@ -154,29 +158,38 @@ def test_without_the_privilege_module_a_privilege_is_added_in_its_category(
     assert "module_category_inventory_inventory" not in text
 
 
-def test_a_dry_run_or_no_old_source_changes_nothing(tmp_path: Path, sources: dict[int, Path]) -> None:
+def test_a_dry_run_or_no_old_source_changes_nothing(tmp_path: Path, sources: dict[Series, Path]) -> None:
     module = _module(tmp_path, "'stock'")
     before = snapshot(module)
     [migrated] = migrate([module], "19.0", odoo_sources=sources).modules
     assert migrated.steps[0].rules_applied["moved-group-category"] == 4
     assert snapshot(module) == before
-    migrate([module], "19.0", odoo_sources={19: sources[19]}, write=True)
+    migrate([module], "19.0", odoo_sources={Series(19): sources[Series(19)]}, write=True)
     assert (module / "security" / "groups.xml").read_text() == MODULE_GROUPS
 
 
 def test_cli_moves_categories(
-    tmp_path: Path, sources: dict[int, Path], capsys: pytest.CaptureFixture[str], isolated_env: Path
+    tmp_path: Path, sources: dict[Series, Path], capsys: pytest.CaptureFixture[str], isolated_env: Path
 ) -> None:
     module = _module(tmp_path, "'stock'")
-    argv = ["migrate", str(module), "--to", "19.0", "--odoo-path", str(sources[19]), "--write", "--no-diff"]
-    main([*argv, "--from-odoo-path", str(sources[18])])
+    argv = [
+        "migrate",
+        str(module),
+        "--to",
+        "19.0",
+        "--odoo-path",
+        str(sources[Series(19)]),
+        "--write",
+        "--no-diff",
+    ]
+    main([*argv, "--from-odoo-path", str(sources[Series(18)])])
     out = capsys.readouterr().out
     assert "info: mine/security/groups.xml:9: [moved-group-category]" in out
     assert 'ref="stock.res_groups_privilege_inventory"' in (module / "security" / "groups.xml").read_text()
 
 
-def test_privilege_facts_compare_the_two_sources(sources: dict[int, Path]) -> None:
-    facts = privilege_facts(sources[18], sources[19])
+def test_privilege_facts_compare_the_two_sources(sources: dict[Series, Path]) -> None:
+    facts = privilege_facts(sources[Series(18)], sources[Series(19)])
     assert facts.outcomes == {
         "base.module_category_inventory_inventory": "stock.res_groups_privilege_inventory",
         "base.module_category_hidden": HIDDEN,

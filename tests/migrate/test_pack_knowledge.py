@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from odoo_tools.migrate import migrate
-from odoo_tools.series import PACKS_ENV, pack_diff
+from odoo_tools.series import PACKS_ENV, Series, pack_diff
 
 OLD_PRODUCT = """from odoo import models
 
@@ -144,7 +144,7 @@ def _pack(series: str, methods: dict[str, str], xmlids: dict[str, str], group: s
 
 
 @pytest.fixture
-def core(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[int, Path]:
+def core(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[Series, Path]:
     packs = tmp_path / "packs"
     packs.mkdir()
     old_methods = {
@@ -162,8 +162,8 @@ def core(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[int, Path]:
         )
     monkeypatch.setenv(PACKS_ENV, str(packs))
     return {
-        17: _source(tmp_path / "odoo17", 17, OLD_PRODUCT, OLD_DATA),
-        18: _source(tmp_path / "odoo18", 18, NEW_PRODUCT, NEW_DATA),
+        Series(17): _source(tmp_path / "odoo17", 17, OLD_PRODUCT, OLD_DATA),
+        Series(18): _source(tmp_path / "odoo18", 18, NEW_PRODUCT, NEW_DATA),
     }
 
 
@@ -181,7 +181,7 @@ def _module(root: Path) -> Path:
 
 
 def _migrated(
-    folder: Path, sources: dict[int, Path] | None
+    folder: Path, sources: dict[Series, Path] | None
 ) -> tuple[dict[str, str], list[tuple[str, str, int | None]]]:
     [module] = migrate([folder], "18.0", write=True, odoo_sources=sources).modules
     texts = {
@@ -190,7 +190,7 @@ def _migrated(
     return texts, sorted((f.code, f.path, f.line) for f in module.findings)
 
 
-def test_the_packs_migrate_a_module_as_the_sources_do(tmp_path: Path, core: dict[int, Path]) -> None:
+def test_the_packs_migrate_a_module_as_the_sources_do(tmp_path: Path, core: dict[Series, Path]) -> None:
     module = _module(tmp_path / "a")
     copy = tmp_path / "b" / "mine"
     shutil.copytree(module, copy)
@@ -208,7 +208,7 @@ def test_the_packs_migrate_a_module_as_the_sources_do(tmp_path: Path, core: dict
     assert ("retargeted-view-anchor", 6) in codes
 
 
-def test_the_pack_diff_tells_the_step(core: dict[int, Path]) -> None:
+def test_the_pack_diff_tells_the_step(core: dict[Series, Path]) -> None:
     diff = pack_diff("17.0", "18.0")
     assert diff is not None
     assert diff.gone_xmlids == {"product.list0"}

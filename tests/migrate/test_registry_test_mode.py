@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from odoo_tools.migrate import migrate
+from odoo_tools.series import Series
 
 OLD_REGISTRY = (
     "class Registry:\n    def enter_test_mode(self, cr, test_readonly_enabled=True):\n        pass\n"
@@ -30,10 +31,10 @@ def _source(root: Path, major: int, registry: str, common: str) -> Path:
 
 
 @pytest.fixture
-def sources(tmp_path: Path) -> dict[int, Path]:
+def sources(tmp_path: Path) -> dict[Series, Path]:
     return {
-        18: _source(tmp_path / "odoo18", 18, OLD_REGISTRY, ""),
-        19: _source(tmp_path / "odoo19", 19, "class Registry:\n    pass\n", NEW_COMMON),
+        Series(18): _source(tmp_path / "odoo18", 18, OLD_REGISTRY, ""),
+        Series(19): _source(tmp_path / "odoo19", 19, "class Registry:\n    pass\n", NEW_COMMON),
     }
 
 
@@ -65,7 +66,7 @@ def _module(root: Path, rel: str, text: str) -> Path:
 
 
 def test_the_test_enters_and_leaves_test_mode_through_the_test_case(
-    tmp_path: Path, sources: dict[int, Path]
+    tmp_path: Path, sources: dict[Series, Path]
 ) -> None:
     module = _module(tmp_path, "tests/test_vacuum.py", TEST)
     [migrated] = migrate([module], "19.0", odoo_sources=sources, write=True).modules
@@ -89,7 +90,7 @@ def test_the_test_enters_and_leaves_test_mode_through_the_test_case(
     ],
 )
 def test_what_cannot_be_followed_is_an_error(
-    tmp_path: Path, sources: dict[int, Path], text: str, line: int
+    tmp_path: Path, sources: dict[Series, Path], text: str, line: int
 ) -> None:
     module = _module(tmp_path, "tests/test_vacuum.py", text)
     [migrated] = migrate([module], "19.0", odoo_sources=sources, write=True).modules
@@ -98,11 +99,16 @@ def test_what_cannot_be_followed_is_an_error(
 
 
 def test_outside_tests_or_with_the_same_sources_nothing_changes(
-    tmp_path: Path, sources: dict[int, Path]
+    tmp_path: Path, sources: dict[Series, Path]
 ) -> None:
     module = _module(tmp_path, "models/vacuum.py", TEST)
     migrate([module], "19.0", odoo_sources=sources, write=True)
     assert (module / "models" / "vacuum.py").read_text() == TEST
     again = _module(tmp_path / "again", "tests/test_vacuum.py", TEST)
-    migrate([again], "19.0", odoo_sources={18: sources[18], 19: sources[18]}, write=True)
+    migrate(
+        [again],
+        "19.0",
+        odoo_sources={Series(18): sources[Series(18)], Series(19): sources[Series(18)]},
+        write=True,
+    )
     assert (again / "tests" / "test_vacuum.py").read_text() == TEST

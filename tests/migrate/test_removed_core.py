@@ -14,6 +14,7 @@ from odoo_tools.findings import Finding
 from odoo_tools.lint import core_difference
 from odoo_tools.migrate import migrate
 from odoo_tools.migrate.passes.removed_core import _declarable
+from odoo_tools.series import Series
 
 from .conftest import snapshot
 
@@ -269,7 +270,7 @@ def test_a_removed_selection_the_module_extends_gets_its_old_values(tmp_path: Pa
         "    )\n"
         "    reason = fields.Float(related='line_ids.discount_percentage')\n",
     )
-    [migrated] = migrate([module], "17.0", odoo_sources={16: old}, write=True).modules
+    [migrated] = migrate([module], "17.0", odoo_sources={Series(16): old}, write=True).modules
     assert (module / "wizards" / "reversal.py").read_text().splitlines()[6:16] == [
         "    refund_method = fields.Selection(",
         "        selection=[",  # one value a line: on one, the line would pass 88 characters
@@ -295,7 +296,7 @@ def test_a_removed_selection_the_module_extends_gets_its_old_values(tmp_path: Pa
 def test_a_short_selection_stays_on_its_line(tmp_path: Path) -> None:
     old = _old_account(tmp_path / "odoo16", "refund_method = fields.Selection([('a', 'A')])")
     module = _refund_module(tmp_path, '    refund_method = fields.Selection(selection_add=[("b", "B")])\n')
-    migrate([module], "17.0", odoo_sources={16: old}, write=True)
+    migrate([module], "17.0", odoo_sources={Series(16): old}, write=True)
     assert (
         '    refund_method = fields.Selection(selection=[("a", "A"), ("b", "B")])\n'
         in (module / "wizards" / "reversal.py").read_text()

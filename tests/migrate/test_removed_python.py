@@ -14,7 +14,7 @@ import pytest
 
 from assista_mcp.cli import main
 from odoo_tools.migrate import migrate
-from odoo_tools.series import framework_names, gone_by, removed_framework_names
+from odoo_tools.series import Series, framework_names, gone_by, removed_framework_names
 
 from .conftest import snapshot
 
@@ -147,7 +147,7 @@ def test_an_import_of_a_name_a_core_addon_lost_is_an_error(tmp_path: Path) -> No
         "def hide(node):\n"
         "    return transfer_modifiers_to_node({'invisible': True}, node)\n"
     )  # used: the modifiers rule keeps the import (it drops the name only when nothing uses it)
-    [migrated] = migrate([module], "17.0", odoo_sources={16: old, 17: new}).modules
+    [migrated] = migrate([module], "17.0", odoo_sources={Series(16): old, Series(17): new}).modules
     found = [(f.line, f.severity, f.message) for f in migrated.findings if f.code == "removed-core-import"]
     assert found == [
         (
@@ -163,7 +163,9 @@ def test_an_import_of_a_name_a_core_addon_lost_is_an_error(tmp_path: Path) -> No
             "loads the file.",
         ),
     ]
-    [alone] = migrate([module], "17.0", odoo_sources={17: new}).modules  # the old source says what was core
+    [alone] = migrate(
+        [module], "17.0", odoo_sources={Series(17): new}
+    ).modules  # the old source says what was core
     assert not [f for f in alone.findings if f.code == "removed-core-import"]
 
 
@@ -188,6 +190,6 @@ def test_an_import_whose_failure_the_module_catches_is_not_said(tmp_path: Path) 
         f"try:\n    {name}\nexcept ValueError:\n    t = None\n"  # 13-16: still fails
         f"try:\n    def f():\n        {name}\nexcept ImportError:\n    pass\n"  # 17-21: fails in f()
     )
-    [migrated] = migrate([module], "17.0", odoo_sources={16: old, 17: new}).modules
+    [migrated] = migrate([module], "17.0", odoo_sources={Series(16): old, Series(17): new}).modules
     found = [(f.line, f.severity) for f in migrated.findings if f.code == "removed-core-import"]
     assert found == [(14, "error"), (19, "error")]

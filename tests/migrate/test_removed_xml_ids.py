@@ -11,6 +11,7 @@ import pytest
 
 from assista_mcp.cli import main
 from odoo_tools.migrate import migrate
+from odoo_tools.series import Series
 
 RULE = "removed-core-xml-id"
 PRODUCT_DATA = """<odoo>
@@ -116,7 +117,7 @@ def _source(root: Path, major: int, files: dict[str, str]) -> Path:
 
 
 @pytest.fixture
-def sources(tmp_path: Path) -> dict[int, Path]:
+def sources(tmp_path: Path) -> dict[Series, Path]:
     product_manifest = "{'data': ['data/product_data.xml'], 'demo': ['data/product_demo.xml']}"
     old = _source(
         tmp_path / "odoo16",
@@ -151,7 +152,7 @@ def sources(tmp_path: Path) -> dict[int, Path]:
             "[{'xml_id': 'product.made_by_code', 'record': env.company}])\n",
         },
     )
-    return {16: old, 17: new}
+    return {Series(16): old, Series(17): new}
 
 
 @pytest.fixture
@@ -175,7 +176,7 @@ def module(tmp_path: Path) -> Path:
 
 
 def test_each_reference_to_a_core_id_the_target_lost_is_an_error_at_its_line(
-    module: Path, sources: dict[int, Path], isolated_env: Path
+    module: Path, sources: dict[Series, Path], isolated_env: Path
 ) -> None:
     [migrated] = migrate([module], "17.0", odoo_sources=sources).modules
     found = sorted(
@@ -204,13 +205,13 @@ def test_each_reference_to_a_core_id_the_target_lost_is_an_error_at_its_line(
 
 
 def test_without_the_old_source_the_two_packs_say_it(
-    module: Path, sources: dict[int, Path], isolated_env: Path
+    module: Path, sources: dict[Series, Path], isolated_env: Path
 ) -> None:
     """One source alone is never paired with the other series' pack: the bundled 16.0 and 17.0
     packs (a real registry each) stand in for both, so only what real Odoo removed is said
     (product.list0 and res.company's favicon field are gone in 17.0), never what the lone made-up
     source lacks."""
-    [alone] = migrate([module], "17.0", odoo_sources={17: sources[17]}).modules
+    [alone] = migrate([module], "17.0", odoo_sources={Series(17): sources[Series(17)]}).modules
     said = {f.message.split(" is gone")[0] for f in alone.findings if f.code == RULE}
     assert said == {"product.list0", "base.field_res_company__favicon"}
     unchecked = alone.steps[0].unchecked
@@ -218,11 +219,11 @@ def test_without_the_old_source_the_two_packs_say_it(
 
 
 def test_an_id_the_new_series_still_gives_elsewhere_is_not_said(
-    module: Path, sources: dict[int, Path], isolated_env: Path
+    module: Path, sources: dict[Series, Path], isolated_env: Path
 ) -> None:
     """The record moved to another file of the same addon, or another addon's data names it:
     the id exists in 17.0 and nothing is said of it."""
-    (sources[17] / "addons/product/data/moved.xml").write_text(
+    (sources[Series(17)] / "addons/product/data/moved.xml").write_text(
         '<odoo><record id="list0" model="product.pricelist"/>'
         '<record id="product.gone_menu" model="x"/></odoo>'
     )
@@ -238,10 +239,10 @@ def test_an_id_the_new_series_still_gives_elsewhere_is_not_said(
 
 
 def test_cli_reports_them_and_exits_1(
-    module: Path, sources: dict[int, Path], capsys: pytest.CaptureFixture[str], isolated_env: Path
+    module: Path, sources: dict[Series, Path], capsys: pytest.CaptureFixture[str], isolated_env: Path
 ) -> None:
-    argv = ["migrate", str(module), "--to", "17.0", "--odoo-path", str(sources[17]), "--no-diff"]
-    assert main([*argv, "--from-odoo-path", str(sources[16])]) == 1
+    argv = ["migrate", str(module), "--to", "17.0", "--odoo-path", str(sources[Series(17)]), "--no-diff"]
+    assert main([*argv, "--from-odoo-path", str(sources[Series(16)])]) == 1
     out = capsys.readouterr().out
     assert (
         "error: mine/tests/test_prices.py:8: [removed-core-xml-id] product.list0 is gone from Odoo 17.0"

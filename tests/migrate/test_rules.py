@@ -8,6 +8,7 @@ import pytest
 
 from odoo_tools.migrate import migrate
 from odoo_tools.migrate.steps.to_17.attrs import Untranslatable, attrs_expressions, states_expression
+from odoo_tools.series import Series
 
 
 def _text(modules: Path, rel: str) -> str:
@@ -432,7 +433,7 @@ def test_odoo_upgrade_code_scripts_run_first(modules: Path, tmp_path: Path) -> N
         "            file.content = file.content.replace('Migration fixture note', 'Note (18.0)')\n"
     )
     (scripts / "18.1-00-later.py").write_text("def upgrade(file_manager):\n    raise AssertionError\n")
-    [module] = migrate([modules / "v17"], "18.0", odoo_sources={18: tmp_path / "odoo18"}).modules
+    [module] = migrate([modules / "v17"], "18.0", odoo_sources={Series(18): tmp_path / "odoo18"}).modules
     assert module.rules_applied["upgrade_code:17.5-00-note"] == 1
     assert '_description = "Note (18.0)"' in module.diff
     assert not any(f.code.startswith("upgrade_code") for f in module.findings)  # 18.1 is not for 18.0
@@ -463,7 +464,7 @@ def test_anchors_gone_from_the_target_core_view(tmp_path: Path) -> None:
         '<xpath expr="//group[@name=\'also_gone\']" position="inside"/>\n'
         "</field>\n</record>\n</odoo>\n"
     )
-    [migrated] = migrate([module], "18.0", odoo_sources={18: tmp_path / "odoo18"}).modules
+    [migrated] = migrate([module], "18.0", odoo_sources={Series(18): tmp_path / "odoo18"}).modules
     gone = [(f.line, f.severity) for f in migrated.findings if f.code == "gone-view-anchor"]
     assert gone == [(8, "warning"), (9, "warning")]  # the /tree/ step was rewritten to /list/ first
 

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from odoo_tools.migrate import migrate
+from odoo_tools.series import Series
 
 OLD = (
     'def safe_eval(expr, globals_dict=None, locals_dict=None, mode="eval", nocopy=False, '
@@ -26,8 +27,11 @@ def _source(root: Path, major: int, safe_eval: str) -> Path:
 
 
 @pytest.fixture
-def sources(tmp_path: Path) -> dict[int, Path]:
-    return {18: _source(tmp_path / "odoo18", 18, OLD), 19: _source(tmp_path / "odoo19", 19, NEW)}
+def sources(tmp_path: Path) -> dict[Series, Path]:
+    return {
+        Series(18): _source(tmp_path / "odoo18", 18, OLD),
+        Series(19): _source(tmp_path / "odoo19", 19, NEW),
+    }
 
 
 CODE = """from odoo.tools.safe_eval import safe_eval, datetime
@@ -80,7 +84,7 @@ def _module(root: Path, code: str) -> Path:
     return module
 
 
-def test_calls_take_one_context_and_keywords(tmp_path: Path, sources: dict[int, Path]) -> None:
+def test_calls_take_one_context_and_keywords(tmp_path: Path, sources: dict[Series, Path]) -> None:
     module = _module(tmp_path, CODE)
     [migrated] = migrate([module], "19.0", odoo_sources=sources, write=True).modules
     assert (module / "rules.py").read_text() == WRITTEN
@@ -90,7 +94,7 @@ def test_calls_take_one_context_and_keywords(tmp_path: Path, sources: dict[int, 
 
 
 def test_a_safe_eval_of_another_origin_or_series_is_left_alone(
-    tmp_path: Path, sources: dict[int, Path]
+    tmp_path: Path, sources: dict[Series, Path]
 ) -> None:
     mine = CODE.replace(
         "from odoo.tools.safe_eval import safe_eval, datetime", "from .tools import safe_eval"
@@ -99,7 +103,10 @@ def test_a_safe_eval_of_another_origin_or_series_is_left_alone(
     [migrated] = migrate([module], "19.0", odoo_sources=sources, write=True).modules
     assert (module / "rules.py").read_text() == mine
     assert "changed-safe-eval-signature" not in migrated.rules_applied
-    unchanged = {18: sources[18], 19: _source(tmp_path / "other19", 19, OLD)}  # a 19.0 with the old signature
+    unchanged = {
+        Series(18): sources[Series(18)],
+        Series(19): _source(tmp_path / "other19", 19, OLD),
+    }  # a 19.0 with the old signature
     again = _module(tmp_path / "again", CODE)
     migrate([again], "19.0", odoo_sources=unchanged, write=True)
     assert (again / "rules.py").read_text() == CODE

@@ -8,6 +8,7 @@ import pytest
 
 from odoo_tools.migrate import migrate
 from odoo_tools.migrate.passes.signatures import Signature, added_parameters, removed_parameters
+from odoo_tools.series import Series
 
 MIXIN = """from odoo import models
 
@@ -60,7 +61,9 @@ def test_a_parameter_the_core_method_lost_leaves_the_override(tmp_path: Path) ->
         "    def other(self, lock):\n"
         "        return lock\n"
     )
-    [migrated] = migrate([module], "17.0", write=True, odoo_sources={16: old, 17: new}).modules
+    [migrated] = migrate(
+        [module], "17.0", write=True, odoo_sources={Series(16): old, Series(17): new}
+    ).modules
     assert (module / "move.py").read_text() == (
         "class AccountMove(models.Model):\n"
         '    _inherit = "account.move"\n\n'
@@ -91,11 +94,15 @@ def test_an_override_without_super_is_not_said_to_pass_it_on(tmp_path: Path) -> 
         'class AccountMove(models.Model):\n    _inherit = "account.move"\n\n'
         "    def copy(self, default=None, flag=False):\n        return self.browse()\n"
     )
-    [migrated] = migrate([module], "17.0", write=True, odoo_sources={16: old, 17: new}).modules
+    [migrated] = migrate(
+        [module], "17.0", write=True, odoo_sources={Series(16): old, Series(17): new}
+    ).modules
     [said] = [f.message for f in migrated.findings if f.code == "removed-method-parameter"]
     assert "removed from this override;" in said and "super()" not in said
     (module / "__manifest__.py").write_text("{'version': '16.0.1.0.0', 'depends': ['account']}\n")
-    [added] = migrate([module], "17.0", odoo_sources={16: new, 17: old}).modules  # copy() gains flag
+    [added] = migrate(
+        [module], "17.0", odoo_sources={Series(16): new, Series(17): old}
+    ).modules  # copy() gains flag
     [said] = [f.message for f in added.findings if f.code == "added-method-parameter"]
     assert said.endswith("(flag=False).") and "super()" not in said
 
@@ -115,7 +122,7 @@ def test_without_the_old_source_the_two_packs_say_it(tmp_path: Path) -> None:
         "        return super()._get_last_sequence(relaxed, None, lock)\n"
     )
     (module / "move.py").write_text(text)
-    migrate([module], "17.0", write=True, odoo_sources={17: new})
+    migrate([module], "17.0", write=True, odoo_sources={Series(17): new})
     assert (module / "move.py").read_text() == text.replace(", lock=True)", ")").replace(", lock)", ")")
 
 
@@ -157,7 +164,9 @@ def test_a_renamed_core_method_renames_the_override(tmp_path: Path) -> None:
         "        prices = super().price_compute(price_type, uom=uom)\n"
         "        return {k: values.get(k) for k in prices} or self.price_compute('list_price')\n"
     )
-    [migrated] = migrate([module], "17.0", write=True, odoo_sources={16: old, 17: new}).modules
+    [migrated] = migrate(
+        [module], "17.0", write=True, odoo_sources={Series(16): old, Series(17): new}
+    ).modules
     assert (module / "p.py").read_text() == (
         'class P(models.Model):\n    _inherit = "product.product"\n\n'
         "    def _price_compute(self, price_type, uom=None):\n"
@@ -189,7 +198,7 @@ def test_an_override_of_a_core_method_gone_in_the_target_is_a_finding(tmp_path: 
             "class G(models.Model):\n    _inherit = 'product.product'\n\n"
             + ("    def _compute_domain(self, x):\n        return x\n" if root == old else "")
         )
-    [migrated] = migrate([module], "17.0", odoo_sources={16: old, 17: new}).modules
+    [migrated] = migrate([module], "17.0", odoo_sources={Series(16): old, Series(17): new}).modules
     gone = [(f.line, f.severity, f.message) for f in migrated.findings if f.code == "removed-core-method"]
     assert gone == [
         (
@@ -226,7 +235,9 @@ def test_a_parameter_the_core_method_gained_joins_the_override(tmp_path: Path) -
         "        return super()._get_last_sequence(relaxed)\n"
     )
     text = (module / "move.py").read_text()
-    [migrated] = migrate([module], "19.0", write=True, odoo_sources={18: old, 19: new}).modules
+    [migrated] = migrate(
+        [module], "19.0", write=True, odoo_sources={Series(18): old, Series(19): new}
+    ).modules
     assert (module / "move.py").read_text() == text.replace(
         "with_prefix=None):", "with_prefix=None, lock=True):"
     ).replace("with_prefix=with_prefix) or", "with_prefix=with_prefix, lock=lock) or").replace(
@@ -254,7 +265,7 @@ def test_an_added_parameter_after_a_lone_last_line_goes_on_its_own_line(tmp_path
         "    def copy(\n        self,\n        default=None\n    ):\n"
         "        return super().copy(\n            default=default\n        )\n"
     )
-    migrate([module], "19.0", write=True, odoo_sources={18: old, 19: new})
+    migrate([module], "19.0", write=True, odoo_sources={Series(18): old, Series(19): new})
     assert (module / "move.py").read_text() == (
         'class M(models.Model):\n    _inherit = "account.move"\n\n'
         "    def copy(\n        self,\n        default=None,\n        flag=False\n    ):\n"
@@ -278,7 +289,7 @@ def test_an_open_ended_or_partial_override_gains_nothing(tmp_path: Path) -> None
         "        return super().copy(default, **kwargs)\n"
     )
     (module / "move.py").write_text(text)
-    migrate([module], "19.0", write=True, odoo_sources={18: old, 19: new})
+    migrate([module], "19.0", write=True, odoo_sources={Series(18): old, Series(19): new})
     assert (module / "move.py").read_text() == text
 
 
@@ -301,7 +312,9 @@ def test_a_parameter_is_not_added_over_a_name_the_override_uses(tmp_path: Path) 
         "        return super().copy(default)\n"
     )
     (module / "move.py").write_text(text)
-    [migrated] = migrate([module], "19.0", write=True, odoo_sources={18: old, 19: new}).modules
+    [migrated] = migrate(
+        [module], "19.0", write=True, odoo_sources={Series(18): old, Series(19): new}
+    ).modules
     assert (module / "move.py").read_text() == text
     assert "added-method-parameter" not in migrated.steps[0].rules_applied
     [finding] = [f for f in migrated.findings if f.code == "added-method-parameter"]
@@ -327,7 +340,7 @@ def test_a_file_no_rule_changes_is_left_byte_for_byte(tmp_path: Path) -> None:
         b"        return super().copy(default, flag)\r"
     )
     (module / "move.py").write_bytes(data)
-    [migrated] = migrate([module], "19.0", odoo_sources={18: old, 19: new}).modules
+    [migrated] = migrate([module], "19.0", odoo_sources={Series(18): old, Series(19): new}).modules
     assert "move.py" not in migrated.changed
     assert migrated.diff.count("+++") == 1  # the manifest's version only
 
@@ -377,7 +390,9 @@ def test_an_override_of_a_method_now_returning_a_domain_returns_one(tmp_path: Pa
         "            return [('a', '=', 1)]\n"
         "        return expression.AND([inner(), res])\n"
     )
-    [migrated] = migrate([module], "19.0", write=True, odoo_sources={18: old, 19: new}).modules
+    [migrated] = migrate(
+        [module], "19.0", write=True, odoo_sources={Series(18): old, Series(19): new}
+    ).modules
     text = (module / "rule.py").read_text()
     assert text.startswith(
         "from odoo import models\nfrom odoo.osv import expression\nfrom odoo.fields import Domain\n"
@@ -416,7 +431,9 @@ def test_a_method_renamed_on_every_model_is_renamed_in_every_call(tmp_path: Path
         "        return res, self.product.price_compute\n"
     )
     (module / "tests" / "test_price.py").write_text(test)
-    [migrated] = migrate([module], "17.0", write=True, odoo_sources={16: old, 17: new}).modules
+    [migrated] = migrate(
+        [module], "17.0", write=True, odoo_sources={Series(16): old, Series(17): new}
+    ).modules
     assert (module / "tests" / "test_price.py").read_text() == test.replace(
         ").price_compute(", ")._price_compute("
     )  # a call only: a bare attribute may be anything's
@@ -428,7 +445,7 @@ def test_a_method_renamed_on_every_model_is_renamed_in_every_call(tmp_path: Path
     (module / "__manifest__.py").write_text(
         "{'name': 'p', 'version': '16.0.1.0.0', 'depends': ['pricing_x']}\n"
     )
-    migrate([module], "17.0", write=True, odoo_sources={16: old, 17: new})
+    migrate([module], "17.0", write=True, odoo_sources={Series(16): old, Series(17): new})
     assert (module / "tests" / "test_price.py").read_text() == test
 
     own = "def price_compute(x):\n    return x\n\n\nprice_compute(1)\nhelper.price_compute(2)\n"
@@ -436,7 +453,7 @@ def test_a_method_renamed_on_every_model_is_renamed_in_every_call(tmp_path: Path
     (module / "__manifest__.py").write_text(
         "{'name': 'p', 'version': '16.0.1.0.0', 'depends': ['account']}\n"
     )
-    migrate([module], "17.0", write=True, odoo_sources={16: old, 17: new})
+    migrate([module], "17.0", write=True, odoo_sources={Series(16): old, Series(17): new})
     assert (module / "tests" / "test_price.py").read_text() == own
 
 
@@ -455,7 +472,7 @@ def test_a_renamed_core_method_renames_only_the_model_class_overriding_it(tmp_pa
         "    def price_compute(self, price_type, uom=None):\n"
         "        return super().price_compute(price_type, uom=uom)\n\n\n" + helper
     )
-    migrate([module], "17.0", write=True, odoo_sources={16: old, 17: new})
+    migrate([module], "17.0", write=True, odoo_sources={Series(16): old, Series(17): new})
     text = (module / "p.py").read_text()
     assert "    def _price_compute(self, price_type, uom=None):\n" in text
     assert "super()._price_compute(price_type, uom=uom)" in text

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from odoo_tools.migrate import migrate
+from odoo_tools.series import Series
 
 OLD = """class BaseModel:
     _transient_max_count = lazy_classproperty(lambda _: config.get('osv_memory_count_limit'))
@@ -34,10 +35,10 @@ def _source(root: Path, major: int, files: dict[str, str]) -> Path:
 
 
 @pytest.fixture
-def sources(tmp_path: Path) -> dict[int, Path]:
+def sources(tmp_path: Path) -> dict[Series, Path]:
     return {
-        18: _source(tmp_path / "odoo18", 18, {"odoo/models.py": OLD}),
-        19: _source(
+        Series(18): _source(tmp_path / "odoo18", 18, {"odoo/models.py": OLD}),
+        Series(19): _source(
             tmp_path / "odoo19",
             19,
             {"odoo/orm/models.py": NEW_BASE, "odoo/orm/models_transient.py": NEW_TRANSIENT},
@@ -75,7 +76,7 @@ def _module(root: Path, code: str) -> Path:
     return module
 
 
-def test_a_regular_model_reads_the_value_base_model_gave(tmp_path: Path, sources: dict[int, Path]) -> None:
+def test_a_regular_model_reads_the_value_base_model_gave(tmp_path: Path, sources: dict[Series, Path]) -> None:
     module = _module(tmp_path, CODE)
     [migrated] = migrate([module], "19.0", odoo_sources=sources, write=True).modules
     assert (module / "actions.py").read_text() == CODE.replace(
@@ -88,7 +89,7 @@ def test_a_regular_model_reads_the_value_base_model_gave(tmp_path: Path, sources
     assert migrated.rules_applied["moved-transient-attribute"] == 1
 
 
-def test_a_module_that_sets_it_keeps_its_reads(tmp_path: Path, sources: dict[int, Path]) -> None:
+def test_a_module_that_sets_it_keeps_its_reads(tmp_path: Path, sources: dict[Series, Path]) -> None:
     """The model setting it reads its own value on 19.0 too: a warning (where the model does not
     set it the read fails); a file whose config is another object: an error, not rewritten."""
     code = CODE.replace(
@@ -111,9 +112,9 @@ def test_a_module_that_sets_it_keeps_its_reads(tmp_path: Path, sources: dict[int
     assert found == [(13, "error")]
 
 
-def test_nothing_moves_when_the_new_base_model_keeps_it(tmp_path: Path, sources: dict[int, Path]) -> None:
+def test_nothing_moves_when_the_new_base_model_keeps_it(tmp_path: Path, sources: dict[Series, Path]) -> None:
     module = _module(tmp_path, CODE)
     kept = {"odoo/orm/models.py": OLD, "odoo/orm/models_transient.py": NEW_TRANSIENT}
-    same = {18: sources[18], 19: _source(tmp_path / "same19", 19, kept)}
+    same = {Series(18): sources[Series(18)], Series(19): _source(tmp_path / "same19", 19, kept)}
     migrate([module], "19.0", odoo_sources=same, write=True)
     assert (module / "actions.py").read_text() == CODE

@@ -11,6 +11,7 @@ import pytest
 
 from odoo_tools.migrate import migrate
 from odoo_tools.migrate.passes.uom_categories import category_roots
+from odoo_tools.series import Series
 
 
 def _unit(xml_id: str, field: str = "", ref: str = "") -> str:
@@ -46,8 +47,11 @@ def _source(root: Path, major: int, data: str) -> Path:
 
 
 @pytest.fixture
-def sources(tmp_path: Path) -> dict[int, Path]:
-    return {18: _source(tmp_path / "odoo18", 18, OLD), 19: _source(tmp_path / "odoo19", 19, NEW)}
+def sources(tmp_path: Path) -> dict[Series, Path]:
+    return {
+        Series(18): _source(tmp_path / "odoo18", 18, OLD),
+        Series(19): _source(tmp_path / "odoo19", 19, NEW),
+    }
 
 
 CODE = """from odoo import models
@@ -69,7 +73,7 @@ class P(models.Model):
 """
 
 
-def test_category_leaves_become_child_of_the_root_unit(tmp_path: Path, sources: dict[int, Path]) -> None:
+def test_category_leaves_become_child_of_the_root_unit(tmp_path: Path, sources: dict[Series, Path]) -> None:
     module = tmp_path / "mine"
     (module / "models").mkdir(parents=True)
     (module / "__manifest__.py").write_text("{'version': '18.0.1.0.0', 'depends': ['uom']}\n")
@@ -87,20 +91,23 @@ def test_category_leaves_become_child_of_the_root_unit(tmp_path: Path, sources: 
     assert migrated.rules_applied["removed-uom-category"] == 2
 
 
-def test_without_the_old_source_nothing_changes(tmp_path: Path, sources: dict[int, Path]) -> None:
+def test_without_the_old_source_nothing_changes(tmp_path: Path, sources: dict[Series, Path]) -> None:
     module = tmp_path / "mine"
     module.mkdir()
     (module / "__manifest__.py").write_text("{'version': '18.0.1.0.0', 'depends': ['uom']}\n")
     (module / "p.py").write_text(CODE)
-    migrate([module], "19.0", odoo_sources={19: sources[19]}, write=True)
+    migrate([module], "19.0", odoo_sources={Series(19): sources[Series(19)]}, write=True)
     assert (module / "p.py").read_text() == CODE
 
 
-def test_only_categories_whose_units_share_one_root_are_mapped(sources: dict[int, Path]) -> None:
-    gone, roots = category_roots(sources[18], sources[19])
+def test_only_categories_whose_units_share_one_root_are_mapped(sources: dict[Series, Path]) -> None:
+    gone, roots = category_roots(sources[Series(18)], sources[Series(19)])
     assert gone == {"uom.uom_categ_length", "uom.uom_categ_odd"}
     assert roots == {"uom.uom_categ_length": "uom.product_uom_millimeter"}
-    assert category_roots(sources[18], sources[18]) == (frozenset(), {})  # categories still there
+    assert category_roots(sources[Series(18)], sources[Series(18)]) == (
+        frozenset(),
+        {},
+    )  # categories still there
 
 
 CARRIED = """from odoo import api, models
@@ -138,7 +145,7 @@ def _module_with(root: Path, files: dict[str, str]) -> Path:
 
 
 def test_a_category_carried_by_names_and_methods_becomes_its_root_unit(
-    tmp_path: Path, sources: dict[int, Path]
+    tmp_path: Path, sources: dict[Series, Path]
 ) -> None:
     module = _module_with(tmp_path, {"ops.py": CARRIED})
     [migrated] = migrate([module], "19.0", odoo_sources=sources, write=True).modules
@@ -164,7 +171,7 @@ def test_a_category_carried_by_names_and_methods_becomes_its_root_unit(
     ],
 )
 def test_a_category_with_any_other_use_is_left_to_the_findings(
-    tmp_path: Path, sources: dict[int, Path], text: str, other: str
+    tmp_path: Path, sources: dict[Series, Path], text: str, other: str
 ) -> None:
     module = _module_with(tmp_path, {"ops.py": text, "other.py": other})
     [migrated] = migrate([module], "19.0", odoo_sources=sources, write=True).modules
