@@ -88,6 +88,7 @@ class Project:
                     cache_dir=self.cache_dir,
                     odoo_path=self.odoo_path,
                     series_setting=self.series_setting,
+                    manifests=self.manifests,
                 )
             return slot.index
 

@@ -42,6 +42,7 @@ class ProjectIndex:
         odoo_path: Path | None = None,
         series_setting: str | None = None,
         workers: int | None = None,
+        manifests: ManifestCache | None = None,
     ) -> None:
         self.roots = [Path(r) for r in roots]
         self.readonly_roots = [Path(r) for r in readonly_roots]
@@ -54,7 +55,8 @@ class ProjectIndex:
         self.addons = AddonSet()
         self._tables: Tables | None = Tables()
         self._module_tables: dict[str, ModuleTable] = {}  # reused while their files are unchanged
-        self._manifests = ManifestCache()
+        # parsed manifests; a Project passes its own, so lint and the index parse each one once
+        self.manifests = manifests if manifests is not None else ManifestCache()
         self.series = SeriesInfo(None, "unknown")
         self.last_refresh = RefreshStats()
         self.parse_count = 0  # files parsed since this object was created
@@ -65,7 +67,7 @@ class ProjectIndex:
             first = self._entries is None
             if self._entries is None:
                 self._entries = self._cache.load()
-            self.addons = discover_addons(self.roots, self.readonly_roots, self._manifests)
+            self.addons = discover_addons(self.roots, self.readonly_roots, self.manifests)
             entries, stats = update_entries(self._entries, iter_source_files(self.addons), self.workers)
             if stats.modules:
                 self._cache.save(entries, stats.modules)

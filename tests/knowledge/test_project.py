@@ -46,6 +46,7 @@ def test_addons_and_series_follow_the_disk_and_the_index_is_built_once(tmp_path:
     for thread in threads:
         thread.join()
     assert len({id(index) for index in built}) == 1 and built[0] is project.index()
+    assert project.index().manifests is project.manifests  # each manifest parsed once for all readers
     assert project.index().module_info("later").name == "later"
     assert project.forget_index() is built[0] and project.index() is not built[0]
 

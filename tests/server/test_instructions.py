@@ -1,5 +1,6 @@
-"""The server's INSTRUCTIONS name tools a host can call: every tool name in the text is one of the
-registered tools (a renamed or removed tool left in the text would send a model to nothing)."""
+"""The server's INSTRUCTIONS (and the bundled agent's base prompt) name tools a host can call:
+every tool name in the text is one of the registered tools (a renamed or removed tool left in the
+text would send a model to nothing)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import re
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from assista_mcp.agent.loop.prompting import BASE_PROMPT
 from assista_mcp.server.mcp_server import INSTRUCTIONS, TOOLS
 from assista_mcp.server.tools._base import ToolSpec
 
@@ -40,6 +42,11 @@ def test_every_tool_the_instructions_name_is_registered() -> None:
     assert {"grep"} == _ONE_WORD_TOOLS  # a new one-word tool is looked for too
     assert names_not_registered(INSTRUCTIONS, TOOLS) == set()
     assert {"read_file", "grep", "test_module"} <= set(_NAME.findall(INSTRUCTIONS))
+
+
+def test_every_tool_the_agents_own_prompt_names_is_registered() -> None:
+    assert names_not_registered(BASE_PROMPT, TOOLS) == set()
+    assert {"list_directory", "apply_patch", "install_module"} <= set(_NAME.findall(BASE_PROMPT))
 
 
 def test_a_name_that_is_no_tool_is_caught() -> None:
