@@ -8,15 +8,16 @@ from __future__ import annotations
 import ast
 import os
 import threading
-from typing import Any
-
-from lxml import etree
+from typing import TYPE_CHECKING, Any
 
 from odoo_tools.storage import MAX_SOURCE_BYTES, read_capped
 
 # What ast.parse / literal_eval raise on hostile text: bad syntax or a NUL byte (ValueError),
 # nesting beyond the parser's or the compiler's depth (RecursionError, MemoryError).
 UNPARSABLE = (SyntaxError, ValueError, RecursionError, MemoryError)
+
+if TYPE_CHECKING:  # lxml is imported by the callers of xml_root (they make its parser)
+    from lxml import etree
 
 
 def parse_source(source: str | bytes, filename: str = "<unknown>") -> ast.Module:
@@ -77,6 +78,8 @@ def literal_file(path: str | os.PathLike[str], cap: int = MAX_SOURCE_BYTES) -> A
 def xml_root(path: str | os.PathLike[str], parser: etree.XMLParser) -> etree._Element | None:
     """The root element of an XML file parsed with ``parser`` (entities and network off); None
     when it cannot be read within the cap or parsed."""
+    from lxml import etree
+
     try:
         data = read_capped(path)
         return etree.fromstring(data, parser) if data is not None else None

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 from typing import Any, Protocol, cast
 
-import re2  # type: ignore[import-untyped]
-
 from odoo_tools.errors import InvalidInput
 
 MAX_PROGRAM_BYTES = 64 << 20  # RE2's memory for one compiled pattern (its default is 8 MiB)
@@ -33,6 +31,8 @@ class LinearRegex(Protocol):
 def compile_linear(pattern: str, *, ignore_case: bool = False) -> LinearRegex:
     """``pattern`` compiled by RE2 to search UTF-8 bytes (a str would be re-encoded on every
     search), or InvalidInput naming what is wrong or unsupported."""
+    import re2  # type: ignore[import-untyped]  # here: most runs compile no pattern
+
     options = re2.Options()
     options.case_sensitive = not ignore_case
     options.log_errors = False  # the error reaches the caller as InvalidInput, not stderr

@@ -8,12 +8,11 @@ pattern such as ``(a*)*b`` must not hang the check). Anything else in the file i
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-
-import yaml
 
 from odoo_tools.errors import InvalidInput
 from odoo_tools.files import compile_linear
@@ -44,20 +43,29 @@ class PreCommit:
     problems: tuple[str, ...] = field(default=())
 
 
-class _NoAliasLoader(yaml.SafeLoader):  # type: ignore[misc]  # PyYAML has no types here
-    """YAML without aliases: nine nested aliases of nine make a billion items once walked."""
+@functools.cache
+def _no_alias_loader() -> type:
+    """YAML without aliases: nine nested aliases of nine make a billion items once walked. Built
+    on first use: PyYAML is imported only for a repository that has a pre-commit file (a warm
+    check of one without it starts faster)."""
+    import yaml
 
-    def compose_node(self, parent: yaml.Node | None, index: object) -> yaml.Node:
-        if self.check_event(yaml.AliasEvent):
-            raise yaml.YAMLError("aliases are not supported in a pre-commit file read by assista-odoo")
-        return super().compose_node(parent, index)
+    class NoAliasLoader(yaml.SafeLoader):  # type: ignore[misc]  # PyYAML has no types here
+        def compose_node(self, parent: yaml.Node | None, index: object) -> yaml.Node:
+            if self.check_event(yaml.AliasEvent):
+                raise yaml.YAMLError("aliases are not supported in a pre-commit file read by assista-odoo")
+            return super().compose_node(parent, index)
+
+    return NoAliasLoader
 
 
 def read_pre_commit(path: Path | None) -> PreCommit:
     if path is None:
         return PreCommit()
+    import yaml
+
     try:
-        data = yaml.load(config_bytes(path, None).decode("utf-8"), Loader=_NoAliasLoader)
+        data = yaml.load(config_bytes(path, None).decode("utf-8"), Loader=_no_alias_loader())
     except Unreadable as exc:
         return PreCommit(path=path, problems=(f"{path.name} not used: it {exc}",))
     except (UnicodeDecodeError, yaml.YAMLError) as exc:

@@ -22,8 +22,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import tomlkit
-
 from odoo_tools.lint._rc_read import (
     OCA_HOOKS_SECTION,
     Pairs,
@@ -169,6 +167,8 @@ def safe_ruff(config: Path, top: Path | None = None) -> SafeConfig:
         settings = _ruff_settings(config, top, RUFF_EXTEND_DEPTH)
     except Unreadable as exc:
         return refused(config, exc)
+    import tomlkit  # here: only a repository with its own ruff configuration needs it
+
     return SafeConfig(_write(tomlkit.dumps(settings), "ruff.toml"))
 
 
