@@ -20,11 +20,10 @@ import os
 import re
 import shutil
 import time
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from odoo_tools.runs._pg import Pg, new_db_name
-from odoo_tools.runs._template_info import CloneOutcome, TemplateInfo
+from odoo_tools.runs._template_info import AcceptFn, BuildFn, CloneOutcome, TemplateInfo, layer_base
 from odoo_tools.runs._template_key import template_key
 from odoo_tools.storage import atomic_write_json
 
@@ -32,32 +31,9 @@ KEY_CHARS = 20
 SECONDS_PER_DAY = 86400.0
 LOCK_PREFIX = "assista-template:"
 RUN_LOCK_PREFIX = "assista-run:"  # held on a run's database while it is in use (see prune_runs)
-# Installs the dependencies into a scratch database; False if that failed, else True (the
-# record passed to ``clone`` is kept) or the record to keep (what the template really holds).
-BuildFn = Callable[[str], Awaitable["bool | TemplateInfo"]]
-# Says why a recorded template must not serve this run ("" when it may).
-AcceptFn = Callable[["TemplateInfo"], str]
 
 
 __all__ = ["CloneOutcome", "TemplateCache", "TemplateInfo", "layer_base", "template_key"]
-
-
-def layer_base(templates: list[TemplateInfo], info: TemplateInfo) -> TemplateInfo | None:
-    """The template a new one can be built on: same Odoo and demo flag, holding nothing the new
-    one will not hold (installing the rest into a copy of it gives what an install from empty
-    gives), the largest such. Only valid while the files of the modules it holds are unchanged:
-    its key covered their bytes when it was built, the new key covers them now."""
-    wanted = set(info.modules)
-    fits = [
-        t
-        for t in templates
-        if not t.orphan
-        and t.held is not None
-        and t.odoo_version == info.odoo_version
-        and t.demo == info.demo
-        and set(t.held) <= wanted
-    ]
-    return max(fits, key=lambda t: (len(t.held or ()), t.name), default=None)
 
 
 class TemplateCache:

@@ -35,7 +35,7 @@ class RunnerConfig:
     keep_db: bool = False
     template_max_count: int = 5
     template_max_age_days: float = 14.0
-    # A new template is built on a copy of the largest one it contains (dbcache.layer_base): for a
+    # A new template is built on a copy of the largest one it contains (_template_info.layer_base): for a
     # fixed Odoo whose module files never change between builds (a benchmark over one lab)
     layered_templates: bool = False
     spare_clone: bool = True  # keep the next clone of a template ready (see dbcache.refill_spare)

@@ -1,8 +1,10 @@
 """What is known of a template database (its sidecar record: key, Odoo version, what it holds, when
-it was built and used) and what a clone from the cache came to."""
+it was built and used), which recorded template a new one can be layered on, the callbacks a
+clone takes (build, accept) and what a clone from the cache came to."""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -33,6 +35,31 @@ class TemplateInfo(BaseModel):
         default="", description="The template this one was layered on; '': built from empty"
     )
     orphan: bool = Field(default=False, description="Database without a record (or the reverse)")
+
+
+# Installs the dependencies into a scratch database; False if that failed, else True (the
+# record passed to ``clone`` is kept) or the record to keep (what the template really holds).
+BuildFn = Callable[[str], Awaitable[bool | TemplateInfo]]
+# Says why a recorded template must not serve this run ("" when it may).
+AcceptFn = Callable[[TemplateInfo], str]
+
+
+def layer_base(templates: list[TemplateInfo], info: TemplateInfo) -> TemplateInfo | None:
+    """The template a new one can be built on: same Odoo and demo flag, holding nothing the new
+    one will not hold (installing the rest into a copy of it gives what an install from empty
+    gives), the largest such. Only valid while the files of the modules it holds are unchanged:
+    its key covered their bytes when it was built, the new key covers them now."""
+    wanted = set(info.modules)
+    fits = [
+        t
+        for t in templates
+        if not t.orphan
+        and t.held is not None
+        and t.odoo_version == info.odoo_version
+        and t.demo == info.demo
+        and set(t.held) <= wanted
+    ]
+    return max(fits, key=lambda t: (len(t.held or ()), t.name), default=None)
 
 
 @dataclass(frozen=True)
