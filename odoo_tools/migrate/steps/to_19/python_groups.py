@@ -17,6 +17,7 @@ from odoo_tools.migrate.engine.python_rules import (
     with_values_mapped,
 )
 from odoo_tools.migrate.steps.to_19.python import EnvShortcuts, GroupsId, SqlConstraints
+from odoo_tools.migrate.steps.to_19.python_fields_helpers import FieldsHelpers
 
 _PATH = re.compile(r"^\w+(\.\w+)+$")  # a dotted field path: related=, mapped(), depends, domains
 _GROUP_USERS = re.compile(r"\b(group_ids|groups_id|groups_ids|groups)\.users\b")
@@ -92,4 +93,4 @@ def _groupish(node: cst.BaseExpression) -> bool:
     return last.startswith("group") or last.endswith("_group")
 
 
-RULES_19: tuple[type[PythonRule], ...] = (SqlConstraints, EnvShortcuts, GroupRenames)
+RULES_19: tuple[type[PythonRule], ...] = (SqlConstraints, EnvShortcuts, GroupRenames, FieldsHelpers)
