@@ -51,3 +51,12 @@ def test_no_file_no_section_and_links_out_of_the_root_are_ignored(tmp_path: Path
     (root / "AGENTS.md").symlink_to(outside)
     assert project_instructions([root]) == []
     assert "do-not-send" not in system_prompt(Settings(addons_paths=[root]))
+
+
+def test_the_prompt_names_the_series_the_manifests_say_as_the_server_does(tmp_path: Path) -> None:
+    module = tmp_path / "shop"
+    module.mkdir()
+    (module / "__manifest__.py").write_text("{'name': 'Shop', 'version': '17.0.1.0.0'}", encoding="utf-8")
+    assert "Odoo series: 17.0" in system_prompt(Settings(addons_paths=[tmp_path]))
+    assert "Odoo series: 17.0" in system_prompt(Settings(addons_paths=[tmp_path], odoo_series="18.0"))
+    assert "Odoo series" not in system_prompt(Settings(addons_paths=[tmp_path / "shop" / "empty"]))

@@ -1,4 +1,5 @@
-"""The agent's system prompt: base rules, the project's roots, project instructions (AGENTS.md)."""
+"""The agent's system prompt: base rules, the project's roots and series, project instructions
+(AGENTS.md)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ from pathlib import Path
 
 from assista_mcp.config.settings import Settings
 from odoo_tools.errors import AssistaError
+from odoo_tools.project import Project
 from odoo_tools.workspace import Workspace
 
 INSTRUCTION_FILES = ("AGENTS.md", "ASSISTA.md")
@@ -25,13 +27,18 @@ Work through the tools; never invent file contents or tool results.
 
 
 def system_prompt(settings: Settings, server_instructions: dict[str, str] | None = None) -> str:
-    """The system message for a run: base rules, the project's roots, the servers' own instructions."""
+    """The system message for a run: base rules, the project's roots and series, the servers' own
+    instructions."""
     parts = [BASE_PROMPT]
     if settings.addons_paths:
         roots = "\n".join(f"- {p}" for p in settings.addons_paths)
         parts.append(f"Addons roots:\n{roots}")
-    if settings.odoo_series:
-        parts.append(f"Odoo series: {settings.odoo_series}")
+    # the series the server's tools and prompts read too (source > manifests > setting)
+    project = Project.open(
+        settings.addons_paths, odoo_path=settings.odoo_source(), series=settings.odoo_series
+    )
+    if (series := project.series().series) is not None:
+        parts.append(f"Odoo series: {series}")
     parts += project_instructions(settings.addons_paths)
     for name, text in (server_instructions or {}).items():
         parts.append(f"Instructions from MCP server {name}:\n{text.strip()}")
