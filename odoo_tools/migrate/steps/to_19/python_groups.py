@@ -18,6 +18,7 @@ from odoo_tools.migrate.engine.python_rules import (
 )
 from odoo_tools.migrate.steps.to_19.python import EnvShortcuts, GroupsId, SqlConstraints
 from odoo_tools.migrate.steps.to_19.python_fields_helpers import FieldsHelpers
+from odoo_tools.migrate.steps.to_19.python_registry import OdooRegistry
 
 _PATH = re.compile(r"^\w+(\.\w+)+$")  # a dotted field path: related=, mapped(), depends, domains
 _GROUP_USERS = re.compile(r"\b(group_ids|groups_id|groups_ids|groups)\.users\b")
@@ -93,4 +94,10 @@ def _groupish(node: cst.BaseExpression) -> bool:
     return last.startswith("group") or last.endswith("_group")
 
 
-RULES_19: tuple[type[PythonRule], ...] = (SqlConstraints, EnvShortcuts, GroupRenames, FieldsHelpers)
+RULES_19: tuple[type[PythonRule], ...] = (
+    SqlConstraints,
+    EnvShortcuts,
+    GroupRenames,
+    FieldsHelpers,
+    OdooRegistry,
+)
