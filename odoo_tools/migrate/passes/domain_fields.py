@@ -16,6 +16,7 @@ from collections.abc import Mapping
 
 from lxml import etree
 
+from odoo_tools.index import RELATIONAL
 from odoo_tools.migrate.engine.edits import Edit, apply_edits, line_of
 from odoo_tools.migrate.engine.module_files import ModuleFiles
 from odoo_tools.migrate.engine.report import StepReport
@@ -36,7 +37,6 @@ _FLAG_LEAF = re.compile(
 _DOMAIN_METHODS = frozenset(
     {"search", "search_count", "search_read", "search_fetch", "_search", "read_group", "_read_group"}
 )
-_RELATIONAL = frozenset({"Many2one", "Many2many", "One2many"})
 _CHAINED = frozenset({"sudo", "with_context", "with_company", "with_user", "with_env"})
 
 
@@ -194,7 +194,7 @@ def _python_edits(text: str, renames: _Renames, report: StepReport, path: str) -
         if node.func.attr in _DOMAIN_METHODS:
             model = _env_model(node.func.value)
             domains = [node.args[0]] if node.args else []
-        elif node.func.attr in _RELATIONAL and isinstance(node.func.value, ast.Name):
+        elif node.func.attr in RELATIONAL and isinstance(node.func.value, ast.Name):
             model = _comodel(node)  # fields.Many2one("account.account", domain=...)
             domains = []
         else:
