@@ -14,7 +14,7 @@ from pathlib import PurePosixPath
 
 from odoo_tools.catalogue import entry
 from odoo_tools.findings import Finding
-from odoo_tools.index import FieldDef, FileData, ModelClass, ModelResolver
+from odoo_tools.index import RELATIONAL, FieldDef, FileData, ModelClass, ModelResolver
 from odoo_tools.lint._static.context import StaticContext
 
 _METHOD_ATTRS = (("compute", "compute-method-missing"), ("inverse", "inverse-method-missing"))
@@ -109,7 +109,7 @@ def _check_class(ctx: StaticContext, data: FileData, cls: ModelClass) -> list[Fi
 def _check_field(ctx: StaticContext, path: str, cls: ModelClass, fdef: FieldDef) -> list[Finding]:
     resolver = ctx.resolver
     found: list[Finding] = []
-    if fdef.comodel and fdef.type in ("Many2one", "One2many", "Many2many"):
+    if fdef.comodel and fdef.type in RELATIONAL:
         if resolver.defined_anywhere(fdef.comodel) is False:
             found.append(_unknown_comodel(ctx, path, cls, fdef))
         elif fdef.inverse_name and resolver.model(fdef.comodel).has_field(fdef.inverse_name) is False:
