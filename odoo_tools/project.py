@@ -1,5 +1,7 @@
 """One project: its addons roots, its Odoo source, its series and its code index, described once
-and shared by every reader (lint, the server's knowledge tools and prompts, the CLI).
+and shared by its readers: lint, the server's knowledge tools and prompts, the CLI's check and
+odoo commands, the bundled agent's prompt. Migration does not read it: it takes module folders
+and the Odoo sources by series (``Settings.migration_sources``).
 
     project = Project.open(roots, readonly_roots, odoo_path=source, series="18.0", cache_dir=cache)
     project.addons()   # the addons found under the roots now (unchanged manifests are not re-read)
