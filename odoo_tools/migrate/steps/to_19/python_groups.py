@@ -17,6 +17,7 @@ from odoo_tools.migrate.engine.python_rules import (
     with_values_mapped,
 )
 from odoo_tools.migrate.steps.to_19.python import EnvShortcuts, GroupsId, SqlConstraints
+from odoo_tools.migrate.steps.to_19.python_env_attributes import EnvAttributes
 from odoo_tools.migrate.steps.to_19.python_fields_helpers import FieldsHelpers
 from odoo_tools.migrate.steps.to_19.python_registry import OdooRegistry
 
@@ -100,4 +101,5 @@ RULES_19: tuple[type[PythonRule], ...] = (
     GroupRenames,
     FieldsHelpers,
     OdooRegistry,
+    EnvAttributes,
 )
