@@ -57,6 +57,8 @@ def make(args: argparse.Namespace) -> int:
     order = modules[:]
     rnd.shuffle(order)
     held = set(order[len(order) // 2 :])
+    if args.split:  # a corpus's own split (benchmarks/corpus.py's split.json) instead of ours
+        held = set(json.loads(Path(args.split).read_text(encoding="utf-8"))["held_out"])
     cases = []
     for module in modules:
         half = "held-out" if module in held else "dev"
@@ -81,10 +83,17 @@ def make(args: argparse.Namespace) -> int:
                 }
             )
     corpus.mkdir(parents=True, exist_ok=True)
-    payload = {"seed": args.seed, "split": "by module", "cases": cases}
+    split = f"by module, {args.split}" if args.split else "by module"
+    payload = {"seed": args.seed, "split": split, "series": args.series, "cases": cases}
     (corpus / "cases.json").write_text(json.dumps(payload, indent=1) + "\n", encoding="utf-8")
     print(f"{len(cases)} cases ({sum(c['kind'] == 'control' for c in cases)} controls) in {corpus}")
     return 0
+
+
+def _series() -> str:
+    """The series the cases were made for (18.0 when cases.json does not say)."""
+    raw = json.loads((_env_path("DATAREFS_CORPUS") / "cases.json").read_text(encoding="utf-8"))
+    return str(raw.get("series", "18.0"))
 
 
 def _cases() -> list[dict[str, object]]:
@@ -165,7 +174,7 @@ def _judge_case(case: dict[str, object], args: argparse.Namespace, logs: Path) -
         "log_line": first.line if first else None,
         "log_message": first.message[:300] if first else "",
         "seconds": round(seconds, 1),
-        "series": "18.0",
+        "series": _series(),
     }
 
 
@@ -196,7 +205,7 @@ def static_errors(case: dict[str, object], odoo_path: Path | None, work: Path) -
     apply_case(case, root)
     readonly = [odoo_path / "odoo" / "addons", odoo_path / "addons"] if odoo_path else []
     project = load_project([root], readonly, odoo_path=odoo_path, cache_dir=work / "cache")
-    project.series = "18.0"
+    project.series = _series()
     addons = [project.addon_set.get(str(case["module"]))]
     run = lint_addons_sync(project, addons, ["static"], cache=LintCache(None), digests=FileDigests())
     return [f for f in run.findings if f.severity == "error"]
@@ -255,6 +264,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     mk.add_argument("--modules", required=True, help="comma-separated module names under DATAREFS_SRC")
     mk.add_argument("--per-module", type=int, default=3)
     mk.add_argument("--kinds", default="", help="comma-separated kinds to break (default: every kind)")
+    mk.add_argument("--series", default="18.0", help="the series of the modules (recorded in cases.json)")
+    mk.add_argument("--split", default="", help="a corpus's split.json: its held_out modules are ours")
     jd = sub.add_parser("judge")
     jd.add_argument("--template", required=True)
     jd.add_argument("--core-addons", required=True, help="Odoo's addons folders, comma-separated")

@@ -51,6 +51,10 @@ VIEW_KINDS: dict[str, tuple[str, str]] = {
         r"""\bexpr="[^"]*?(?:@(?:id|name|t-call|t-name)=['"]|hasclass\(['"])([\w.-]+)['"]""",
     ),
 }
+# 16.0's attrs (the first left side of a domain leaf): only when named in --kinds.
+ATTRS_KINDS: dict[str, tuple[str, str]] = {
+    "attrs-field": (".xml", r"""\battrs="\{\s*'\w+'\s*:\s*\[\s*\(\s*'(\w+)'"""),
+}
 SUFFIX = "_zz"
 
 
@@ -66,7 +70,7 @@ def _python_files(module_dir: Path) -> list[str]:
 def sites(module_dir: Path, kinds: frozenset[str] = frozenset()) -> Iterator[tuple[str, str, int, str, str]]:
     """(kind, file, line, old line, new line) for every place a kind is written on one line
     that occurs once in its file (only ``kinds`` when given; the view kinds only when named)."""
-    table = {**KINDS, **VIEW_KINDS}
+    table = {**KINDS, **VIEW_KINDS, **ATTRS_KINDS}
     for rel in _data_files(module_dir) + _python_files(module_dir):
         lines = (module_dir / rel).read_text(encoding="utf-8").splitlines()
         for kind, (suffix, pattern) in table.items():

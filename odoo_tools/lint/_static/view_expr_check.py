@@ -25,10 +25,15 @@ from odoo_tools.index import X2MANY, ModelResolver, attribute_line, qualify
 from odoo_tools.lint._static.context import StaticContext
 from odoo_tools.lint._static.field_domains import check_field_domains
 from odoo_tools.lint._static.orm_xml import parent_model
-from odoo_tools.lint._static.view_expressions import context_group_by, domain_names, expression_names
+from odoo_tools.lint._static.view_expressions import (
+    attrs_names,
+    context_group_by,
+    domain_names,
+    expression_names,
+)
 from odoo_tools.lint._static.view_places import parent_type, stays_on_top
 from odoo_tools.lint._static.xpath_context import Candidates, xpath_contexts
-from odoo_tools.series import series_family, view_context_names
+from odoo_tools.series import is_before, series_family, view_context_names
 from odoo_tools.storage import read_capped
 
 _PARSER = etree.XMLParser(resolve_entities=False, no_network=True, remove_comments=True)
@@ -55,6 +60,8 @@ class _File:
         self.found: list[Finding] = []
         self._candidates: dict[tuple[str, int], tuple[str, ...]] = {}
         self.context_names = view_context_names(ctx.series)
+        # attrs: the 16.0 language; 17.0 refuses the attribute itself (the deprecation check says so)
+        self.reads_attrs = ctx.series is None or is_before(ctx.series, "17.0")
         self.in_forms: set[tuple[str, str]] = set()  # (model, field) a form shows without a domain
 
     def line(self, node: etree._Element, attr: str) -> int:
@@ -200,6 +207,8 @@ def _attributes(out: _File, spec: etree._Element, cands: tuple[str, ...]) -> Non
         name, text = attribute.get("name", ""), attribute.text or ""
         if name in _MODIFIERS or name.startswith("decoration-") or name == "context":
             _names(out, attribute, "", text, _Sees(cands), name)
+        elif name == "attrs" and out.reads_attrs:
+            _attrs(out, attribute, "", text, _Sees(cands))
         elif name == "domain" and target:
             comodels = {c for m in cands if (c := out.resolver.comodel(m, target))}
             if len(comodels) == 1:
@@ -242,6 +251,8 @@ def _node(out: _File, node: etree._Element, sees: _Sees) -> None:
             continue
         if attr in _MODIFIERS or attr.startswith("decoration-") or attr == "context":
             _names(out, node, attr, text, sees, attr)
+        elif attr == "attrs" and out.reads_attrs:
+            _attrs(out, node, attr, text, sees)
         elif attr == "domain" and node.tag == "filter" and len(sees.models) == 1:
             _paths(out, node, attr, text, sees.models[0], "view-domain-field-unknown", "the filter's domain")
         elif attr == "domain" and node.tag == "field":
@@ -257,21 +268,40 @@ def _names(out: _File, node: etree._Element, attr: str, text: str, sees: _Sees, 
     """Each free name of the expression is a field of the node's model (``parent.``: of the view
     around the inline sub-view); a context's group_by names one too."""
     names = expression_names(text, out.context_names)
-    for name in sorted(names or ()):
-        if name.startswith("parent."):
-            rest = name[len("parent.") :]
-            if sees.parent and "." not in rest and out.absent((sees.parent,), rest):
-                message = f'{what}="{text.strip()}" uses parent.{rest}: "{sees.parent}" has no field "{rest}"'
-                out.report("view-expression-field-unknown", message, node, attr)
-        elif out.absent(sees.models, name):
-            message = f'{what}="{text.strip()}" uses "{name}", which is no field of "{sees.models[0]}"'
-            if len(sees.models) > 1:
-                message += f" (nor of {', '.join(sees.models[1:])})"
-            out.report("view-expression-field-unknown", message, node, attr)
+    _fields(
+        out, node, attr, names or set(), sees, f'{what}="{text.strip()}"', "view-expression-field-unknown"
+    )
     group_by = context_group_by(text) if what == "context" else None
     if group_by and "," not in group_by and out.absent(sees.models, group_by):
         message = f'context groups by "{group_by}", which is no field of "{sees.models[0]}"'
         out.report("view-domain-field-unknown", message, node, attr)
+
+
+def _fields(
+    out: _File, node: etree._Element, attr: str, names: set[str], sees: _Sees, what: str, code: str
+) -> None:
+    for name in sorted(names):
+        if name.startswith("parent."):
+            rest = name[len("parent.") :]
+            if sees.parent and "." not in rest and out.absent((sees.parent,), rest):
+                out.report(
+                    code, f'{what} uses parent.{rest}: "{sees.parent}" has no field "{rest}"', node, attr
+                )
+        elif name not in ("id", "parent") and out.absent(sees.models, name):
+            message = f'{what} uses "{name}", which is no field of "{sees.models[0]}"'
+            if len(sees.models) > 1:
+                message += f" (nor of {', '.join(sees.models[1:])})"
+            out.report(code, message, node, attr)
+
+
+def _attrs(out: _File, node: etree._Element, attr: str, text: str, sees: _Sees) -> None:
+    """16.0's ``attrs``: each left side of a domain leaf and each free name is a field of the node's
+    model (16.0's ``NameManager`` wants it in the view; a name no field of the model fails either
+    way). A dotted left side is judged by its first name only."""
+    read = attrs_names(text, out.context_names)
+    if read is not None:
+        names = {p.split(".")[0] for p in read.paths} | read.values
+        _fields(out, node, attr, names, sees, f'attrs="{" ".join(text.split())}"', "view-attrs-field-unknown")
 
 
 def _paths(out: _File, node: etree._Element, attr: str, text: str, model: str, code: str, what: str) -> None:

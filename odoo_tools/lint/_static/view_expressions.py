@@ -165,3 +165,29 @@ def context_group_by(text: str) -> str | None:
         if named and isinstance(value, ast.Constant) and isinstance(value.value, str) and value.value:
             return value.value.split(":")[0]
     return None
+
+
+def attrs_names(text: str, context: Names = VIEW_CONTEXT_NAMES) -> DomainNames | None:
+    """The names of a 16.0 ``attrs="{'invisible': [...], ...}"``, as 16.0's ``_validate_attrs``
+    collects them: for a domain value, the left sides of its leaves (``paths``) and the free names
+    of the right sides; for any other value, its free names (``values``). Every one must be a field
+    of the node's model. None: not a dict with literal keys or not read (Odoo's own error)."""
+    node = _parse(text)
+    if not isinstance(node, ast.Dict):
+        return None
+    found = DomainNames()
+    for key, value in zip(node.keys, node.values, strict=True):
+        if not (isinstance(key, ast.Constant) and isinstance(key.value, str)):
+            return None
+        if isinstance(value, ast.List):
+            leaves = DomainNames()
+            values: set[str] = set()
+            if not _domain(value, leaves, values, 0):
+                return None
+            found.paths |= leaves.paths
+            found.values |= _roots(values, context)
+        elif (names := _free(value)) is not None:
+            found.values |= _roots(names, context)
+        else:
+            return None
+    return found
