@@ -9,11 +9,18 @@ field) raises ``Untranslatable``: a person decides, the rule only reports it.
 from __future__ import annotations
 
 import ast
+import re
 
 _COMPARISONS = {"=": "==", "==": "==", "!=": "!=", "<>": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
 _MEMBERSHIP = {"in": "in", "not in": "not in"}
 OR, AND, NOT = "|", "&", "!"
 MAX_OPERATOR_DEPTH = 400  # prefix operators inside one another (a real domain has a few)
+# ``%(module.xml_id)d`` in a view file: ir.ui.view replaces it by the record's id when it reads the
+# arch from the file, in 16.0 and 17.0 alike (a regular expression over the whole arch text), so
+# the reference stays as it was written inside the new expression (OCA l10n_br_base's
+# ``('country_id', '!=', %(base.br)d)``)
+_XMLID_REFERENCE = re.compile(r"%\((?P<xmlid>[\w.]+)\)[ds]")
+_PLACEHOLDER = "__assista_xmlid_{}__"
 
 
 class Untranslatable(ValueError):
@@ -22,6 +29,15 @@ class Untranslatable(ValueError):
 
 def attrs_expressions(source: str) -> dict[str, str]:
     """``{'invisible': [...], 'readonly': [...]}`` as ``{'invisible': 'expr', ...}``."""
+    references: list[str] = []
+
+    def hold(match: re.Match[str]) -> str:  # a name in the domain while it is read, then itself again
+        references.append(match.group(0))
+        return _PLACEHOLDER.format(len(references) - 1)
+
+    if "__assista_xmlid_" in source:  # the rule's own spelling, never a field's: not ours to read
+        raise Untranslatable("attrs holds a name this rule keeps for its own use")
+    source = _XMLID_REFERENCE.sub(hold, source)
     try:
         tree = ast.parse(source.strip(), mode="eval")
     except SyntaxError as exc:
@@ -39,6 +55,8 @@ def attrs_expressions(source: str) -> dict[str, str]:
             result[key.value] = domain_expression(value, text)
         except (RecursionError, MemoryError) as exc:  # within the operators' cap, still too deep
             raise Untranslatable("the domain nests too deeply to be translated") from exc
+    for index, reference in enumerate(references):
+        result = {key: value.replace(_PLACEHOLDER.format(index), reference) for key, value in result.items()}
     return result
 
 
