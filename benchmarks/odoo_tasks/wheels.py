@@ -1,7 +1,7 @@
 """Mine tasks from consecutive released wheels of an OCA module (``odoo-addon-<name>`` on PyPI).
 
     usage: python -m benchmarks.odoo_tasks.wheels --series 18.0 --wheels DIR [--limit 30] [--max-closure 3]
-               [--cache DIR] [--out DIR] [--dry-run]
+               [--back N] [--cache DIR] [--out DIR] [--dry-run]
 
 OCA's bot releases a wheel at each merge that bumps a module's version, so two consecutive versions
 are a real change (usually one pull request); its commit is not known, so the task records the two
@@ -12,6 +12,9 @@ just before the last bump is fetched (``pip download --no-deps "odoo-addon-<name
 registry call per module) into ``--cache``. The two module trees make a task by the git rules
 (``mine.py``): code and tests changed, FAIL_TO_PASS = the test methods added or changed.
 The module before is rebuilt from the cached (or again downloaded) wheel, checked by its sha256.
+``--back N`` mines an older pair instead: N releases before the newest, and the one before it (one
+more registry call per step). The newest releases of a series may need a newer Odoo than a lab
+holds (18.0's ``SETATTR_SOURCES``); their older pairs run on it.
 """
 
 from __future__ import annotations
@@ -87,6 +90,12 @@ def previous(module: str, version: str, cache: Path) -> Path | None:
     return new[0]
 
 
+def _version(wheel: Path) -> str:
+    match = WHEEL.search(wheel.name)
+    assert match, wheel.name
+    return match.group(2)
+
+
 def task_of(series: str, module: str, old: Path, new: Path) -> tuple[Task, str, str] | str:
     """The task two releases make, or why they make none."""
     with tempfile.TemporaryDirectory() as tmp:
@@ -147,6 +156,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-closure", type=int, default=3)
     parser.add_argument("--cache", type=Path, default=None, help="where older wheels are kept")
     parser.add_argument("--out", type=Path, default=TASKS_DIR)
+    parser.add_argument("--back", type=int, default=0, help="mine the pair N releases older")
     parser.add_argument("--dry-run", action="store_true")
     args = parser.parse_args(argv)
     if not args.wheels.is_dir():
@@ -157,6 +167,11 @@ def main(argv: list[str] | None = None) -> int:
     reasons: dict[str, int] = {}
     made = []
     for module, version, wheel in candidates(args.wheels, args.series, args.max_closure)[: args.limit]:
+        for _ in range(args.back):
+            older = previous(module, version, cache)
+            if older is None:
+                break
+            wheel, version = older, _version(older)
         old = previous(module, version, cache)
         result = task_of(args.series, module, old, wheel) if old else "no earlier release"
         if isinstance(result, str):
