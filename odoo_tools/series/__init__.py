@@ -24,6 +24,8 @@ The face of the package (callers import from here; the ``_modules`` are private)
   new)`` -> the relational fields a step made plural and the flags it turned into ``active``;
 - ``core_graph(series)`` -> ``CoreList`` (core modules' depends, each model's module, auto-install
   triggers: ``core_modules/<series>.json``, ``scripts/core_modules.py``), ``stable_core_models()``;
+- ``record_values(series, model)``: names a data record may set that are no field of its model (its
+  create/write take them: 16.0/17.0 ``ir.property``'s ``value``);
 - ``MAGIC_FIELDS``, ``magic_fields(facts)``: what BaseModel gives every model; ``CORE_FIELDS_DIR``: the
   core fields lists read from each series' source (``scripts/core_fields.py``; migrate diffs them);
 - reading names: ``series_major``, ``series_family``, ``series_of_version``, ``is_supported``,
@@ -78,6 +80,7 @@ from odoo_tools.series._pack_files import (
     pack_folders,
     pack_header,
 )
+from odoo_tools.series._record_values import record_values
 from odoo_tools.series._value import Series, supported_between
 from odoo_tools.series._view_names import VIEW_CONTEXT_NAMES, view_context_names
 
@@ -127,6 +130,7 @@ __all__ = [
     "pack_header",
     "pack_ref",
     "previous_series",
+    "record_values",
     "removed_framework_names",
     "series_facts",
     "series_family",

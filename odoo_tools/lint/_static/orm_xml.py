@@ -21,6 +21,7 @@ from odoo_tools.lint._static.arch_names import XmlFileChecks, walk_arch
 from odoo_tools.lint._static.context import StaticContext
 from odoo_tools.lint._static.core_answers import python_read
 from odoo_tools.lint._static.xpath_context import xpath_contexts
+from odoo_tools.series import record_values
 from odoo_tools.storage import read_capped
 
 _PARSER = etree.XMLParser(resolve_entities=False, no_network=True, remove_comments=True)
@@ -64,6 +65,7 @@ def _record(out: XmlFileChecks, record: etree._Element) -> None:
         )
         return
     resolved = resolver.model(model)
+    accepted = record_values(out.ctx.series, model)  # taken by the model's create/write
     values: dict[str, etree._Element] = {}
     for child in record:
         if child.tag != "field" or not child.get("name"):
@@ -72,7 +74,7 @@ def _record(out: XmlFileChecks, record: etree._Element) -> None:
         values[name] = child
         # x_ is the prefix Odoo demands of manual fields (ir.model.fields), which data loaded before
         # may create (website_attribute_set 19.0's demo attributes make product.template's)
-        if resolved.has_field(name) is False and not name.startswith("x_"):
+        if resolved.has_field(name) is False and not name.startswith("x_") and name not in accepted:
             out.report(
                 "record-field-unknown",
                 f"<record model={model!r}> sets field {name!r}, which {model} does not have",
