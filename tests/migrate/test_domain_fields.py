@@ -127,3 +127,61 @@ def test_18_to_19_filters_and_the_deprecated_flag(tmp_path: Path, capsys: pytest
     assert 'fields.Many2one("account.move", domain=[("deprecated", "=", False)])' in model
     out = capsys.readouterr().out
     assert "[renamed-domain-field]" in out and "says the opposite" in out
+
+
+OWN_MODELS_18 = """from odoo import fields, models
+
+
+class BudgetLine(models.Model):
+    _name = "my.budget.line"
+
+    account_id = fields.Many2one("account.account")
+    move_id = fields.Many2one("account.move")
+
+
+class Budget(models.Model):
+    _name = "my.budget"
+
+    line_ids = fields.One2many(
+        "my.budget.line",
+        "budget_id",
+        domain="[('account_id.company_id', '=', company_id), ('move_id.company_id', '=', company_id)]",
+    )
+    account_id = fields.Many2one("account.account")
+
+
+class Wizard(models.TransientModel):
+    _name = "my.budget.wizard"
+
+    budget_id = fields.Many2one("my.budget", domain=[("account_id.company_id.name", "!=", False)])
+"""
+
+OWN_VIEW_18 = """<odoo>
+    <record id="view_budget" model="ir.ui.view">
+        <field name="model">my.budget</field>
+        <field name="arch" type="xml">
+            <form>
+                <field name="account_id" domain="[('company_id', '=', company_id)]"/>
+                <field name="line_ids" domain="[('account_id.company_id', '=', company_id)]"/>
+                <field name="company_id" domain="[('company_id', '=', 1)]"/>
+            </form>
+        </field>
+    </record>
+</odoo>
+"""
+
+
+def test_17_to_18_paths_through_the_modules_own_fields(tmp_path: Path) -> None:
+    """A leaf's path steps through the module's own relational fields (unknown to the packs) into
+    account.account, whose company_id is renamed; account.move's and res.company's are not."""
+    folder = _module(tmp_path, "17.0", {"models/budget.py": OWN_MODELS_18, "views/budget.xml": OWN_VIEW_18})
+    assert main(["migrate", str(folder), "--to", "18.0", "--write", "--no-diff"]) == 0
+    model = (folder / "models/budget.py").read_text()
+    assert "[('account_id.company_ids', '=', company_id), ('move_id.company_id', '=', company_id)]" in model
+    assert '[("account_id.company_ids.name", "!=", False)]' in model  # the wizard's field
+    view = (folder / "views/budget.xml").read_text()
+    assert "<field name=\"account_id\" domain=\"[('company_ids', '=', company_id)]\"/>" in view
+    assert "<field name=\"line_ids\" domain=\"[('account_id.company_ids', '=', company_id)]\"/>" in view
+    assert (
+        "<field name=\"company_id\" domain=\"[('company_id', '=', 1)]\"/>" in view
+    )  # a field the module does not declare: not followed

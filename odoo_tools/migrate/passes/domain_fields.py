@@ -4,7 +4,10 @@ the domains and field paths of a model the module names: an ``ir.rule``'s ``doma
 view's ``<filter domain>`` and ``<field name>`` (its ``model``), and in Python the domain given to
 ``env["model"].search(...)`` and its kin. ``('company_id', '=', x)`` on account.account becomes
 ``('company_ids', '=', x)`` (on a many2many, ``=`` matches the records whose set holds ``x``);
-A relational field's ``domain=`` (its comodel's) too.
+A relational field's ``domain=`` (its comodel's) too, in Python and on a view's ``<field>``; a
+leaf's path is followed through the module's own relational fields and the pack's
+(``('account_id.company_id', ...)`` renames ``company_id`` when ``account_id`` is an
+account.account), so the module's own models' domains are read as well.
 ``('deprecated', '=', False)`` becomes ``('active', '=', True)``. A leaf of a flag turned around
 that is not a plain ``=``/``!=`` of True or False is a warning, never a guess."""
 
@@ -22,6 +25,7 @@ from odoo_tools.migrate.engine.module_files import ModuleFiles
 from odoo_tools.migrate.engine.report import StepReport
 from odoo_tools.migrate.engine.xml_edit import element_text, set_value
 from odoo_tools.migrate.engine.xml_tags import XmlDocument, XmlParseError, read_xml
+from odoo_tools.migrate.passes.domain_comodels import Comodels, relational_comodel
 from odoo_tools.series import FieldRename, field_renames
 
 RULE = "renamed-domain-field"
@@ -44,13 +48,14 @@ def rename_domain_fields(files: ModuleFiles, report: StepReport) -> None:
     renames = field_renames(str(report.source), str(report.target))
     if not renames:
         return
+    comodels = Comodels(files.texts, str(report.source))
     for rel, text in sorted(files.texts.items()):
         if rel.startswith(("migrations/", "upgrades/")):
             continue
         if rel.endswith(".xml"):
-            edits = _xml_edits(text, renames, report, files.site_path(rel))
+            edits = _xml_edits(text, renames, report, files.site_path(rel), comodels)
         elif rel.endswith(".py"):
-            edits = _python_edits(text, renames, report, files.site_path(rel))
+            edits = _python_edits(text, renames, report, files.site_path(rel), comodels)
         else:
             continue
         if edits:
@@ -58,9 +63,16 @@ def rename_domain_fields(files: ModuleFiles, report: StepReport) -> None:
 
 
 def rewrite_domain(
-    domain: str, model: str, renames: _Renames, report: StepReport, path: str, line: int
+    domain: str,
+    model: str,
+    renames: _Renames,
+    report: StepReport,
+    path: str,
+    line: int,
+    comodels: Comodels | None = None,
 ) -> str:
-    """``domain`` (Python text) with the leaves on ``model``'s renamed fields renamed."""
+    """``domain`` (Python text) with the leaves on ``model``'s renamed fields renamed, and the
+    renamed fields further down a leaf's path where ``comodels`` tells the models it steps into."""
 
     def flag(match: re.Match[str]) -> str:
         rename = renames.get((model, match["name"]))
@@ -72,26 +84,32 @@ def rewrite_domain(
         return f"{match['open']}{q}{rename.new}{q}, {oq}={oq}, {not holds}{match['close']}"
 
     def leaf(match: re.Match[str]) -> str:
-        rename = renames.get((model, match["name"]))
-        if rename is None:
-            return match[0]
-        if rename.inverted:
-            report.find(
-                RULE,
-                path,
-                line,
-                f"{model}.{rename.old} is gone in {report.target}: {rename.new} says the opposite, and this "
-                "leaf is not a plain = or != of True or False.",
-                f"Write the leaf on {rename.new} with the opposite value.",
-            )
+        segments = [match["name"], *match["rest"].split(".")[1:]]
+        current, written = model, []
+        for position, segment in enumerate(segments):
+            rename = renames.get((current, segment)) if current else None
+            if rename is not None and rename.inverted:
+                report.find(
+                    RULE,
+                    path,
+                    line,
+                    f"{current}.{rename.old} is gone in {report.target}: {rename.new} says the opposite, and "
+                    "this leaf is not a plain = or != of True or False.",
+                    f"Write the leaf on {rename.new} with the opposite value.",
+                )
+                return match[0]
+            written.append(rename.new if rename is not None else segment)
+            last = position == len(segments) - 1
+            current = comodels.of(current, segment) if comodels and current and not last else ""
+        if written == segments:
             return match[0]
         report.count(RULE)
-        return f"{match['open']}{match['q']}{rename.new}{match['rest']}{match['q']}"
+        return f"{match['open']}{match['q']}{'.'.join(written)}{match['q']}"
 
     return _LEAF.sub(leaf, _FLAG_LEAF.sub(flag, domain))
 
 
-def _xml_edits(text: str, renames: _Renames, report: StepReport, path: str) -> list[Edit]:
+def _xml_edits(text: str, renames: _Renames, report: StepReport, path: str, comodels: Comodels) -> list[Edit]:
     try:
         doc = read_xml(text)
     except XmlParseError:
@@ -110,7 +128,8 @@ def _xml_edits(text: str, renames: _Renames, report: StepReport, path: str) -> l
             model = _text(fields.get(model_field))
             edits += _field_domain(doc, fields, "domain", model, renames, report, path)
         elif kind == "ir.ui.view" and "arch" in fields:
-            edits += _view_edits(doc, fields["arch"], _text(fields.get("model")), renames, report, path)
+            model = _text(fields.get("model"))
+            edits += _view_edits(doc, fields["arch"], model, renames, report, (path, comodels))
     return edits
 
 
@@ -139,16 +158,26 @@ def _field_domain(
 
 
 def _view_edits(
-    doc: XmlDocument, arch: etree._Element, model: str, renames: _Renames, report: StepReport, path: str
+    doc: XmlDocument,
+    arch: etree._Element,
+    model: str,
+    renames: _Renames,
+    report: StepReport,
+    where: tuple[str, Comodels],
 ) -> list[Edit]:
-    """The view's own filters and fields: none inside a field's sub-view (another model's)."""
+    """The view's own filters and fields: none inside a field's sub-view (another model's). A
+    field's ``domain`` is on its comodel."""
+    path, comodels = where
     edits: list[Edit] = []
     for element in arch.iter("filter", "field"):
         if element is arch or _in_sub_view(element, arch):
             continue
-        if element.tag == "filter" and element.get("domain") is not None:
+        on = model
+        if element.tag == "field" and element.get("position") is None:
+            on = comodels.of(model, str(element.get("name") or "")) if model else ""
+        if element.tag in ("filter", "field") and element.get("domain") is not None and on:
             value = str(element.get("domain"))
-            new = rewrite_domain(value, model, renames, report, path, _line(element))
+            new = rewrite_domain(value, on, renames, report, path, _line(element), comodels)
             if new != value:
                 edits.append(set_value(doc, element, "domain", new, RULE))
         rename = renames.get((model, str(element.get("name") or "")))
@@ -180,12 +209,13 @@ def _model_of_ref(fields: dict[str, etree._Element], models: set[str]) -> str:
     return found[0] if len(found) == 1 else ""
 
 
-def _python_edits(text: str, renames: _Renames, report: StepReport, path: str) -> list[Edit]:
+def _python_edits(
+    text: str, renames: _Renames, report: StepReport, path: str, comodels: Comodels
+) -> list[Edit]:
     try:
         tree = ast.parse(text)
     except (SyntaxError, ValueError):
         return []
-    models = {model for model, _old in renames}
     starts = _line_starts(text)
     edits: list[Edit] = []
     for node in ast.walk(tree):
@@ -195,11 +225,11 @@ def _python_edits(text: str, renames: _Renames, report: StepReport, path: str) -
             model = _env_model(node.func.value)
             domains = [node.args[0]] if node.args else []
         elif node.func.attr in RELATIONAL and isinstance(node.func.value, ast.Name):
-            model = _comodel(node)  # fields.Many2one("account.account", domain=...)
+            model = relational_comodel(node)  # fields.Many2one("account.account", domain=...)
             domains = []
         else:
             continue
-        if model not in models:
+        if not model:
             continue
         domains += [k.value for k in node.keywords if k.arg == "domain"]
         for domain in domains:
@@ -211,17 +241,10 @@ def _python_edits(text: str, renames: _Renames, report: StepReport, path: str) -
             start = _offset(text, starts, domain.lineno, domain.col_offset)
             end = _offset(text, starts, domain.end_lineno, domain.end_col_offset or 0)
             value = text[start:end]
-            new = rewrite_domain(value, model, renames, report, path, line_of(text, start))
+            new = rewrite_domain(value, model, renames, report, path, line_of(text, start), comodels)
             if new != value:
                 edits.append(Edit(start, end, new, RULE))
     return edits
-
-
-def _comodel(node: ast.Call) -> str:
-    """The comodel a relational field's definition names (its first argument or comodel_name=)."""
-    given = [k.value for k in node.keywords if k.arg == "comodel_name"] or node.args[:1]
-    found = given[0] if given else None
-    return found.value if isinstance(found, ast.Constant) and isinstance(found.value, str) else ""
 
 
 def _env_model(node: ast.expr) -> str:
