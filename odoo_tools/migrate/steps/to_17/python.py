@@ -15,6 +15,7 @@ from odoo_tools.migrate.engine.python_rules import (
     without_args,
     without_statements,
 )
+from odoo_tools.migrate.steps.to_17.python_caches import OrmcacheClear
 from odoo_tools.migrate.steps.to_17.python_modifiers import ModifiersAttribute
 from odoo_tools.migrate.steps.to_17.python_onchange import OnchangeSpec
 from odoo_tools.migrate.steps.to_17.python_patch import PatchMethod
@@ -222,4 +223,5 @@ RULES_17: tuple[type[PythonRule], ...] = (
     RoundTrip,
     ModifiersAttribute,
     OnchangeSpec,
+    OrmcacheClear,
 )
