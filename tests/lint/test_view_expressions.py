@@ -159,7 +159,7 @@ def test_the_same_views_fixed_have_no_finding(tmp_path: Path) -> None:
 
 
 def test_a_series_not_probed_gets_warnings(tmp_path: Path) -> None:
-    """16.0 wrote these as attrs and was not tried: no error is claimed there."""
+    """A 16.0 modifier names no field: a warning here (16.0 writes attrs: view-attrs-field-unknown)."""
     found = _static(_module(tmp_path / "addons", version="16.0.1.0.0"), "16.0")
     assert _placed(found, "error") == []
     assert ("view-expression-field-unknown", 7) in _placed(found, "warning")
