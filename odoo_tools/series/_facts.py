@@ -134,6 +134,12 @@ _MODEL_ACCESS = AccessFacts(
 # UNVERIFIED in odoo/odoo: that 20.0's ir.access selection itself is spelled in 'crud' letters. The
 # ir_access.py of odoo/odoo we could read (5d9a661) still lists 'rwcd' values; the 'crud' selection
 # (CRUD_SELECTION) was read only in the Vauxoo/odoo mirror (commit ce495e0).
+# odoo/odoo's base/security/ir.access.csv, two stored versions (issue 31 R, read 2026-11-28; no dates):
+# c26577d: id,model_id,group_id/id,operation,domain,name, the model by name, 'rwcd' letters, rows
+# without a group restrict; 1698596: id,name,model_id/id,group_id/id,kind,operation,domain, the model
+# by xml id, 'crud' letters, and a kind column: 'permission' (grants) or 'guard' (a restriction, written
+# with group_everyone instead of an empty group). Our reader ignores kind: a guard row reads as a
+# grant, which can only hide a missing-access-rule, never make one. Not changed without a 20.0 Odoo.
 CRUD_OPERATIONS = tuple(
     "".join(letter for letter, bit in zip("crud", (8, 4, 2, 1), strict=True) if mask & bit)
     for mask in range(15, 0, -1)
