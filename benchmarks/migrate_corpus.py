@@ -30,6 +30,7 @@ rerun with the same file resumes: modules already measured are not run again; wi
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import hashlib
 import json
@@ -377,30 +378,59 @@ def time_migrations(
 ) -> int:
     """How long migration itself takes per module, warm: the first module of a way pays for loading
     the packs (once per run), so it is said apart from the others' median, p90 and max. The CPU time
-    is said too: on a shared machine the wall clock mostly measures the other processes."""
+    is said too: on a shared machine the wall clock mostly measures the other processes. Beside it,
+    the baseline run in the same process just before each migration: reading the module's files and
+    parsing each Python file once with libcst (what no migration can do without), and the ratio of
+    the two, which the machine's load moves much less than either."""
     root.mkdir(parents=True, exist_ok=True)
     for way in ways:
-        seconds, cpu, slowest = [], [], []
+        seconds, cpu, base, slowest = [], [], [], []
         for folder in modules:
+            base.append(parse_baseline(folder))
             started = time.process_time()
             seconds.append(migrate_way(way, folder, root, source, target, odoo_src)["migrate_seconds"])
             cpu.append(round(time.process_time() - started, 2))
-            slowest.append((cpu[-1], folder.name))
+            slowest.append((cpu[-1], folder.name, base[-1]))
             shutil.rmtree(root / folder.name, ignore_errors=True)
+        ratios = [c / max(b, 0.01) for c, b in zip(cpu, base, strict=True)]
         print(f"{way}: {len(seconds)} modules, wall: {time_summary(seconds)}")
         print(f"{way}: {len(cpu)} modules, CPU (this process): {time_summary(cpu)}")
-        print(f"{way}: most CPU: {', '.join(f'{name} {s:.2f} s' for s, name in sorted(slowest)[-5:])}")
+        print(f"{way}: baseline (read + parse each .py once), CPU: {time_summary(base)}")
+        print(
+            f"{way}: migration / baseline: {time_summary(ratios, unit='x')}; whole run "
+            f"{sum(cpu[1:]) / max(sum(base[1:]), 0.01):.1f}x ({sum(cpu[1:]):.1f} s / {sum(base[1:]):.1f} s "
+            "after the first module)"
+        )
+        print(
+            f"{way}: most CPU: "
+            + ", ".join(f"{name} {s:.2f} s ({s / max(b, 0.01):.1f}x)" for s, name, b in sorted(slowest)[-5:])
+        )
+        print(f"{way}: over 5 s CPU after the first: {sum(c > 5 for c in cpu[1:])} of {len(cpu) - 1}")
     return 0
 
 
-def time_summary(seconds: list[float]) -> str:
+def parse_baseline(folder: Path) -> float:
+    """CPU seconds to read ``folder``'s files and parse each Python file once with libcst."""
+    import libcst as cst
+
+    from odoo_tools.migrate.engine.module_files import ModuleFiles
+
+    started = time.process_time()
+    for rel, text in ModuleFiles.read(folder).texts.items():
+        if rel.endswith(".py"):
+            with contextlib.suppress(cst.ParserSyntaxError):  # the migration says so, not this
+                cst.parse_module(text)
+    return round(time.process_time() - started, 3)
+
+
+def time_summary(seconds: list[float], unit: str = " s") -> str:
     if not seconds:
         return "no module"
     warm = sorted(seconds[1:]) or seconds
     p90 = warm[min(len(warm) - 1, int(0.9 * len(warm)))]
     return (
-        f"first {seconds[0]:.2f} s; warm median {warm[len(warm) // 2]:.2f} s, p90 {p90:.2f} s, "
-        f"max {warm[-1]:.2f} s"
+        f"first {seconds[0]:.2f}{unit}; warm median {warm[len(warm) // 2]:.2f}{unit}, p90 {p90:.2f}{unit}, "
+        f"max {warm[-1]:.2f}{unit}"
     )
 
 

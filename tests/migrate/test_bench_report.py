@@ -59,3 +59,19 @@ def test_the_first_migration_pays_for_the_packs_and_is_said_apart() -> None:
     said = bench.time_summary([30.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0])
     assert said == "first 30.00 s; warm median 6.00 s, p90 10.00 s, max 10.00 s"
     assert bench.time_summary([]) == "no module"
+
+
+def test_the_baseline_reads_the_module_and_the_ratio_is_said_with_its_unit(tmp_path: Path) -> None:
+    """--migrate-only prints migration time beside a baseline run in the same process (read the
+    module, parse each Python file once): the baseline is time spent, and a ratio has no seconds."""
+    bench = _bench()
+    module = tmp_path / "mod"
+    module.mkdir()
+    (module / "__manifest__.py").write_text("{'name': 'm', 'version': '17.0.1.0.0'}\n")
+    (module / "models.py").write_text("".join(f"def f{i}(a, b):\n    return a + b\n" for i in range(3000)))
+    (module / "broken.py").write_text("def (:\n")
+    assert bench.parse_baseline(module) > 0.0
+    assert (
+        bench.time_summary([4.0, 2.0, 3.0], unit="x")
+        == "first 4.00x; warm median 3.00x, p90 3.00x, max 3.00x"
+    )
