@@ -12,7 +12,7 @@ from pathlib import Path
 from odoo_tools.migrate.engine.core_closure import core_closure
 from odoo_tools.migrate.engine.edits import apply_edits
 from odoo_tools.migrate.engine.module_files import ModuleFiles
-from odoo_tools.migrate.engine.python_rules import rewrite_python
+from odoo_tools.migrate.engine.python_rules import parse_once, rewrite_python
 from odoo_tools.migrate.engine.report import Site, StepReport
 from odoo_tools.migrate.engine.step_knowledge import step_knowledge
 from odoo_tools.migrate.engine.xml_tags import XmlParseError, read_xml
@@ -32,6 +32,17 @@ def migrate_step(
     """Move ``files`` (in memory) from series ``source`` to ``target`` (= source + 1);
     ``odoo_source`` is the target series' Odoo source, ``source_odoo_source`` the source series'
     (it tells what became of the core view elements the module anchors on)."""
+    with parse_once():  # every pass and rule reads each Python text parsed once
+        return _step(files, source, target, odoo_source, source_odoo_source)
+
+
+def _step(
+    files: ModuleFiles,
+    source: Series,
+    target: Series,
+    odoo_source: Path | None,
+    source_odoo_source: Path | None,
+) -> StepReport:
     report = StepReport(files.name, source, target)
     read = step_knowledge(source, target, source_odoo_source, odoo_source)
     known = Known(old_source=source_odoo_source, new_source=odoo_source, read=read)

@@ -13,10 +13,12 @@ ir.rule ``_compute_domain``: "'list' object has no attribute 'optimize_full'").
 
 from __future__ import annotations
 
+import re
+
 import libcst as cst
 from libcst.codemod import CodemodContext
 from libcst.codemod.visitors import AddImportsVisitor
-from libcst.metadata import MetadataWrapper, PositionProvider
+from libcst.metadata import PositionProvider
 
 from odoo_tools.migrate.engine.module_files import ModuleFiles
 from odoo_tools.migrate.engine.python_params import (
@@ -25,7 +27,14 @@ from odoo_tools.migrate.engine.python_params import (
     names_in,
     takes_exactly,
 )
-from odoo_tools.migrate.engine.python_rules import VariableNames, class_model, keep_rewrite, python_modules
+from odoo_tools.migrate.engine.python_rules import (
+    VariableNames,
+    class_model,
+    keep_rewrite,
+    metadata_of,
+    python_modules,
+    transform,
+)
 from odoo_tools.migrate.engine.report import StepReport
 from odoo_tools.migrate.engine.step_knowledge import CoreSource
 from odoo_tools.migrate.passes.override_signatures import (
@@ -35,7 +44,7 @@ from odoo_tools.migrate.passes.override_signatures import (
     with_renamed,
     without_gone,
 )
-from odoo_tools.migrate.passes.patched_methods import patched_functions
+from odoo_tools.migrate.passes.patched_methods import PATCHING, patched_functions
 from odoo_tools.migrate.passes.signatures import (
     CoreMethods,
     added_parameters,
@@ -44,9 +53,12 @@ from odoo_tools.migrate.passes.signatures import (
     removed_parameters,
     renamed_parameters,
     returns_domain,
+    signature_changes,
 )
 
 DOMAIN = "domain-return-value"
+_DEFINED = re.compile(r"\bdef[\s\\]+(\w+)")  # the names a file defines functions of
+_STRINGS = re.compile(r"[\"']([\w.]+)[\"']")  # the plain strings of a file ("sale.order")
 
 
 def drop_removed_parameters(
@@ -54,15 +66,30 @@ def drop_removed_parameters(
 ) -> None:
     old, new = core_methods(old_source), core_methods(new_source)
 
-    def wanted(rel: str, text: str) -> bool:
-        return not rel.startswith(("migrations/", "upgrades/")) and "def " in text
-
     renamed = renamed_parameters(report.target_series)
+    changes = signature_changes(old, new)
+
+    def wanted(rel: str, text: str) -> bool:
+        if rel.startswith(("migrations/", "upgrades/")) or "def " not in text:
+            return False
+        if any(f"{name}(" in text for name in PATCHING):
+            return True  # a function patched in overrides a method its own name does not say
+        # an override matters only when its model's method changed its signature or the step
+        # renamed a parameter of it. Its model is a string of the file (_name, _inherit), so a
+        # cheap look at the names defined and the strings spares walking the other files' trees
+        defined = set(_DEFINED.findall(text))
+        if any(name in renamed for name in defined):
+            return True
+        models = {"", *_STRINGS.findall(text)}
+        return any(changes.changed(models, name) for name in defined)
+
     for rel, module in python_modules(files, wanted):
-        wrapper = MetadataWrapper(module)
+        wrapper = metadata_of(module)
         rewriter = _Overrides(old, new, report, files.site_path(rel))
-        rewriter.renamed, rewriter.patched = renamed, patched_functions(wrapper.module)
-        rewritten = wrapper.visit(rewriter)
+        rewriter.renamed = renamed
+        if any(f"{name}(" in files.texts[rel] for name in PATCHING):  # else nothing is patched in
+            rewriter.patched = patched_functions(wrapper.module)
+        rewritten = transform(wrapper.module, rewriter, wrapper)
         if rewriter.wrapped:
             context = CodemodContext()
             AddImportsVisitor.add_needed_import(context, "odoo.fields", "Domain")

@@ -19,10 +19,10 @@ from functools import cache
 from pathlib import Path
 
 import libcst as cst
-from libcst.metadata import MetadataWrapper, PositionProvider
+from libcst.metadata import PositionProvider
 
 from odoo_tools.migrate.engine.module_files import ModuleFiles
-from odoo_tools.migrate.engine.python_rules import dotted, keep_rewrite, python_modules
+from odoo_tools.migrate.engine.python_rules import dotted, keep_rewrite, python_modules, transform
 from odoo_tools.migrate.engine.report import StepReport
 from odoo_tools.storage import read_capped_text
 
@@ -59,7 +59,7 @@ def rewrite_registry_test_mode(
         entered = {dotted(c.args[0].value) for c in _enter_calls(module) if len(c.args) == 1}
         cursor = next(iter(entered)) if len(entered) == 1 and entered <= set(_TEST_CURSORS) else None
         rewriter = _TestMode(report, files.site_path(rel), cursor)
-        keep_rewrite(files, rel, module, MetadataWrapper(module).visit(rewriter))
+        keep_rewrite(files, rel, module, transform(module, rewriter))
 
 
 def _is_test(rel: str) -> bool:

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import libcst as cst
 import libcst.matchers as m
-from libcst.metadata import MetadataWrapper, PositionProvider
+from libcst.metadata import PositionProvider
 
 from odoo_tools.migrate.engine.module_files import ModuleFiles
-from odoo_tools.migrate.engine.python_rules import class_model, python_modules
+from odoo_tools.migrate.engine.python_rules import class_model, metadata_of, python_modules
 from odoo_tools.migrate.engine.report import StepReport
 from odoo_tools.migrate.engine.step_knowledge import CoreSource
 from odoo_tools.migrate.passes.renamed_methods import renamed_to
@@ -26,11 +26,11 @@ def find_removed_methods(
 ) -> None:
     old, new = core_methods(old_source), core_methods(new_source)
     for rel, module in python_modules(files, lambda _rel, text: "super()" in text):
-        wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
+        wrapper = metadata_of(module)
         positions = wrapper.resolve(PositionProvider)
         path = files.site_path(rel)
         already = {finding.line for finding in report.findings if finding.path == path}
-        for model, method in _gone_overrides(module, old, new):
+        for model, method in _gone_overrides(wrapper.module, old, new):
             line = positions[method].start.line
             if line in already:
                 continue  # a rule of the step already said what became of it

@@ -5,8 +5,10 @@ the module declares that field on that model itself (then the value is its own).
 
 from __future__ import annotations
 
+import re
+
 import libcst as cst
-from libcst.metadata import MetadataWrapper, PositionProvider
+from libcst.metadata import PositionProvider
 
 from odoo_tools.index import FieldDef, parse_python
 from odoo_tools.lint import RemovedField, core_difference, core_graph, core_model_fields
@@ -18,6 +20,7 @@ from odoo_tools.migrate.engine.python_rules import (
     python_modules,
     same_quotes,
     string_value,
+    transform,
     with_values_mapped,
 )
 from odoo_tools.migrate.engine.report import StepReport
@@ -25,12 +28,39 @@ from odoo_tools.migrate.passes.record_models import BoundModels, model_of
 
 RULE = "removed-core-field-value"
 WRITING = ("create", "write", "new")
+_STRINGS = re.compile(r"[\"']([\w.]+)[\"']")  # the plain strings of a file ("stock.move", "name")
 
 
 def drop_removed_values(files: ModuleFiles, report: StepReport) -> None:
     removed = core_difference(f"{report.source}", f"{report.target}").removed_fields
     if not removed:
         return
+
+    fields_of: dict[str, dict[str, FieldDef]] = {}  # core_model_fields of the source, read once
+
+    def wanted(_rel: str, text: str) -> bool:
+        """A value goes only under a string key naming a removed field, in the values of a model
+        named in the file (env["stock.move"], or a name bound to it) that lost a field, or nested
+        under a string key naming a relational field of such a model: a cheap look at the strings
+        of the text spares walking the trees of the files without."""
+        if not any(f"{w}(" in text for w in WRITING):
+            return False
+        strings = set(_STRINGS.findall(text))
+        todo, seen = [m for m in strings if m in removed], set()
+        while todo:
+            model = todo.pop()
+            if model in seen:
+                continue
+            seen.add(model)
+            if any(name in strings for name in removed.get(model, ())):
+                return True
+            if model not in fields_of:
+                fields_of[model] = core_model_fields(f"{report.source}", model)
+            todo += [f.comodel for name, f in fields_of[model].items() if name in strings and f.comodel]
+        return False
+
+    if not any(rel.endswith(".py") and wanted(rel, text) for rel, text in files.texts.items()):
+        return  # spares reading every file's fields below
     renamed = _renamed_with_id(removed, f"{report.source}", f"{report.target}")
     # a module outside the core it depends on may declare the field again (its own migration
     # does: OCA account_usability for account_template_active): the values stay, with a warning
@@ -41,12 +71,12 @@ def drop_removed_values(files: ModuleFiles, report: StepReport) -> None:
         if rel.endswith(".py"):
             for model in parse_python(text.encode(), rel, files.name).models:
                 declared.update((model.model, f.name) for f in model.fields)
-    for rel, module in python_modules(files, lambda _rel, text: any(f"{w}(" in text for w in WRITING)):
+    for rel, module in python_modules(files, wanted):
         bound = BoundModels()
         module.visit(bound)
         dropper = _Dropper(removed, declared, report, files.site_path(rel), bound.certain())
         dropper.renamed, dropper.outside = renamed, outside
-        keep_rewrite(files, rel, module, MetadataWrapper(module).visit(dropper))
+        keep_rewrite(files, rel, module, transform(module, dropper))
 
 
 def _renamed_with_id(

@@ -12,12 +12,12 @@ import re
 from collections import defaultdict
 
 import libcst as cst
-from libcst.metadata import MetadataWrapper, PositionProvider
+from libcst.metadata import PositionProvider
 
 from odoo_tools.lint import core_graph
 from odoo_tools.migrate.engine.core_closure import manifest_depends
 from odoo_tools.migrate.engine.module_files import ModuleFiles
-from odoo_tools.migrate.engine.python_rules import class_model, keep_rewrite, python_modules
+from odoo_tools.migrate.engine.python_rules import class_model, keep_rewrite, python_modules, transform
 from odoo_tools.migrate.engine.report import StepReport
 from odoo_tools.migrate.engine.step_knowledge import CoreSource
 from odoo_tools.migrate.passes.signatures import CoreMethods, core_methods
@@ -36,7 +36,7 @@ def rename_core_methods(
         renamed = _renames(module, old, new)
         if renamed:
             renamer = _Renamer(renamed, report, files.site_path(rel))
-            keep_rewrite(files, rel, module, MetadataWrapper(module).visit(renamer))
+            keep_rewrite(files, rel, module, transform(module, renamer))
     rename_calls(files, report, renamed_everywhere(old_source, new_source))
 
 
@@ -79,7 +79,7 @@ def rename_calls(files: ModuleFiles, report: StepReport, renamed: dict[str, str]
     wanted = {name: new for name, new in renamed.items() if name not in own}
     for rel, module in python_modules(files, lambda _rel, text: any(f".{name}(" in text for name in wanted)):
         renamer = _CallRenamer(wanted, report, files.site_path(rel))
-        keep_rewrite(files, rel, module, MetadataWrapper(module).visit(renamer))
+        keep_rewrite(files, rel, module, transform(module, renamer))
 
 
 def renamed_to(old: CoreMethods, new: CoreMethods, model: str, method: str) -> str | None:

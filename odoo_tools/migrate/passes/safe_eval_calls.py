@@ -20,10 +20,10 @@ from functools import cache
 from pathlib import Path
 
 import libcst as cst
-from libcst.metadata import MetadataWrapper, PositionProvider
+from libcst.metadata import PositionProvider
 
 from odoo_tools.migrate.engine.module_files import ModuleFiles
-from odoo_tools.migrate.engine.python_rules import keep_rewrite, python_modules, string_value
+from odoo_tools.migrate.engine.python_rules import keep_rewrite, python_modules, string_value, transform
 from odoo_tools.migrate.engine.report import StepReport
 from odoo_tools.sources import python_tree
 
@@ -60,8 +60,7 @@ def rewrite_safe_eval_calls(
     for rel, module in python_modules(files, lambda _rel, text: "safe_eval" in text):
         if not _imports_safe_eval(module):
             continue
-        wrapper = MetadataWrapper(module)
-        keep_rewrite(files, rel, module, wrapper.visit(_Calls(report, files.site_path(rel))))
+        keep_rewrite(files, rel, module, transform(module, _Calls(report, files.site_path(rel))))
 
 
 def _imports_safe_eval(module: cst.Module) -> bool:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -66,6 +67,42 @@ def core_methods(source: CoreSource) -> CoreMethods:
         return pack_methods(source)
     files = _python_files(source)
     return cached_reading("methods", READING, source, files, lambda: _read(files), _encode, _decode)
+
+
+class SignatureChanges:
+    """Whether a model gets a method with another signature from ``old`` to ``new`` (or on one
+    side only): an override of anything else takes the same parameters on both series, so a file
+    that defines no such override needs no look. Each (model, method) answered once."""
+
+    def __init__(self, old: CoreMethods, new: CoreMethods) -> None:
+        self.old, self.new = old, new
+        # a method missing on a side: no model has it there, nothing to compare
+        self._names = {name for _, name in old.methods} & {name for _, name in new.methods}
+        self._answers: dict[tuple[str, str], bool] = {}
+
+    def changed(self, models: Iterable[str], method: str) -> bool:
+        """For any of ``models`` ('' for a model neither series knows: it gets BaseModel's)."""
+        if method not in self._names:
+            return False
+        for model in models:
+            answer = self._answers.get((model, method))
+            if answer is None:
+                answer = self.old.lookup(model, method) != self.new.lookup(model, method)
+                self._answers[(model, method)] = answer
+            if answer:
+                return True
+        return False
+
+
+# core_methods() keeps each reading for the process: one SignatureChanges per pair of them
+_CHANGES: dict[tuple[int, int], SignatureChanges] = {}
+
+
+def signature_changes(old: CoreMethods, new: CoreMethods) -> SignatureChanges:
+    changes = _CHANGES.get((id(old), id(new)))
+    if changes is None or changes.old is not old or changes.new is not new:
+        changes = _CHANGES[(id(old), id(new))] = SignatureChanges(old, new)
+    return changes
 
 
 # What a default of a method looks like in inspect's text when it is no literal ("<function f>",

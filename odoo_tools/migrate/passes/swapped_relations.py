@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 
 import libcst as cst
-from libcst.metadata import MetadataWrapper, PositionProvider
+from libcst.metadata import PositionProvider
 
 from odoo_tools.index import parse_python
 from odoo_tools.lint import core_difference, core_model_fields
@@ -21,6 +21,7 @@ from odoo_tools.migrate.engine.python_rules import (
     python_modules,
     same_quotes,
     string_value,
+    transform,
 )
 from odoo_tools.migrate.engine.report import StepReport
 from odoo_tools.migrate.passes.record_models import BoundModels, FieldFollower
@@ -84,7 +85,7 @@ def rename_swapped_relations(files: ModuleFiles, report: StepReport) -> None:
         module.visit(bound)
         renamer = _Renamer(swapped, report, files.site_path(rel), follower, bound.certain(follower))
         renamer.declared = declared
-        keep_rewrite(files, rel, module, MetadataWrapper(module).visit(renamer))
+        keep_rewrite(files, rel, module, transform(module, renamer))
 
 
 class _Renamer(cst.CSTTransformer):

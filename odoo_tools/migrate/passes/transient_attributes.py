@@ -19,10 +19,10 @@ from pathlib import Path
 import libcst as cst
 from libcst.codemod import CodemodContext
 from libcst.codemod.visitors import AddImportsVisitor
-from libcst.metadata import MetadataWrapper, PositionProvider
+from libcst.metadata import PositionProvider
 
 from odoo_tools.migrate.engine.module_files import ModuleFiles
-from odoo_tools.migrate.engine.python_rules import dotted, keep_rewrite, python_modules
+from odoo_tools.migrate.engine.python_rules import dotted, keep_rewrite, python_modules, transform
 from odoo_tools.migrate.engine.report import StepReport
 from odoo_tools.sources import python_tree
 
@@ -87,9 +87,8 @@ def rewrite_transient_attributes(
     for rel, module in python_modules(files, lambda _rel, text: any(f"self.{a}" in text for a in moved)):
         own = {a for a in moved if any(f"{a} =" in text for text in python)}  # the module sets it
         config_elsewhere = _binds_config_otherwise(module)
-        wrapper = MetadataWrapper(module)
         reads = _Reads(moved, own, config_elsewhere, report, files.site_path(rel))
-        rewritten = wrapper.visit(reads)
+        rewritten = transform(module, reads)
         if reads.rewrote and not _imports_config(module):
             context = CodemodContext()
             AddImportsVisitor.add_needed_import(context, "odoo.tools", "config")

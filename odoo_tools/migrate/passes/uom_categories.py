@@ -17,11 +17,18 @@ from functools import cache
 from pathlib import Path
 
 import libcst as cst
-from libcst.metadata import MetadataWrapper, ParentNodeProvider, PositionProvider
+from libcst.metadata import ParentNodeProvider, PositionProvider
 from lxml import etree
 
 from odoo_tools.migrate.engine.module_files import ModuleFiles
-from odoo_tools.migrate.engine.python_rules import keep_rewrite, python_modules, same_quotes, string_value
+from odoo_tools.migrate.engine.python_rules import (
+    keep_rewrite,
+    metadata_of,
+    python_modules,
+    same_quotes,
+    string_value,
+    transform,
+)
 from odoo_tools.migrate.engine.report import StepReport
 from odoo_tools.migrate.passes.uom_category_values import CarriedCategories, carried_categories
 from odoo_tools.sources import xml_root
@@ -86,11 +93,11 @@ def rewrite_uom_categories(
     if not gone:
         return
     for rel, module in python_modules(files, lambda _rel, text: any(category in text for category in gone)):
-        wrapper = MetadataWrapper(module)
+        wrapper = metadata_of(module)
         elsewhere = "\n".join(text for other, text in files.texts.items() if other != rel)
         carried = carried_categories(wrapper.module, wrapper.resolve(ParentNodeProvider), roots, elsewhere)
         rewriter = _Rewriter(gone, roots, report, files.site_path(rel), carried)
-        keep_rewrite(files, rel, module, wrapper.visit(rewriter))
+        keep_rewrite(files, rel, module, transform(wrapper.module, rewriter, wrapper))
 
 
 class _Rewriter(cst.CSTTransformer):
