@@ -12,7 +12,8 @@ from pathlib import Path
 from odoo_tools.migrate.engine.core_closure import core_closure
 from odoo_tools.migrate.engine.edits import apply_edits
 from odoo_tools.migrate.engine.module_files import ModuleFiles
-from odoo_tools.migrate.engine.python_rules import parse_once, rewrite_python
+from odoo_tools.migrate.engine.python_parsing import parse_once
+from odoo_tools.migrate.engine.python_rules import rewrite_python
 from odoo_tools.migrate.engine.report import Site, StepReport
 from odoo_tools.migrate.engine.step_knowledge import step_knowledge
 from odoo_tools.migrate.engine.xml_tags import XmlParseError, read_xml

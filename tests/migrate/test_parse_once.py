@@ -7,7 +7,7 @@ import libcst as cst
 import pytest
 from libcst.metadata import PositionProvider
 
-from odoo_tools.migrate.engine.python_rules import metadata_of, parse_once, parsed, transform
+from odoo_tools.migrate.engine.python_parsing import metadata_of, parse_once, parsed, transform
 
 TEXT = "class A:\n    def create(self, vals):\n        return vals\n"
 

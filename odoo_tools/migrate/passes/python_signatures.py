@@ -27,14 +27,8 @@ from odoo_tools.migrate.engine.python_params import (
     names_in,
     takes_exactly,
 )
-from odoo_tools.migrate.engine.python_rules import (
-    VariableNames,
-    class_model,
-    keep_rewrite,
-    metadata_of,
-    python_modules,
-    transform,
-)
+from odoo_tools.migrate.engine.python_parsing import keep_rewrite, metadata_of, python_modules, transform
+from odoo_tools.migrate.engine.python_rules import VariableNames, class_model
 from odoo_tools.migrate.engine.report import StepReport
 from odoo_tools.migrate.engine.step_knowledge import CoreSource
 from odoo_tools.migrate.passes.override_signatures import (
@@ -45,16 +39,14 @@ from odoo_tools.migrate.passes.override_signatures import (
     without_gone,
 )
 from odoo_tools.migrate.passes.patched_methods import PATCHING, patched_functions
-from odoo_tools.migrate.passes.signatures import (
-    CoreMethods,
+from odoo_tools.migrate.passes.signature_changes import (
     added_parameters,
     changed_parameters,
-    core_methods,
     removed_parameters,
     renamed_parameters,
     returns_domain,
-    signature_changes,
 )
+from odoo_tools.migrate.passes.signatures import CoreMethods, core_methods, signature_changes
 
 DOMAIN = "domain-return-value"
 _DEFINED = re.compile(r"\bdef[\s\\]+(\w+)")  # the names a file defines functions of

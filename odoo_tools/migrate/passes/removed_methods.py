@@ -12,7 +12,8 @@ import libcst.matchers as m
 from libcst.metadata import PositionProvider
 
 from odoo_tools.migrate.engine.module_files import ModuleFiles
-from odoo_tools.migrate.engine.python_rules import class_model, metadata_of, python_modules
+from odoo_tools.migrate.engine.python_parsing import metadata_of, python_modules
+from odoo_tools.migrate.engine.python_rules import class_model
 from odoo_tools.migrate.engine.report import StepReport
 from odoo_tools.migrate.engine.step_knowledge import CoreSource
 from odoo_tools.migrate.passes.renamed_methods import renamed_to

@@ -14,15 +14,8 @@ from odoo_tools.index import FieldDef, parse_python
 from odoo_tools.lint import RemovedField, core_difference, core_graph, core_model_fields
 from odoo_tools.migrate.engine.core_closure import manifest_depends
 from odoo_tools.migrate.engine.module_files import ModuleFiles
-from odoo_tools.migrate.engine.python_rules import (
-    dotted,
-    keep_rewrite,
-    python_modules,
-    same_quotes,
-    string_value,
-    transform,
-    with_values_mapped,
-)
+from odoo_tools.migrate.engine.python_parsing import keep_rewrite, python_modules, transform
+from odoo_tools.migrate.engine.python_rules import dotted, same_quotes, string_value, with_values_mapped
 from odoo_tools.migrate.engine.report import StepReport
 from odoo_tools.migrate.passes.record_models import BoundModels, model_of
 

@@ -17,7 +17,8 @@ from libcst.metadata import PositionProvider
 from odoo_tools.lint import core_graph
 from odoo_tools.migrate.engine.core_closure import manifest_depends
 from odoo_tools.migrate.engine.module_files import ModuleFiles
-from odoo_tools.migrate.engine.python_rules import class_model, keep_rewrite, python_modules, transform
+from odoo_tools.migrate.engine.python_parsing import keep_rewrite, python_modules, transform
+from odoo_tools.migrate.engine.python_rules import class_model
 from odoo_tools.migrate.engine.report import StepReport
 from odoo_tools.migrate.engine.step_knowledge import CoreSource
 from odoo_tools.migrate.passes.signatures import CoreMethods, core_methods

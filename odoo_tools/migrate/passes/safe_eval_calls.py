@@ -23,7 +23,8 @@ import libcst as cst
 from libcst.metadata import PositionProvider
 
 from odoo_tools.migrate.engine.module_files import ModuleFiles
-from odoo_tools.migrate.engine.python_rules import keep_rewrite, python_modules, string_value, transform
+from odoo_tools.migrate.engine.python_parsing import keep_rewrite, python_modules, transform
+from odoo_tools.migrate.engine.python_rules import string_value
 from odoo_tools.migrate.engine.report import StepReport
 from odoo_tools.sources import python_tree
 

@@ -15,14 +15,8 @@ from libcst.metadata import PositionProvider
 from odoo_tools.index import parse_python
 from odoo_tools.lint import core_difference, core_model_fields
 from odoo_tools.migrate.engine.module_files import ModuleFiles
-from odoo_tools.migrate.engine.python_rules import (
-    class_model,
-    keep_rewrite,
-    python_modules,
-    same_quotes,
-    string_value,
-    transform,
-)
+from odoo_tools.migrate.engine.python_parsing import keep_rewrite, python_modules, transform
+from odoo_tools.migrate.engine.python_rules import class_model, same_quotes, string_value
 from odoo_tools.migrate.engine.report import StepReport
 from odoo_tools.migrate.passes.record_models import BoundModels, FieldFollower
 

@@ -22,7 +22,8 @@ from libcst.codemod.visitors import AddImportsVisitor
 from libcst.metadata import PositionProvider
 
 from odoo_tools.migrate.engine.module_files import ModuleFiles
-from odoo_tools.migrate.engine.python_rules import dotted, keep_rewrite, python_modules, transform
+from odoo_tools.migrate.engine.python_parsing import keep_rewrite, python_modules, transform
+from odoo_tools.migrate.engine.python_rules import dotted
 from odoo_tools.migrate.engine.report import StepReport
 from odoo_tools.sources import python_tree
 

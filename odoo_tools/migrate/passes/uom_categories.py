@@ -21,14 +21,8 @@ from libcst.metadata import ParentNodeProvider, PositionProvider
 from lxml import etree
 
 from odoo_tools.migrate.engine.module_files import ModuleFiles
-from odoo_tools.migrate.engine.python_rules import (
-    keep_rewrite,
-    metadata_of,
-    python_modules,
-    same_quotes,
-    string_value,
-    transform,
-)
+from odoo_tools.migrate.engine.python_parsing import keep_rewrite, metadata_of, python_modules, transform
+from odoo_tools.migrate.engine.python_rules import same_quotes, string_value
 from odoo_tools.migrate.engine.report import StepReport
 from odoo_tools.migrate.passes.uom_category_values import CarriedCategories, carried_categories
 from odoo_tools.sources import xml_root
