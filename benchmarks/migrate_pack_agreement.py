@@ -28,7 +28,8 @@ from odoo_tools.migrate import migrate
 from odoo_tools.migrate.engine.step_knowledge import CoreSource
 from odoo_tools.migrate.passes.core_xml_ids import CoreIds, core_ids
 from odoo_tools.migrate.passes.renamed_methods import renamed_everywhere
-from odoo_tools.migrate.passes.signatures import CoreMethods, core_methods, removed_parameters
+from odoo_tools.migrate.passes.signature_changes import removed_parameters
+from odoo_tools.migrate.passes.signatures import CoreMethods, core_methods
 from odoo_tools.series import Series, pack_ref
 
 

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from odoo_tools.migrate import migrate
-from odoo_tools.migrate.passes.signatures import Signature, changed_parameters, renamed_parameters
+from odoo_tools.migrate.passes.signature_changes import changed_parameters, renamed_parameters
+from odoo_tools.migrate.passes.signatures import Signature
 from odoo_tools.series import Series
 
 OLD = "    def _name_search(self, name='', args=None, operator='ilike', limit=100, name_get_uid=None):\n"

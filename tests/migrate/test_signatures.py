@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from odoo_tools.migrate import migrate
-from odoo_tools.migrate.passes.signatures import Signature, added_parameters, removed_parameters
+from odoo_tools.migrate.passes.signature_changes import added_parameters, removed_parameters
+from odoo_tools.migrate.passes.signatures import Signature
 from odoo_tools.series import Series
 
 MIXIN = """from odoo import models

@@ -14,7 +14,7 @@ from typing import Any
 
 from odoo_tools.migrate.engine.source_cache import cached_reading
 from odoo_tools.migrate.engine.step_knowledge import CoreSource
-from odoo_tools.series import PackRef, api_changes
+from odoo_tools.series import PackRef
 from odoo_tools.sources import python_tree
 
 MAX_BYTES = 2_000_000
@@ -191,7 +191,7 @@ def _decode(data: dict[str, Any]) -> CoreMethods:
     for m, f, params, defaults, open_ended, returns in data["methods"]:
         pairs = tuple((n, d) for n, d in defaults)
         texts = [m, f, *params, *(part for pair in pairs for part in pair), returns]
-        if not all(isinstance(text, str) for text in texts) or not all(_is_literal(d) for _n, d in pairs):
+        if not all(isinstance(text, str) for text in texts) or not all(is_literal(d) for _n, d in pairs):
             raise ValueError(f"kept signature of {m}.{f} is not a reading of ours")
         methods[(m, f)] = Signature(tuple(params), pairs, bool(open_ended), returns)
     parents = {m: set(p) for m, p in data["parents"].items()}
@@ -244,85 +244,16 @@ def _signature(node: ast.FunctionDef) -> Signature:
         params=tuple(positional + [a.arg for a in args.kwonlyargs]),
         # Only literal defaults: one is written into a module's override, where a name of Odoo's
         # own file would not be defined (and a kept reading's defaults are checked the same way)
-        defaults=tuple((name, text) for name, value in defaults if _is_literal(text := ast.unparse(value))),
+        defaults=tuple((name, text) for name, value in defaults if is_literal(text := ast.unparse(value))),
         open_ended=args.vararg is not None or args.kwarg is not None,
         returns=ast.unparse(node.returns) if node.returns is not None else "",
     )
 
 
-def removed_parameters(old: Signature, new: Signature) -> tuple[str, ...]:
-    """Parameters ``old`` had that ``new`` does not take, when ``new`` is exactly the others in
-    the same order (so the positional arguments after them still line up once they are dropped).
-    A renamed parameter (``write(self, values)`` -> ``write(self, vals)``) is no removal: its
-    position still receives the argument."""
-    if new.open_ended:
-        return ()
-    gone = tuple(p for p in old.params if p not in new.params)
-    kept = tuple(p for p in old.params if p not in gone)
-    return gone if gone and new.params == kept else ()
-
-
-def added_parameters(old: Signature, new: Signature) -> dict[str, str]:
-    """Parameters ``new`` takes after all of ``old``'s, each with a literal default, and their
-    defaults: Odoo's callers on the new series may pass them, so an override written for ``old``
-    must accept them (19.0's ``_notify_get_reply_to(default=None, author_id=False)``, 18.0
-    without ``author_id``: "got an unexpected keyword argument 'author_id'")."""
-    extra = new.params[len(old.params) :]
-    if old.open_ended or not extra or new.params[: len(old.params)] != old.params:
-        return {}
-    defaults = {name: new.default(name) for name in extra}
-    literal = {name: d for name, d in defaults.items() if d is not None and _is_literal(d)}
-    return literal if len(literal) == len(extra) else {}
-
-
-def returns_domain(old: Signature, new: Signature) -> bool:
-    """The new series' method returns a ``Domain`` where the old one returned a list: callers on
-    the new series use it as one (19.0's ir.rule ``_compute_domain(...) -> Domain``, its caller's
-    ``.optimize_full()``: "'list' object has no attribute 'optimize_full'")."""
-    return new.returns.rsplit(".", 1)[-1] == "Domain" and "Domain" not in old.returns
-
-
-def _is_literal(text: str) -> bool:
+def is_literal(text: str) -> bool:
+    """``text`` is a Python literal (a default that can be written into a module's override)."""
     try:
         ast.literal_eval(text)
     except (ValueError, SyntaxError):
         return False
     return True
-
-
-@dataclass(frozen=True)
-class ParameterChange:
-    renamed: dict[str, str]  # old name -> new name, at the same position
-    gone: tuple[str, ...]  # old parameters the new signature no longer takes
-    added: dict[str, str]  # new parameters after the others -> their literal defaults
-
-
-def renamed_parameters(series: str) -> dict[str, dict[str, str]]:
-    """method -> {old parameter: new name} that the step to ``series`` renamed: the registry's
-    python-method entries whose ``old`` says "method parameter" (two signatures alone do not tell
-    a renamed parameter from one removed and another added in its place)."""
-    renamed: dict[str, dict[str, str]] = {}
-    for change in api_changes(series):
-        parts = change.old.split()
-        names = len(parts) == 2 and all(p.isidentifier() for p in (*parts, change.new))
-        if change.kind == "python-method" and change.since == series and names:
-            renamed.setdefault(parts[0], {})[parts[1]] = change.new
-    return renamed
-
-
-def changed_parameters(old: Signature, new: Signature, renamed: dict[str, str]) -> ParameterChange | None:
-    """How an override written for ``old`` takes ``new``'s parameters, given the parameters the step
-    renamed: ``old``'s names renamed, those ``new`` lacks removed, and what is left exactly ``new``'s
-    first parameters, the others added with a literal default. None when there is no renamed one
-    (``removed_parameters``/``added_parameters`` say the rest) or the signatures do not line up so."""
-    renamed = {p: n for p, n in renamed.items() if p in old.params and n in new.params}
-    if not renamed or old.open_ended or new.open_ended:
-        return None
-    gone = tuple(p for p in old.params if renamed.get(p, p) not in new.params)
-    kept = [renamed.get(p, p) for p in old.params if p not in gone]
-    if list(new.params[: len(kept)]) != kept:
-        return None
-    extra = new.params[len(kept) :]
-    defaults = {name: new.default(name) for name in extra}
-    added = {name: d for name, d in defaults.items() if d is not None and _is_literal(d)}
-    return ParameterChange(renamed, gone, added) if len(added) == len(extra) else None
