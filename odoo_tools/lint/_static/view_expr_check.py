@@ -15,16 +15,14 @@ x2many comodels, two levels down, as the view field check does). Nothing is eval
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from lxml import etree
 
-from odoo_tools.catalogue import entry
 from odoo_tools.findings import Finding
-from odoo_tools.index import X2MANY, ModelResolver, attribute_line, qualify
+from odoo_tools.index import qualify
 from odoo_tools.lint._static.context import StaticContext
 from odoo_tools.lint._static.field_domains import check_field_domains
 from odoo_tools.lint._static.orm_xml import parent_model
+from odoo_tools.lint._static.view_expr_file import Sees, ViewExprFile
 from odoo_tools.lint._static.view_expressions import (
     attrs_names,
     context_group_by,
@@ -33,78 +31,11 @@ from odoo_tools.lint._static.view_expressions import (
 )
 from odoo_tools.lint._static.view_places import parent_type, stays_on_top
 from odoo_tools.lint._static.xpath_context import Candidates, xpath_contexts
-from odoo_tools.series import is_before, series_family, view_context_names
 from odoo_tools.storage import read_capped
 
 _PARSER = etree.XMLParser(resolve_entities=False, no_network=True, remove_comments=True)
 _MODIFIERS = ("invisible", "readonly", "required", "column_invisible")
 _SUBVIEWS = frozenset({"list", "tree", "form", "kanban", "graph", "pivot", "calendar", "activity"})
-MAX_CANDIDATES = 64  # models an inheriting view's node may belong to; more: not judged
-
-
-@dataclass(frozen=True)
-class _Sees:
-    """The models a node may belong to (one when certain) and the model of the view around an
-    inline sub-view (what ``parent.`` names), '' when there is none or it is not certain."""
-
-    models: tuple[str, ...]
-    parent: str = ""
-    form: str = ""  # the model of the form the node is in, not in an inline sub-view (Odoo checks
-    # the Python domains of the fields a form lets the user edit), '' when not or not certain
-
-
-class _File:
-    def __init__(self, ctx: StaticContext, rel: str, text: str) -> None:
-        self.ctx, self.rel, self.lines = ctx, rel, text.splitlines()
-        self.resolver: ModelResolver = ctx.resolver
-        self.found: list[Finding] = []
-        self._candidates: dict[tuple[str, int], tuple[str, ...]] = {}
-        self.context_names = view_context_names(ctx.series)
-        # attrs: the 16.0 language; 17.0 refuses the attribute itself (the deprecation check says so)
-        self.reads_attrs = ctx.series is None or is_before(ctx.series, "17.0")
-        self.in_forms: set[tuple[str, str]] = set()  # (model, field) a form shows without a domain
-
-    def line(self, node: etree._Element, attr: str) -> int:
-        tag_line = node.sourceline if isinstance(node.sourceline, int) else 0
-        return attribute_line(self.lines, tag_line, attr) if attr else tag_line
-
-    def report(self, code: str, message: str, node: etree._Element, attr: str) -> None:
-        rule, line = entry(code), self.line(node, attr)
-        if rule.since is None or series_family(self.ctx.series) in rule.series():
-            text = f"{message}: {rule.why}."
-            self.found.append(self.ctx.finding(code, text, rule.hint, self.rel, line, rule.severity))
-            return
-        why = f"Odoo {rule.window()} refuses it at install; {self.ctx.series or 'this series'} was not tried"
-        self.found.append(self.ctx.finding(code, f"{message} ({why}).", rule.hint, self.rel, line, "warning"))
-
-    def absent(self, models: tuple[str, ...], name: str) -> bool:
-        """No model of ``models`` has field ``name`` (each one certain)."""
-        return bool(models) and all(self.resolver.model(m).has_field(name) is False for m in models)
-
-    def candidates(self, model: str, depth: int = 2) -> tuple[str, ...]:
-        key = (model, depth)
-        if key not in self._candidates:
-            found = self._uncached(model, depth)
-            self._candidates[key] = found if len(found) <= MAX_CANDIDATES else ()
-        return self._candidates[key]
-
-    def _uncached(self, model: str, depth: int) -> tuple[str, ...]:
-        comodels = [
-            located.item.comodel or self.resolver.comodel(model, name) or ""
-            for name, located in self.resolver.model(model).fields.items()
-            if located.item.type in X2MANY
-        ]
-        comodels = [c for c in comodels if not self.resolver.outside_closure(c)]
-        if any(not c for c in comodels):
-            return ()  # an inline sub-view of an unknown comodel could hold anything
-        found = [model, *comodels]
-        if depth > 1:
-            for comodel in comodels:
-                deeper = self.candidates(comodel, depth - 1) if comodel != model else (model,)
-                if not deeper:
-                    return ()
-                found.extend(deeper)
-        return tuple(dict.fromkeys(found))
 
 
 def check_view_expressions(ctx: StaticContext) -> list[Finding]:
@@ -122,7 +53,7 @@ def check_view_expressions(ctx: StaticContext) -> list[Finding]:
             continue  # the index reports it
         if root.tag not in ("odoo", "openerp", "data"):
             continue
-        out = _File(ctx, rel, data.decode("utf-8", errors="replace"))
+        out = ViewExprFile(ctx, rel, data.decode("utf-8", errors="replace"))
         for record in root.iter("record"):
             fields = {c.get("name", ""): c for c in record if c.tag == "field"}
             if record.get("model") == "ir.ui.view" and "arch" in fields:
@@ -134,7 +65,7 @@ def check_view_expressions(ctx: StaticContext) -> list[Finding]:
     return found + check_field_domains(ctx, in_forms)
 
 
-def _action(out: _File, fields: dict[str, etree._Element]) -> None:
+def _action(out: ViewExprFile, fields: dict[str, etree._Element]) -> None:
     res_model, domain = fields.get("res_model"), fields.get("domain")
     if res_model is None or domain is None or domain.get("eval") is not None:
         return
@@ -145,7 +76,7 @@ def _action(out: _File, fields: dict[str, etree._Element]) -> None:
         )
 
 
-def _view(out: _File, fields: dict[str, etree._Element]) -> None:
+def _view(out: ViewExprFile, fields: dict[str, etree._Element]) -> None:
     arch_field = fields["arch"]
     arch = next((el for el in arch_field if isinstance(el.tag, str)), None)
     kind = fields.get("type")
@@ -160,7 +91,7 @@ def _view(out: _File, fields: dict[str, etree._Element]) -> None:
     if not model or out.resolver.defined_anywhere(model) is False:
         return  # no model: the view's model check says so
     if not parent:
-        sees = _Sees((model,), form=model if arch.tag == "form" else "")
+        sees = Sees((model,), form=model if arch.tag == "form" else "")
         _node(out, arch, sees)  # <list decoration-danger=...> on the root itself
         _walk(out, arch, sees)
         return
@@ -189,14 +120,14 @@ def _view(out: _File, fields: dict[str, etree._Element]) -> None:
             _attributes(out, spec, cands)
         else:
             top = cands == (model,) or (spec.tag == "xpath" and stays_on_top(spec.get("expr", "")))
-            _walk(out, spec, _Sees(cands, form=model if form and top else ""))
+            _walk(out, spec, Sees(cands, form=model if form and top else ""))
 
 
-def _cands(out: _File) -> Candidates:
+def _cands(out: ViewExprFile) -> Candidates:
     return lambda _resolver, model, depth: out.candidates(model, depth)
 
 
-def _attributes(out: _File, spec: etree._Element, cands: tuple[str, ...]) -> None:
+def _attributes(out: ViewExprFile, spec: etree._Element, cands: tuple[str, ...]) -> None:
     """``<attribute name="invisible">expr</attribute>``: the expression lands on the located node."""
     target = spec.get("name", "") if spec.tag == "field" else ""
     if target:
@@ -206,9 +137,9 @@ def _attributes(out: _File, spec: etree._Element, cands: tuple[str, ...]) -> Non
             continue
         name, text = attribute.get("name", ""), attribute.text or ""
         if name in _MODIFIERS or name.startswith("decoration-") or name == "context":
-            _names(out, attribute, "", text, _Sees(cands), name)
+            _names(out, attribute, "", text, Sees(cands), name)
         elif name == "attrs" and out.reads_attrs:
-            _attrs(out, attribute, "", text, _Sees(cands))
+            _attrs(out, attribute, "", text, Sees(cands))
         elif name == "domain" and target:
             comodels = {c for m in cands if (c := out.resolver.comodel(m, target))}
             if len(comodels) == 1:
@@ -218,7 +149,7 @@ def _attributes(out: _File, spec: etree._Element, cands: tuple[str, ...]) -> Non
             _paths(out, attribute, "", text, cands[0], "filter-domain-field-unknown", "filter_domain")
 
 
-def _walk(out: _File, node: etree._Element, sees: _Sees) -> None:
+def _walk(out: ViewExprFile, node: etree._Element, sees: Sees) -> None:
     for child in node:
         if not isinstance(child.tag, str) or child.get("position") == "attributes":
             continue
@@ -235,17 +166,17 @@ def _walk(out: _File, node: etree._Element, sees: _Sees) -> None:
             for grand in child:
                 if isinstance(grand.tag, str) and grand.tag in _SUBVIEWS and len(subs) == 1:
                     parent = sees.models[0] if len(sees.models) == 1 else ""
-                    inner = _Sees((next(iter(subs)),), parent)
+                    inner = Sees((next(iter(subs)),), parent)
                     _node(out, grand, inner)
                     _walk(out, grand, inner)
         elif child.tag == "groupby":
             if len(subs) == 1:
-                _walk(out, child, _Sees((subs.pop(),)))
+                _walk(out, child, Sees((subs.pop(),)))
         else:
             _walk(out, child, sees)
 
 
-def _node(out: _File, node: etree._Element, sees: _Sees) -> None:
+def _node(out: ViewExprFile, node: etree._Element, sees: Sees) -> None:
     for attr, text in node.items():
         if not isinstance(attr, str) or not isinstance(text, str):
             continue
@@ -264,7 +195,7 @@ def _node(out: _File, node: etree._Element, sees: _Sees) -> None:
             _paths(out, node, attr, text, sees.models[0], "filter-domain-field-unknown", "filter_domain")
 
 
-def _names(out: _File, node: etree._Element, attr: str, text: str, sees: _Sees, what: str) -> None:
+def _names(out: ViewExprFile, node: etree._Element, attr: str, text: str, sees: Sees, what: str) -> None:
     """Each free name of the expression is a field of the node's model (``parent.``: of the view
     around the inline sub-view); a context's group_by names one too."""
     names = expression_names(text, out.context_names)
@@ -278,7 +209,7 @@ def _names(out: _File, node: etree._Element, attr: str, text: str, sees: _Sees, 
 
 
 def _fields(
-    out: _File, node: etree._Element, attr: str, names: set[str], sees: _Sees, what: str, code: str
+    out: ViewExprFile, node: etree._Element, attr: str, names: set[str], sees: Sees, what: str, code: str
 ) -> None:
     for name in sorted(names):
         if name.startswith("parent."):
@@ -294,7 +225,7 @@ def _fields(
             out.report(code, message, node, attr)
 
 
-def _attrs(out: _File, node: etree._Element, attr: str, text: str, sees: _Sees) -> None:
+def _attrs(out: ViewExprFile, node: etree._Element, attr: str, text: str, sees: Sees) -> None:
     """16.0's ``attrs``: each left side of a domain leaf and each free name is a field of the node's
     model (16.0's ``NameManager`` wants it in the view; a name no field of the model fails either
     way). A dotted left side is judged by its first name only."""
@@ -304,7 +235,9 @@ def _attrs(out: _File, node: etree._Element, attr: str, text: str, sees: _Sees) 
         _fields(out, node, attr, names, sees, f'attrs="{" ".join(text.split())}"', "view-attrs-field-unknown")
 
 
-def _paths(out: _File, node: etree._Element, attr: str, text: str, model: str, code: str, what: str) -> None:
+def _paths(
+    out: ViewExprFile, node: etree._Element, attr: str, text: str, model: str, code: str, what: str
+) -> None:
     """Each field path on the left of the domain's leaves resolves on ``model``."""
     read = domain_names(text, out.context_names)
     for path in sorted(read.paths if read else ()):
