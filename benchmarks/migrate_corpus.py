@@ -30,220 +30,33 @@ rerun with the same file resumes: modules already measured are not run again; wi
 from __future__ import annotations
 
 import argparse
-import contextlib
 import dataclasses
-import hashlib
 import json
 import os
-import re
 import shutil
-import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from odoo_tools.addons import detect_series
+from migrate_corpus_report import blocked_proof, cell, report
+from migrate_corpus_ways import (
+    MIGRATOR_LAST,
+    WAYS,
+    depends_of,
+    has_tests,
+    migrate_way,
+    read_corpus,
+    same_files_proved,
+    time_migrations,
+)
+
 from odoo_tools.errors import InvalidInput
-from odoo_tools.migrate import migrate, proof_of
+from odoo_tools.migrate import proof_of
 from odoo_tools.runs import OdooRunner, PgParams, RunnerConfig
-from odoo_tools.series import Series, normalize_series, previous_series, series_key
-
-WAYS = ("unchanged", "omm", "omm-master", "upgrade_code", "nosource", "ours")
-_VERSION = re.compile(r"""(["']version["']\s*:\s*)(["'])[^"']*(["'])""")
-# odoo-module-migrator 0.5.0 from PyPI, and its upstream master (installed from a fetched snapshot),
-# each in a venv of its own outside the checkout
-MIGRATOR = Path(os.environ.get("ASSISTA_BENCH_OMM") or Path(sys.executable).parent / "odoo-module-migrate")
-MIGRATOR_MASTER = Path(os.environ.get("ASSISTA_BENCH_OMM_MASTER") or "/nonexistent/odoo-module-migrate")
-MIGRATOR_LAST = "18.0"  # the newest series odoo-module-migrator 0.5.0 migrates to
-
-
-def read_corpus(path: Path, limit: int | None) -> list[Path]:
-    folders = [Path(line.split("\t")[0].strip()) for line in path.read_text().splitlines() if line.strip()]
-    folders = [f for f in folders if (f / "__manifest__.py").is_file()]
-    if limit and limit < len(folders):  # spread over the whole list: every repository gets its share
-        step = len(folders) / limit
-        folders = [folders[int(i * step)] for i in range(limit)]
-    return folders
-
-
-def has_tests(folder: Path) -> bool:
-    return any(folder.glob("tests/test_*.py"))
-
-
-def depends_of(folder: Path) -> tuple[str, ...]:
-    import ast
-
-    manifest = ast.literal_eval((folder / "__manifest__.py").read_text())
-    return tuple(sorted(manifest.get("depends", [])))
-
-
-def bump_only(folder: Path, target: str) -> None:
-    manifest = folder / "__manifest__.py"
-    manifest.write_text(_VERSION.sub(rf"\g<1>\g<2>{target}.1.0.0\g<3>", manifest.read_text(), count=1))
-
-
-def run_migrator(root: Path, module: str, source: str, target: str, migrator: Path = MIGRATOR) -> str:
-    """OCA's migrator on the copy; '' when it ran, else why not."""
-    if not migrator.exists():
-        return f"{migrator} is not installed"
-    argv = [
-        str(migrator),
-        "-d",
-        str(root),
-        "-m",
-        module,
-        "-i",
-        source,
-        "-t",
-        target,
-        "--no-commit",
-        "--no-pre-commit",
-    ]
-    done = subprocess.run(argv, capture_output=True, text=True, timeout=300, check=False)
-    if done.returncode != 0:
-        return f"exit {done.returncode}: {done.stderr.strip().splitlines()[-1:]}"
-    return ""
-
-
-def migrate_way(
-    way: str,
-    source_folder: Path,
-    root: Path,
-    source: str,
-    target: str,
-    odoo_src: Path,
-    from_odoo_src: Path | None = None,
-) -> dict[str, Any]:
-    """Migrate a copy beside the addons folder, then move it in: a run stopped half-way never
-    leaves an old-series manifest on the addons path (Odoo would refuse every later install)."""
-    staging = root.parent / f".staging-{root.name}"
-    copy = staging / source_folder.name
-    shutil.rmtree(copy, ignore_errors=True)
-    staging.mkdir(parents=True, exist_ok=True)
-    shutil.copytree(source_folder, copy, symlinks=True, ignore=shutil.ignore_patterns(".git", "__pycache__"))
-    started = time.monotonic()
-    note = ""
-    rules: dict[str, int] = {}
-    findings = 0
-    if way == "unchanged":
-        bump_only(copy, target)
-    elif way in ("omm", "omm-master"):
-        note = run_migrator(staging, copy.name, source, target, MIGRATOR if way == "omm" else MIGRATOR_MASTER)
-        if note:
-            bump_only(copy, target)
-    elif way == "upgrade_code":
-        rules = upgrade_code_only(copy, odoo_src)
-    else:
-        sources: dict[Series, Path] = {}
-        for odoo in (odoo_src, from_odoo_src) if way == "ours" else ():
-            major = detect_series(odoo_path=odoo).major if odoo is not None else None
-            if odoo is not None and major is not None:
-                sources[Series(major)] = odoo
-        report = migrate([copy], target, write=True, odoo_sources=sources)
-        [module] = report.modules
-        rules = module.rules_applied
-        findings = len(module.findings)
-    seconds = round(time.monotonic() - started, 2)
-    digest = tree_digest(copy)
-    shutil.rmtree(root / copy.name, ignore_errors=True)
-    copy.rename(root / copy.name)
-    return {"migrate_seconds": seconds, "note": note, "rules": rules, "findings": findings, "digest": digest}
-
-
-def upgrade_code_only(folder: Path, odoo_src: Path) -> dict[str, int]:
-    """Odoo's own upgrade_code scripts of the target source, then the version bump: what
-    ``odoo-bin upgrade_code`` and a manifest edit give without us."""
-    from odoo_tools.migrate.engine.manifest_step import bump_version
-    from odoo_tools.migrate.engine.module_files import ModuleFiles
-    from odoo_tools.migrate.engine.report import StepReport
-    from odoo_tools.migrate.engine.upgrade_code import run_upgrade_code
-
-    files = ModuleFiles.read(folder)
-    before, deleted = dict(files.texts), set(files.deleted)
-    target = Series(detect_series(odoo_path=odoo_src).major or 0)
-    report = StepReport(files.name, Series(target.major - 1), target)
-    run_upgrade_code(files, odoo_src, report)
-    bump_version(files, report)
-    files.write(files.changes(before, deleted))
-    return dict(report.applied)
-
-
-def same_files_proved(entry: dict[str, Any], digest: str) -> dict[str, Any] | None:
-    """Another way's result with the very same migrated files: its install and tests are this way's."""
-    for result in entry.values():
-        if isinstance(result, dict) and result.get("digest") == digest and "proof" in result:
-            return dict(result["proof"])
-    return None
-
-
-def tree_digest(folder: Path) -> str:
-    """What the migrated module is, file names and bytes: equal digests install and test alike."""
-    digest = hashlib.sha256()
-    for path in sorted(p for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
-        digest.update(path.relative_to(folder).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
-    return digest.hexdigest()
-
-
-def cell(result: dict[str, Any]) -> str:
-    proof = result["proof"]
-    verdict = proof["verdict"]
-    if verdict == "blocked":
-        return "blocked"
-    if not proof["installed"]:
-        return "install-fail"
-    failed = proof["tests_failed"]
-    run = max(proof["tests_run"], failed)
-    if run:
-        return f"ok {run - failed}/{run}"
-    # installed, no test ran: none to run, or tests that failed before running (an import error)
-    return "ok, tests fail" if verdict == "tests-failed" else "ok (no tests)"
-
-
-_ENVIRONMENT_GAP = re.compile(r"No module named '(?!odoo['.])|external dependency is not met")
-
-
-def blocked(entry: dict[str, Any], ways: list[str]) -> bool:
-    """Blocked in any way (a dependency or a Python library the target lacks): left out of every
-    way's percentages, so all ways are compared on the same modules. Results recorded before the
-    proof named a missing library as blocked are judged again from their first failure."""
-    for way in ways:
-        proof = entry.get(way, {}).get("proof", {})
-        if proof.get("verdict") == "blocked" or _ENVIRONMENT_GAP.search(proof.get("first_failure", "")):
-            return True
-    return False
-
-
-def blocked_proof(entry: dict[str, Any], ways: list[str]) -> dict[str, Any] | None:
-    """A proof of another way that found the module blocked: the module is left out of every way's
-    percentages (see ``blocked``), so proving its other copies only spends Odoo time."""
-    for way in ways:
-        if way in entry and blocked({way: entry[way]}, [way]):
-            return dict(entry[way]["proof"])
-    return None
-
-
-def green(result: dict[str, Any]) -> bool:
-    proof = result["proof"]
-    return bool(proof["installed"] and proof["tests_failed"] == 0 and proof["tests_run"] > 0)
-
-
-def totals(
-    results: dict[str, dict[str, Any]], modules: list[Path], way: str, ways: list[str]
-) -> dict[str, Any]:
-    entries = [results[m.name] for m in modules if way in results.get(m.name, {})]
-    kept = [e for e in entries if not blocked(e, ways)]
-    with_tests = [e for e in kept if e["has_tests"]]
-    return {
-        "measured": len(kept),
-        "installed": len([e for e in kept if e[way]["proof"]["installed"]]),
-        "with_tests": len(with_tests),
-        "green": len([e for e in with_tests if green(e[way])]),
-        "migrate_seconds": round(sum(e[way]["migrate_seconds"] for e in entries), 1),
-        "prove_seconds": round(sum(e[way]["proof"]["seconds"] for e in entries), 1),
-    }
+from odoo_tools.series import normalize_series, previous_series, series_key
 
 
 def main() -> int:
@@ -371,108 +184,6 @@ def main() -> int:
         runner.close()
     report(results, [m for m in modules if m.name in results], ways, source, target)
     return 0
-
-
-def time_migrations(
-    modules: list[Path], ways: list[str], root: Path, source: str, target: str, odoo_src: Path
-) -> int:
-    """How long migration itself takes per module, warm: the first module of a way pays for loading
-    the packs (once per run), so it is said apart from the others' median, p90 and max. The CPU time
-    is said too: on a shared machine the wall clock mostly measures the other processes. Beside it,
-    the baseline run in the same process just before each migration: reading the module's files and
-    parsing each Python file once with libcst (what no migration can do without), and the ratio of
-    the two, which the machine's load moves much less than either."""
-    root.mkdir(parents=True, exist_ok=True)
-    for way in ways:
-        seconds, cpu, base, slowest = [], [], [], []
-        for folder in modules:
-            base.append(parse_baseline(folder))
-            started = time.process_time()
-            seconds.append(migrate_way(way, folder, root, source, target, odoo_src)["migrate_seconds"])
-            cpu.append(round(time.process_time() - started, 2))
-            slowest.append((cpu[-1], folder.name, base[-1]))
-            shutil.rmtree(root / folder.name, ignore_errors=True)
-        ratios = [c / max(b, 0.01) for c, b in zip(cpu, base, strict=True)]
-        print(f"{way}: {len(seconds)} modules, wall: {time_summary(seconds)}")
-        print(f"{way}: {len(cpu)} modules, CPU (this process): {time_summary(cpu)}")
-        print(f"{way}: baseline (read + parse each .py once), CPU: {time_summary(base)}")
-        print(
-            f"{way}: migration / baseline: {time_summary(ratios, unit='x')}; whole run "
-            f"{sum(cpu[1:]) / max(sum(base[1:]), 0.01):.1f}x ({sum(cpu[1:]):.1f} s / {sum(base[1:]):.1f} s "
-            "after the first module)"
-        )
-        print(
-            f"{way}: most CPU: "
-            + ", ".join(f"{name} {s:.2f} s ({s / max(b, 0.01):.1f}x)" for s, name, b in sorted(slowest)[-5:])
-        )
-        print(f"{way}: over 5 s CPU after the first: {sum(c > 5 for c in cpu[1:])} of {len(cpu) - 1}")
-    return 0
-
-
-def parse_baseline(folder: Path) -> float:
-    """CPU seconds to read ``folder``'s files and parse each Python file once with libcst."""
-    import libcst as cst
-
-    from odoo_tools.migrate.engine.module_files import ModuleFiles
-
-    started = time.process_time()
-    for rel, text in ModuleFiles.read(folder).texts.items():
-        if rel.endswith(".py"):
-            with contextlib.suppress(cst.ParserSyntaxError):  # the migration says so, not this
-                cst.parse_module(text)
-    return round(time.process_time() - started, 3)
-
-
-def time_summary(seconds: list[float], unit: str = " s") -> str:
-    if not seconds:
-        return "no module"
-    warm = sorted(seconds[1:]) or seconds
-    p90 = warm[min(len(warm) - 1, int(0.9 * len(warm)))]
-    return (
-        f"first {seconds[0]:.2f}{unit}; warm median {warm[len(warm) // 2]:.2f}{unit}, p90 {p90:.2f}{unit}, "
-        f"max {warm[-1]:.2f}{unit}"
-    )
-
-
-def report(
-    results: dict[str, dict[str, Any]], modules: list[Path], ways: list[str], source: str, target: str
-) -> None:
-    """Only modules measured every way are compared."""
-    modules = [m for m in modules if all(w in results.get(m.name, {}) for w in ways)]
-    if not modules:
-        print("no module measured every way yet")
-        return
-    width = max(len(m.name) for m in modules)
-    print(f"{'module':<{width}}  " + "  ".join(f"{w:<14}" for w in ways))
-    for folder in modules:
-        entry = results[folder.name]
-        row = "  ".join(f"{'blocked' if blocked(entry, ways) else cell(entry[w]):<14}" for w in ways)
-        print(f"{folder.name:<{width}}  {row}")
-    print(f"\ntotals, {source} -> {target}, {len(modules)} modules:")
-    for way in ways:
-        t = totals(results, modules, way, ways)
-        clean = 100 * t["installed"] / t["measured"] if t["measured"] else 0.0
-        tests = 100 * t["green"] / t["with_tests"] if t["with_tests"] else 0.0
-        print(
-            f"  {way:<10} install clean {t['installed']}/{t['measured']} = {clean:.1f} %   tests green "
-            f"{t['green']}/{t['with_tests']} = {tests:.1f} % (of those with tests)   migrate "
-            f"{t['migrate_seconds']} s, install+tests {t['prove_seconds']} s"
-        )
-    gaps = [m.name for m in modules if blocked(results[m.name], ways)]
-    if gaps:
-        print(f"blocked (a dependency or Python library missing in {target}): {', '.join(gaps)}")
-
-    def still_failing(entry: dict[str, Any], way: str) -> bool:
-        ours = entry[way]
-        return not ours["proof"]["installed"] or (entry["has_tests"] and not green(ours))
-
-    for ours in [w for w in ("ours", "nosource") if w in ways]:
-        failing = [m for m in modules if not blocked(results[m.name], ways)]
-        failing = [m for m in failing if still_failing(results[m.name], ours)]
-        if failing:
-            print(f"{ours}, still failing, first failure:")
-            for folder in failing:
-                print(f"  {folder.name}: {results[folder.name][ours]['proof']['first_failure'][:300]}")
 
 
 if __name__ == "__main__":
